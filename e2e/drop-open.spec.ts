@@ -6,6 +6,7 @@
  * unknown kind and several files are refused with a message naming them; the page never navigates away.
  */
 import type { Page } from '@playwright/test';
+import { realpathSync, symlinkSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { makeKeyEdit, waitForDocument } from './ui';
 
@@ -101,4 +102,61 @@ test('dropping files: the overlay says what happens; nothing replaces unsaved ed
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   expect(page.url()).toBe(url);
   expect(pageErrors).toEqual([]);
+});
+
+/**
+ * Drops a file that lies on disk at `path`: the page gets a `File` backed by it through a file input (as Playwright
+ * sets one), and that `File` is dropped, so the preload finds its place with `webUtils.getPathForFile`, as for a
+ * file dragged from the desktop.
+ */
+async function dropFromDisk(page: Page, path: string) {
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.dataset.testid = 'e2e-drop-source';
+    input.style.display = 'none';
+    document.body.append(input);
+  });
+  const input = page.getByTestId('e2e-drop-source');
+  await input.setInputFiles(path);
+  await input.evaluate((el: HTMLInputElement) => {
+    const dt = new DataTransfer();
+    dt.items.add(el.files![0]);
+    el.remove();
+    const target = document.elementFromPoint(innerWidth / 2, innerHeight / 2) ?? document.body;
+    for (const type of ['dragenter', 'drop'])
+      target.dispatchEvent(
+        new DragEvent(type, {
+          dataTransfer: dt,
+          bubbles: true,
+          cancelable: true,
+          clientX: innerWidth / 2,
+          clientY: innerHeight / 2,
+        }),
+      );
+  });
+}
+
+// Round 30 (docs/security.md). A drop was granted after a look that followed links: a link planted in a shared
+// folder, dropped, granted where it led, as the user's pick. Now a drop gets the look a file the OS hands over gets
+// (electron/systemFiles.ts handedOverProblem), and its refusal is said in the same words. Electron only: a browser
+// never tells the page where a dropped file lies (the browser build's drop is the scenario above); the same refusals
+// run through main's drop channel in electron/main.test.ts and electron/droppedFiles.test.ts.
+test('Electron: a dropped link is refused saying where it leads, and opens nothing; the file itself, dropped, opens', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  test.skip(!electronApp, 'Electron only: a browser never tells the page where a dropped file lies');
+  await waitForDocument(page);
+  const target = workspace.path('cmu_01_01.mtn');
+  const link = workspace.path('linked.mtn');
+  symlinkSync(target, link);
+  await dropFromDisk(page, link);
+  await expect(page.getByTestId('message-error').filter({ hasText: 'linked.mtn' })).toContainText(
+    `${link}: it is a symbolic link to ${realpathSync(target)}; open that file itself. Nothing was opened.`,
+  );
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+  await dropFromDisk(page, target);
+  await waitForDocument(page, 'cmu_01_01');
 });

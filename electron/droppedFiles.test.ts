@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,8 +57,8 @@ describe('grantDroppedFile', () => {
       ['walk.mtn', /not a path ActGuy can open/],
       [`${dir}/a\0.mtn`, /not a path ActGuy can open/],
       [join(dir, 'notes.txt'), /notes\.txt: ActGuy cannot open this kind of file.*\.mtn, \.mt3/],
-      [join(dir, 'folder.mtn'), /a folder, not a file/],
-      [join(dir, 'gone.mtn'), /not there any more/],
+      [join(dir, 'folder.mtn'), /folder\.mtn: a folder, not a file\. Nothing was opened\./],
+      [join(dir, 'gone.mtn'), /gone\.mtn: it is not there \(no such file or directory\)\. Nothing was opened\./],
     ];
     for (const [path, message] of cases) {
       const { log, grants } = grantsInto();
@@ -77,5 +78,46 @@ describe('grantDroppedFile', () => {
       kind: 'sev',
       projectPath: join(dir, 'p.actguy.json'),
     });
+  });
+
+  // Round 30. A drop looked only for "there and a plain file" (statSync, which follows a link), so a link planted in a
+  // shared folder, or another user's file there, dropped onto the window was granted as the user's pick, where a file
+  // the OS hands over is refused (systemFiles.ts handedOverProblem, round 29). Now a drop is judged by the same look
+  // and refused in the same words. CI runs as root: the other user's file is given to user 65534 with chown; as any
+  // other user the case is left out (only root can give a file away). Mutations that fail: grantDroppedFile back on
+  // statSync (the link and the other user's file are granted); handedOverProblem without its link case or its owner
+  // case (one each).
+  it("refuses, as a file the OS hands over is refused and in its words: a link, a FIFO, another user's file", () => {
+    const mine = join(dir, 'mine.mtn');
+    writeFileSync(mine, 'x');
+    const link = join(dir, 'link.mtn');
+    symlinkSync(mine, link);
+    const fifo = join(dir, 'pipe.mtn');
+    execFileSync('mkfifo', [fifo]);
+    const theirs = join(dir, 'theirs.mtn');
+    writeFileSync(theirs, 'x');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(theirs, 65534, 65534);
+    const cases: [string, string][] = [
+      [link, `${link}: it is a symbolic link to ${mine}; open that file itself. Nothing was opened.`],
+      [fifo, `${fifo}: it is not a plain file (a pipe, socket or device). Nothing was opened.`],
+      ...(asRoot
+        ? [
+            [
+              theirs,
+              `${theirs}: it belongs to another user (user id 65534); copy it to a folder of yours to open it. Nothing was opened.`,
+            ] as [string, string],
+          ]
+        : []),
+    ];
+    for (const [path, message] of cases) {
+      const { policy, log, grants } = grantsInto();
+      expect(() => grantDroppedFile(path, grants)).toThrow(message);
+      expect(log).toEqual([]);
+      expect(policy.isAllowed(path)).toBe(false);
+      expect(policy.isAllowed(mine)).toBe(false);
+    }
+    // The link's target, dropped itself, is granted.
+    expect(grantDroppedFile(mine, grantsInto().grants)).toMatchObject({ status: 'granted', path: mine });
   });
 });

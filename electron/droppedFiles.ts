@@ -5,14 +5,16 @@
  * dropped File. Main then treats the drop as the user's pick, exactly as an open dialog's answer: the file becomes
  * allowed, a project counts as chosen, a .sev brings the project beside it that lists it.
  *
- * It still checks what it grants: an absolute path of a kind ActGuy opens, to a plain file that exists (a dropped
- * folder, or a drop from a browser's download that is not on disk, is refused with the file's name).
+ * It still checks what it grants: an absolute path of a kind ActGuy opens, then the look on disk a file the OS hands
+ * over gets (systemFiles.ts handedOverProblem), refused in the same words: not there (a drop from a browser's
+ * download that is not on disk), a folder or what is not a plain file, a symbolic link, another user's file
+ * (docs/security.md, round 30).
  */
-import { statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { DROPPABLE_LIST, dropKindOf, shownName } from '../shared/dropFiles';
 import type { DroppedFileGranted } from '../shared/ipc/drop';
 import { MAX_PATH_LENGTH, quotePath } from './pathPolicy';
+import { handedOverProblem, handedOverRefusal } from './systemFiles';
 
 /** How main grants what the user picked outside a dialog (main.ts: the same grants as a file the OS hands over). */
 export interface DropGrants {
@@ -38,13 +40,10 @@ export function grantDroppedFile(path: unknown, grants: DropGrants): DroppedFile
     throw new Error(
       `${shownName(name)}: ActGuy cannot open this kind of file; nothing was opened. ActGuy opens ${DROPPABLE_LIST} files.`,
     );
-  let isFile = false;
-  try {
-    isFile = statSync(path).isFile();
-  } catch {
-    throw new Error(`${quotePath(path)}: the dropped file is not there any more; nothing was opened.`);
-  }
-  if (!isFile) throw new Error(`${quotePath(path)}: a folder, not a file; drop one file. Nothing was opened.`);
+  // A link, or another user's file, in a folder others may write is what they chose, not the user: judged as a file
+  // the OS hands over is, before any grant.
+  const problem = handedOverProblem(path);
+  if (problem) throw new Error(handedOverRefusal(path, problem));
   const granted: DroppedFileGranted = { status: 'granted', path, kind };
   if (kind === 'import') grants.grantImport(path);
   else {

@@ -137,9 +137,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
   // a sync or a colleague) would grant a file the user never chose, so it is not granted (docs/security.md, round 24);
   // nor one that another user owns, or whose folder another user owns (made at that path since, under /tmp); nor one
-  // that is not there, which another user could make after this grant (round 26). Those are judged again when opened.
+  // that is not there, which another user could make after this grant (round 26). Those are judged again when opened,
+  // and so are those granted here: the grant is marked `listed`, and each open judges the file as it is then (round 30).
   for (const file of recent.list())
-    if (file.kind !== 'project' && !recentPathProblem(file.path)) policy.allowFile(file.path);
+    if (file.kind !== 'project' && !recentPathProblem(file.path)) policy.allowFile(file.path, { listed: true });
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });
@@ -219,11 +220,16 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // A listed motion not granted at start-up (not there then, a link, another user's) is judged as it is now, when
     // the user opens it from the list: granted as the start-up would, or refused naming why (docs/security.md, round 26).
     // The file judged is the file read: opened once, judged on its descriptor, and the load reads that descriptor,
-    // so a file swapped in at the path after the look is not what opens (round 29).
+    // so a file swapped in at the path after the look is not what opens (round 29). A listed motion granted only
+    // because it is listed (at start-up, or by an open like this one) is judged at every open, its .mar entry's and
+    // skeleton's re-opens too: the file may have been replaced since (round 30). A pick of it stays a pick.
     let judged: number | undefined;
-    if (!policy.isAllowed(given) && recent.list().some((e) => e.kind !== 'project' && e.path === given)) {
+    if (
+      (!policy.isAllowed(given) || policy.grantedAsListed(given)) &&
+      recent.list().some((e) => e.kind !== 'project' && e.path === given)
+    ) {
       judged = openRecentFileOrRefuse(given, 'File › Open');
-      policy.allowFile(given, { asJudged: true });
+      policy.allowFile(given, { asJudged: true, listed: true });
     }
     try {
       return await openMotionAt(given, req, judged);

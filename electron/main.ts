@@ -62,8 +62,10 @@ import { CONTENT_SECURITY_POLICY } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
+  firstLaunchFiles,
   handedOverProblem,
   handedOverRefusal,
+  lookedAtPath,
   parseCommandLine,
 } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
@@ -245,16 +247,15 @@ function deliverSystemFile(path: string): void {
 
 /**
  * Whether a file the OS handed over is refused: looked at on disk before any grant, as a drop is (systemFiles.ts
- * handedOverProblem; docs/security.md, round 29). Why is said: in a message box over the window, or, before there is
- * one (the first launch's own arguments), among the start-up warnings the page shows.
+ * handedOverProblem; docs/security.md, round 29). Why is said in a message box over the window (files are delivered
+ * only once a page listens); the first launch's own files are looked at by firstLaunchFiles, and said at start.
  */
 function refusedHandedOver(path: string): boolean {
   const problem = handedOverProblem(path);
   if (!problem) return false;
   const detail = handedOverRefusal(path, problem);
   console.warn(`${APP_NAME}: ${detail}`);
-  if (!mainWindow) refusedAtStart.push(detail);
-  else
+  if (mainWindow)
     void dialog.showMessageBox(mainWindow, {
       type: 'warning',
       title: APP_NAME,
@@ -265,17 +266,16 @@ function refusedHandedOver(path: string): boolean {
   return true;
 }
 
-/** Refusals of the first launch's own files, said by the page once it starts (AppInfo.startupWarnings). */
-const refusedAtStart: string[] = [];
-
 /**
  * Grants a file the user chose outside a dialog (the OS handed it over, or it was dropped on the window) as a
  * dialog's pick: it becomes allowed, a project counts as chosen, and a .sev brings the project beside it that lists it.
  */
 function grantSystemFile(path: string): { projectPath?: string } {
-  policy.allowFile(path);
+  // As looked at (handedOverProblem, before this grant): a link swapped in at its name since grants nothing.
+  const looked = lookedAtPath(path);
+  policy.allowFile(looked, { asJudged: true });
   const kind = systemFileKindOfPath(path);
-  if (kind === 'project') chosenProjects.add(canonicalPath(path));
+  if (kind === 'project') chosenProjects.add(looked);
   if (kind === 'sev') {
     const project = findProjectListingSev(path);
     if (project) {
@@ -297,10 +297,13 @@ const systemFiles = createSystemFileQueue(deliverSystemFile);
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const { files, workspace } = parseCommandLine(process.argv, process.cwd());
-  // The first motion on the command line opens at start-up; the rest (a project, a .sev, more motions) follow it.
-  const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion' && !refusedHandedOver(f)) ?? null;
-  for (const f of files) if (f !== argMotion) systemFiles.offer(f);
+  // The first motion on the command line that passes the look on disk opens at start-up; those refused before it are
+  // said once, among the start-up warnings; the rest (a project, a .sev, more motions) follow it, looked at when
+  // delivered (systemFiles.ts firstLaunchFiles).
+  const firstLaunch = firstLaunchFiles(process.argv, process.cwd());
+  for (const refusal of firstLaunch.refusals) console.warn(`${APP_NAME}: ${refusal}`);
+  const { startupMotion: argMotion, workspace } = firstLaunch;
+  for (const f of firstLaunch.kept) systemFiles.offer(f);
   const samples = startupSamples();
   const sample = samples.startupPath;
   grantUserSamples(policy, samples);
@@ -349,7 +352,7 @@ async function start(): Promise<void> {
       }),
     );
   };
-  const startupWarnings = [...(recent.startupProblem ? [recent.startupProblem] : []), ...refusedAtStart];
+  const startupWarnings = [...(recent.startupProblem ? [recent.startupProblem] : []), ...firstLaunch.refusals];
   const appInfo: AppInfo = {
     version: app.getVersion(),
     samplePath: sample,
@@ -403,7 +406,7 @@ async function start(): Promise<void> {
       const isMotion = (f: string) => systemFileKindOfPath(f) === 'motion';
       for (let motion = systemFiles.take(isMotion); motion; motion = systemFiles.take(isMotion))
         if (!refusedHandedOver(motion)) {
-          policy.allowFile(motion);
+          policy.allowFile(lookedAtPath(motion), { asJudged: true });
           appInfo.startupPath = motion;
           break;
         }
@@ -428,7 +431,7 @@ async function start(): Promise<void> {
     try {
       const value = grantDroppedFile(path, {
         grantChosen: grantSystemFile,
-        grantImport: (p) => policy.allowFile(p),
+        grantImport: (p) => policy.allowFile(lookedAtPath(p), { asJudged: true }),
         rememberFolder: (p) => lastFolder.rememberFileChosen(p),
       });
       return { ok: true, value };

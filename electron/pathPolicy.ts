@@ -31,9 +31,16 @@ export interface PathPolicy {
    * user did not choose: the sample opened at start-up) it may be read but not written; a later full grant wins.
    * With `asJudged`, `path` is canonical as a look just made found it (Open Recent's judgement of a listed file,
    * recentFiles.ts openRecentFile) and is granted as it is, not resolved again: a link swapped in at the path since
-   * that look grants nothing where it leads (docs/security.md, round 29).
+   * that look grants nothing where it leads (docs/security.md, round 29). With `listed`, the file is granted only
+   * because it is in File › Open Recent (the start-up grant of recent motions): `grantedAsListed` says so until a
+   * full grant without `listed` (a dialog's pick, a drop, a file the OS hands over) makes it the user's choice.
    */
-  allowFile(path: string, options?: { readOnly?: boolean; asJudged?: boolean }): void;
+  allowFile(path: string, options?: { readOnly?: boolean; asJudged?: boolean; listed?: boolean }): void;
+  /**
+   * Whether `path` (as listed: canonical) is allowed only by a `listed` grant: no pick of it and no tree holds it. Such a
+   * file is judged again whenever it is opened (handlers.ts openMotion; docs/security.md, round 30).
+   */
+  grantedAsListed(path: string): boolean;
   /**
    * Allows every file under a directory: the workspace root, or with
    * `extensions` (lower case, no dot) only files of those types plus the
@@ -217,6 +224,8 @@ function dirnameOfKey(key: string): string {
 
 export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();
+  /** Files of `files` granted only because they are listed in Open Recent (allowFile's `listed`). */
+  const listedOnly = new Set<string>();
   /** Files allowed for reading only (opened by the app itself); never also in `files`. */
   const readOnlyFiles = new Set<string>();
   const roots: { root: string; extensions: readonly string[] | null }[] = [];
@@ -262,7 +271,14 @@ export function createPathPolicy(): PathPolicy {
         return;
       }
       readOnlyFiles.delete(canon);
+      // Listed stays listed; a pick of the same file makes it the user's choice for the session.
+      if (!options?.listed) listedOnly.delete(canon);
+      else if (!files.has(canon)) listedOnly.add(canon);
       files.add(canon);
+    },
+    grantedAsListed(path) {
+      const canon = resolve(path);
+      return listedOnly.has(canon) && !roots.some((r) => r.extensions === null && isInside(r.root, canon));
     },
     allowTree(root, options) {
       const canon = canonicalPath(root);

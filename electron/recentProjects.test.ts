@@ -21,6 +21,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../shared/ipc/project';
+import { writeMar } from '../shared/mar/write';
+import { randomMt3 } from '../shared/mt3/testFixtures';
+import { writeMt3 } from '../shared/mt3/write';
 import type { ApiHandlers } from './handlers';
 import { canonicalPath, createPathPolicy, type PathPolicy } from './pathPolicy';
 import { recentOpenSeam } from './recentFiles';
@@ -367,6 +370,96 @@ describe('recent motions', () => {
     },
     60_000,
   );
+});
+
+// Round 30. A listed motion granted at start-up stayed granted as a pick for the session: opened from the list later,
+// it was read by name without a look, so another user's file put in its place since (its folder removed by a /tmp
+// cleaner and made again, a colleague's file in a group-writable share) opened as the user's; and a listed .mar judged
+// at its first open was read again by name for its entry. A grant made only because the file is listed is now marked
+// so in the path policy (`listed`), and every open of such a file is judged on the opened descriptor as Open Recent
+// judges it; a pick of the same path (a dialog, a drop, the OS) stays a pick. As root (as CI runs) the file or folder
+// is given to user 65534; the race case runs as any user. Mutations that fail: openMotion judging only a listed
+// motion not granted (the round 29 condition back: cases 1, 2, 4 and the race open the other file); the start-up
+// grant without `listed` (the same); a pick not clearing `listed` (case 3's pick is refused); `grantedAsListed`
+// blind to the workspace (case 5 is refused).
+describe('a listed motion granted at start-up, opened later (round 30)', () => {
+  const refusal = (walk: string, what: string) =>
+    `${walk}: ${what} belongs to another user (user id 65534), who may have made it there since it was listed, so it was not opened (open it with File › Open)`;
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "is judged when opened: another user's file, or folder, put in its place since is refused; a pick of it opens",
+    async () => {
+      const { userData, dir, walk } = fixture();
+      const first = start(userData);
+      first.policy.allowFile(walk);
+      await openedMotion(first.h, walk);
+      const second = start(userData);
+      expect(second.policy.mayWrite(walk)).toBe(true);
+      // 1. Another user's file in its place since the start.
+      chownSync(walk, 65534, 65534);
+      await expect(second.h.openMotion({ path: walk })).rejects.toThrow(refusal(walk, 'it'));
+      // 2. Its folder another user's since the start.
+      chownSync(walk, 0, 0);
+      chownSync(dir, 65534, 65534);
+      await expect(second.h.openMotion({ path: walk })).rejects.toThrow(refusal(walk, 'its folder'));
+      chownSync(dir, 0, 0);
+      expect((await second.h.openMotion({ path: walk })).status).toBe('opened');
+      // 3. Picked in the dialog, it is the user's choice whoever owns it: it opens, now and again.
+      chownSync(walk, 65534, 65534);
+      second.dialogs.answers.push(walk);
+      expect((await second.h.openMotionDialog(undefined)).status).toBe('opened');
+      expect((await second.h.openMotion({ path: walk })).status).toBe('opened');
+      // 5. Inside the workspace the user named, every file is theirs to open, listed or not.
+      chownSync(walk, 0, 0);
+      const third = start(userData, { workspace: dir });
+      chownSync(walk, 65534, 65534);
+      expect((await third.h.openMotion({ path: walk })).status).toBe('opened');
+    },
+    60_000,
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "a listed .mar is judged again when its entry is opened: another user's archive put there meanwhile is refused",
+    async () => {
+      const { userData, dir } = fixture();
+      const mar = join(dir, 'moves.mar');
+      writeFileSync(mar, writeMar([writeMt3(randomMt3(3, { numJoints: 4, numFrames: 12 }))]));
+      const first = start(userData);
+      first.policy.allowFile(mar);
+      expect((await first.h.openMotion({ path: mar, marEntry: 0, withoutSkeleton: true })).status).toBe('opened');
+      const second = start(userData);
+      expect(second.policy.mayWrite(mar)).toBe(true);
+      // 4. The entries are listed; while the user chooses one, another user's archive takes its place.
+      expect((await second.h.openMotion({ path: mar })).status).toBe('chooseMarEntry');
+      chownSync(mar, 65534, 65534);
+      await expect(second.h.openMotion({ path: mar, marEntry: 0, withoutSkeleton: true })).rejects.toThrow(
+        refusal(mar, 'it'),
+      );
+    },
+    60_000,
+  );
+
+  it('the motion opened is the file judged at the open, not one swapped in after it', async () => {
+    const { userData, walk } = fixture();
+    const first = start(userData);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    const second = start(userData);
+    expect(second.policy.mayWrite(walk)).toBe(true);
+    const mine = readFileSync(walk);
+    const theirs = readFileSync(join(__dirname, '..', 'assets', 'cmu_01_01.mtn'));
+    // The swap comes right after the open's judgement (its seam), so the race is won every time; an open that
+    // judges nothing never swaps, and the test says so.
+    let swapped = false;
+    recentOpenSeam.judged = (path) => {
+      renameSync(path, `${path}.judged`);
+      writeFileSync(path, theirs);
+      swapped = true;
+    };
+    const opened = await second.h.openMotion({ path: walk });
+    expect(swapped).toBe(true);
+    expect(opened.status === 'opened' && Buffer.from(opened.motion.mtnBytes).equals(mine)).toBe(true);
+  }, 60_000);
 });
 
 // Round 29. The look at a listed file (recentPathProblem) and the read were two walks of its name: in a folder a

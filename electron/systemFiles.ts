@@ -78,12 +78,66 @@ export function handedOverProblem(path: string, uid: number | undefined = proces
   if (!st.isFile()) return 'it is not a plain file (a pipe, socket or device)';
   if (anotherUsers(st.uid, uid))
     return `it belongs to another user (user id ${st.uid}); copy it to a folder of yours to open it`;
+  handedOverSeam.looked(path);
   return undefined;
+}
+
+/**
+ * Called when handedOverProblem has passed a file, before its grant: tests swap the file there, to show that what is
+ * granted is the file looked at, not where a link swapped in since leads (docs/security.md, round 30).
+ */
+export const handedOverSeam = { looked: (_path: string): void => undefined };
+
+/**
+ * The path to grant for a file handedOverProblem passed: its folder resolved (the user named it, links and all), its
+ * name as looked at (a plain file, not a link), for `allowFile(…, { asJudged: true })`. A grant that resolved the
+ * whole path again would follow a link swapped in at the name since the look, granting where it leads.
+ */
+export function lookedAtPath(path: string): string {
+  return join(canonicalPath(dirname(path)), basename(path));
 }
 
 /** The refusal of a file the OS handed over, naming it, as a refused drop is worded. */
 export function handedOverRefusal(path: string, problem: string): string {
   return `${quotePath(path)}: ${problem}. Nothing was opened.`;
+}
+
+/** What the first launch's own command line asks for (firstLaunchFiles). */
+export interface FirstLaunchFiles {
+  /** The first motion that passed the look on disk: opened at start-up, granted as a pick. */
+  startupMotion: string | null;
+  /** The other files, in order, kept until the page listens and looked at when delivered (as a second launch's). */
+  kept: string[];
+  /** The refusals of the motions looked at before the start-up one (handedOverRefusal), said by the page at start. */
+  refusals: string[];
+  workspace: string | null;
+}
+
+/**
+ * The first launch's command line (process.argv, read once when main starts): the start-up motion is the first
+ * motion named that passes the look a file the OS hands over gets (handedOverProblem); each motion refused before it
+ * is said once, among the start-up warnings, and not kept (kept, it was looked at again when delivered and said a
+ * second time in a message box); the other files are kept in order for the page. Pure but for the look on disk, so
+ * the first launch's refusals can be tested without starting main (docs/security.md, round 30).
+ */
+export function firstLaunchFiles(
+  argv: readonly string[],
+  cwd: string,
+  problemOf: (path: string) => string | undefined = handedOverProblem,
+): FirstLaunchFiles {
+  const { files, workspace } = parseCommandLine(argv, cwd);
+  let startupMotion: string | null = null;
+  const kept: string[] = [];
+  const refusals: string[] = [];
+  for (const file of files) {
+    if (startupMotion !== null || systemFileKindOfPath(file) !== 'motion') kept.push(file);
+    else {
+      const problem = problemOf(file);
+      if (problem) refusals.push(handedOverRefusal(file, problem));
+      else startupMotion = file;
+    }
+  }
+  return { startupMotion, kept, refusals, workspace };
 }
 
 /**
@@ -139,9 +193,10 @@ const MAX_BYTES_PER_SEARCH = 16 * 1024 * 1024;
 /**
  * The project (*.actguy.json) in a .sev's folder or the folder above that
  * lists it (its `sev`, or `<name>.sev` beside the project when it names
- * none), or null. Files that do not read or parse are skipped, and so is a
- * project that is a symbolic link leading out of its folder (the project
- * found is granted to the page): this only picks where to open the .sev.
+ * none), or null. Files that do not read or parse are skipped, and so are a
+ * project that is a symbolic link leading out of its folder and one another
+ * user owns (the project found is granted to the page): this only picks
+ * where to open the .sev.
  */
 export function findProjectListingSev(sevPath: string): string | null {
   const target = canonicalPath(sevPath);
@@ -184,8 +239,11 @@ function projectListsSev(
 ): boolean {
   const names = new Set([basename(canonicalSev).toLowerCase(), basename(openedSev).toLowerCase()]);
   try {
-    const size = statSync(project).size;
+    const { size, uid } = statSync(project);
     if (size > MAX_PROJECT_BYTES) return false;
+    // Found, not chosen: one another user owns (planted in /tmp above the user's folder, or in a shared one) is not
+    // the user's project, and is not opened or granted with the .sev (docs/security.md, round 30).
+    if (anotherUsers(uid)) return false;
     budget.bytes += size;
     // readBytes: a FIFO named like a project must not stop the main process waiting for a writer.
     const text = new TextDecoder().decode(readBytes(project, { bytes: MAX_PROJECT_BYTES, of: 'a project' }));

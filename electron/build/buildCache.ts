@@ -369,15 +369,76 @@ export function makeFolderNoFollow(
  */
 export function makeStateFolder(dir: string): string | undefined {
   // Made for the user alone, whatever the umask (0 in some containers and CI runners): another user could plant a
-  // log in a folder all may write, and read the paths and digests kept there (docs/security.md, round 27). A folder
-  // that is there already is left as it is (the user may have chosen to share it).
-  const why = makeFolderNoFollow(dir, 0o700);
+  // log in a folder all may write, and read the paths and digests kept there (docs/security.md, round 27). One that
+  // is there already, made before that under a umask of 0, is made the user's alone now, or not used (round 30).
+  const why = makeFolderNoFollow(dir, 0o700) ?? stateFolderProblem(join(dir, '..'), true) ?? stateFolderProblem(dir);
   if (why) return why;
   try {
     const owner = fs.lstatSync(dir).uid;
     return anotherUsers(owner) ? `${dir} belongs to another user (user id ${owner})` : undefined;
   } catch (e) {
     return `${dir}: ${describeFsError(e)}`;
+  }
+}
+
+/** Folders already warned about in this process (stateFolderProblem): one warning each, not one per build. */
+const stateFoldersSaid = new Set<string>();
+
+/** Where stateFolderProblem's warnings go: standard error, which `actguy build` and the app's terminal show. */
+export const stateFolderWarnings = { warn: (message: string): void => console.warn(`ActGuy: ${message}`) };
+
+/**
+ * Why the local state in `dir` (the state folder, `follow`ing the link the user may have named it by, or its
+ * `cache-verdicts/` or `last-builds/`) is not used, or undefined. A folder not there yet is fine: makeStateFolder
+ * makes it 0700. One that another user owns is not used. One that group or others may write (a state folder made
+ * before round 27 under a umask of 0 is 0777) would let them plant or swap the user's state: made 0700 when it is
+ * the user's, with a warning saying so; otherwise (root's, not sticky) not used, with a warning saying why and what
+ * to do. Nothing is read from or written into a folder not used: the build is only slower (docs/cache.md,
+ * docs/security.md round 30). Not asked where there are no user ids (Windows).
+ */
+export function stateFolderProblem(
+  dir: string,
+  follow = false,
+  me: number | undefined = process.getuid?.(),
+): string | undefined {
+  if (me === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | (follow ? 0 : fs.constants.O_NOFOLLOW));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return code === 'ELOOP' ? `${dir} is a symbolic link` : `${dir}: ${describeFsError(e)}`;
+  }
+  const say = (message: string) => {
+    if (stateFoldersSaid.has(`${dir}\0${message}`)) return;
+    stateFoldersSaid.add(`${dir}\0${message}`);
+    stateFolderWarnings.warn(message);
+  };
+  try {
+    const st = fs.fstatSync(fd);
+    if (anotherUsers(st.uid, me)) return `${dir} belongs to another user (user id ${st.uid})`;
+    const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+    if ((st.mode & 0o022) === 0) return undefined;
+    if (st.uid === me) {
+      fs.fchmodSync(fd, 0o700);
+      say(
+        `${dir}: this folder of ActGuy's local state could be written by other users (mode ${mode}, as folders made under a umask of 0 before 2026-12-04 were); it is now 0700, yours alone`,
+      );
+      return undefined;
+    }
+    // Root's: sticky (as /tmp), others cannot rename or remove what the user keeps there, and what they leave is
+    // not read (readStampedNoFollow's `usersOwn`).
+    if (st.mode & 0o1000) return undefined;
+    const why = `${dir} can be written by other users (mode ${mode}) and is not yours to change`;
+    say(
+      `${why}: ActGuy keeps no build state there (builds only read everything again); make it yours alone (chmod 700) or set ACTGUY_STATE_DIR to a folder of yours`,
+    );
+    return why;
+  } catch (e) {
+    return `${dir}: ${describeFsError(e)}`;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -5,6 +5,7 @@
  * what a build from nothing writes.
  */
 import {
+  chmodSync,
   chownSync,
   copyFileSync,
   existsSync,
@@ -472,6 +473,30 @@ describe('the record of the last build', () => {
       chownSync(dirname(record), 65534, 65534);
       expect((await p.build()).upToDate).toBe(false);
       expect(p.records()).toEqual([]);
+    },
+    60_000,
+  );
+
+  // Round 30: a state folder of before round 27 (0777, made under a umask of 0) let another user swap or plant the
+  // user's records. One the user owns is made 0700 (and its records used as before); one another user owns, the state
+  // folder itself included, keeps no record. Mutations that fail: lastBuildPlace without its look at the folders (the
+  // folders stay 0777; the state folder given to 65534 is read and written); stateFolderProblem without its fchmod.
+  it.runIf(process.platform !== 'win32')(
+    "the state folders of before, writable by others, are made the user's alone; another user's keeps no record",
+    async () => {
+      const p = project();
+      await p.build();
+      const [record] = p.records();
+      const folders = [dirname(dirname(record)), dirname(record)];
+      for (const folder of folders) chmodSync(folder, 0o777);
+      expect((await p.build()).upToDate).toBe(true);
+      for (const folder of folders) expect((statSync(folder).mode & 0o7777).toString(8), folder).toBe('700');
+      if (process.getuid?.() !== 0) return;
+      chownSync(folders[0], 65534, 65534);
+      expect((await p.build()).upToDate).toBe(false);
+      const before = statSync(record, { bigint: true });
+      expect((await p.build()).upToDate).toBe(false);
+      expect(statSync(record, { bigint: true }).ctimeNs).toBe(before.ctimeNs);
     },
     60_000,
   );

@@ -40,7 +40,13 @@ import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
-import { canonicalJson, COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow } from './buildCache';
+import {
+  canonicalJson,
+  COMPRESSOR_IDENTITY,
+  makeStateFolder,
+  readStampedNoFollow,
+  stateFolderProblem,
+} from './buildCache';
 import { commitLeftovers } from './commit';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
@@ -150,6 +156,9 @@ export function lastBuildPlace(stateDir: string, target: LastBuildTarget, cacheD
     }
     if (isInside(folder, state) || isInside(real, state) || isInside(real, realState)) return undefined;
   }
+  // No record read from, or kept in, a state folder others may write (made the user's alone first when it is
+  // theirs: round 30).
+  if (stateFolderProblem(state, true) ?? stateFolderProblem(join(state, 'last-builds'))) return undefined;
   return recordFile(stateDir, target);
 }
 

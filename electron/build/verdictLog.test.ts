@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   chownSync,
   existsSync,
   linkSync,
@@ -22,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stateFolderProblem, stateFolderWarnings } from './buildCache';
 import {
   VERDICT_LOG_MAX_BYTES,
   openVerdictStore,
@@ -336,6 +338,80 @@ describe('the log of the local verdicts', () => {
       expect(existsSync(s.log)).toBe(false);
       expect(s.open().entryDigest(k2, STAMP)).toBe(d2);
       expect(lstatSync(s.file).uid).toBe(0);
+    },
+  );
+
+  // Round 30. Round 27 made new state folders 0700 but left folders made before it (0777 under a umask of 0) as they
+  // were, so another user could still plant or swap the user's state there (rename a log or a verdict file in, swap
+  // cache-verdicts/ between a look and a write). A folder the user owns is now made 0700 when others may write it,
+  // with one warning naming it; the state is then read and kept as before. Mutations that fail: stateFolderProblem
+  // without its fchmod (the folders stay 0777); openVerdictStore without its look at the folders (0777 still,
+  // no warning).
+  it.runIf(process.platform !== 'win32')(
+    "a state folder of before, writable by others, is made the user's alone once, with a warning, and still used",
+    () => {
+      const s = setup();
+      const state = dirname(dirname(s.file));
+      for (const folder of [state, dirname(s.file)]) chmodSync(folder, 0o777);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      try {
+        expect(s.open().knows(k1)).toBe(true);
+        expect(s.open().knows(k1)).toBe(true);
+      } finally {
+        stateFolderWarnings.warn = warn;
+      }
+      for (const folder of [state, dirname(s.file)])
+        expect((statSync(folder).mode & 0o7777).toString(8), folder).toBe('700');
+      expect(said).toEqual(
+        [state, dirname(s.file)].map(
+          (f) =>
+            `${f}: this folder of ActGuy's local state could be written by other users (mode 0777, as folders made under a umask of 0 before 2026-12-04 were); it is now 0700, yours alone`,
+        ),
+      );
+    },
+  );
+
+  // Round 30 (root only: only root can make a folder another user's, or be another user than the owner of a root
+  // folder). A state folder the user cannot make theirs alone (root's, mode 0777, not sticky: a shared place an admin
+  // made) is not used: nothing read, nothing written, one warning saying why and what to do; a sticky one (as /tmp)
+  // is used, since others cannot rename or remove what is kept there. A state folder (not only its subfolders) that
+  // another user owns is not used either. Mutations that fail: the sticky case refused; the root-owned case used; its
+  // warning said at every build, not once;
+  // openVerdictStore without its look at the state folder itself (the 65534 case is read).
+  it.skipIf(process.getuid?.() !== 0)(
+    "a state folder others may write that is not the user's to change, or another user's, is not used",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'actguy-vshared-'));
+      dirs.push(dir);
+      chmodSync(dir, 0o777);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      try {
+        // As user 1000 would see it: a folder of root's that all may write.
+        for (let build = 0; build < 2; build++)
+          expect(stateFolderProblem(dir, true, 1000)).toBe(
+            `${dir} can be written by other users (mode 0777) and is not yours to change`,
+          );
+        // Said once in a process (the app, `actguy build --watch`), not at every build.
+        expect(said).toEqual([
+          `${dir} can be written by other users (mode 0777) and is not yours to change: ActGuy keeps no build state there (builds only read everything again); make it yours alone (chmod 700) or set ACTGUY_STATE_DIR to a folder of yours`,
+        ]);
+        chmodSync(dir, 0o1777);
+        expect(stateFolderProblem(dir, true, 1000)).toBeUndefined();
+        expect((statSync(dir).mode & 0o7777).toString(8)).toBe('1777');
+      } finally {
+        stateFolderWarnings.warn = warn;
+      }
+      const s = setup();
+      expect(s.open().knows(k1)).toBe(true);
+      const state = dirname(dirname(s.file));
+      chownSync(state, 65534, 65534);
+      const store = s.open();
+      expect(store.knows(k1)).toBe(false);
+      expect(store.file).toBeUndefined();
     },
   );
 });

@@ -22,7 +22,7 @@ import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import { anotherUsers, writeFileAtomic } from '../fsutil';
-import { COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow } from './buildCache';
+import { COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow, stateFolderProblem } from './buildCache';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
@@ -332,6 +332,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     return noVerdicts();
   }
   if (isInside(real, state) || isInside(real, realState)) return noVerdicts();
+  // Not read from a state folder others may write (made the user's alone first when it is theirs: round 30).
+  if (stateFolderProblem(state, true) ?? stateFolderProblem(join(state, 'cache-verdicts'))) return noVerdicts();
   const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
   const logFile = join(state, 'cache-verdicts', `${id.slice(0, 32)}.log`);
   /** The stamp the verdict file had when this build read it (undefined: none read, or written since). */

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -13,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -164,6 +166,34 @@ describe('npm run web: what one run leaves for the next', () => {
     }
     expect(existsSync(join(dir, 'state-plain'))).toBe(false);
   });
+
+  // Round 30. `--keep-state` made the state folder and its `web/` with the process's umask: under a umask of 0 (some
+  // containers and CI runners) both were 0777, so another user could plant a recent-files list or a copy of "unsaved
+  // work" there for the next run to offer, or read the paths kept there; a `web/` made so before stayed 0777. They
+  // are now made as the build's state folders are (makeStateFolder: 0700, a folder of before made 0700 with a warning,
+  // another user's not used). Mutations that fail: stateDirOf back on makeFolders (0777 both); makeStateFolder without
+  // its look at a folder already there (web/ stays 0777).
+  it.runIf(process.platform !== 'win32')(
+    "--keep-state keeps its folders the user's alone, whatever the umask, and makes one of before so",
+    async () => {
+      const state = join(dir, 'state-umask');
+      const umask = process.umask(0);
+      let s: Served;
+      try {
+        s = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
+      } finally {
+        process.umask(umask);
+      }
+      await stop(s);
+      for (const folder of [state, join(state, 'web')])
+        expect((statSync(folder).mode & 0o7777).toString(8), folder).toBe('700');
+      chmodSync(join(state, 'web'), 0o777);
+      const again = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
+      await stop(again);
+      expect((statSync(join(state, 'web')).mode & 0o7777).toString(8)).toBe('700');
+      expect(again.stderr()).toContain(`${join(state, 'web')}: this folder of ActGuy's local state could be written`);
+    },
+  );
 
   it('a state folder that cannot be made costs only the list: the server starts and says so', async () => {
     const blocker = join(dir, 'not-a-folder');

@@ -18,7 +18,7 @@ import { createCompressClient } from '../compressClient';
 import { createHandlers } from '../handlers';
 import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { defaultStateDir } from '../build/verdicts';
-import { makeFolders } from '../fsutil';
+import { makeStateFolder } from '../build/buildCache';
 import { createRecentFilesStore } from '../recentFiles';
 import { BACKUPS_FOLDER, createBackupStore, deferredBackupStore } from '../unsavedBackups';
 import { findProjectListingSev } from '../systemFiles';
@@ -81,15 +81,14 @@ function stateDirOf(args: Record<string, string | true>): string | null {
   if (args['user-data']) return resolve(String(args['user-data']));
   if (!args['keep-state']) return null;
   const dir = join(defaultStateDir(), 'web');
-  try {
-    makeFolders(dir);
-    return dir;
-  } catch (e) {
-    process.stderr.write(
-      `actguy web: recent files and copies of unsaved work are kept for this run only: ${dir} cannot be made (${(e as Error).message})\n`,
-    );
-    return null;
-  }
+  // As the build's state folders: the user's alone (0700 whatever the umask; one of before made so), never a link or
+  // another user's, whose recent list or copies of "unsaved work" the page would be offered (docs/security.md, round 30).
+  const why = makeStateFolder(dir);
+  if (!why) return dir;
+  process.stderr.write(
+    `actguy web: recent files and copies of unsaved work are kept for this run only: ${dir} cannot be used (${why})\n`,
+  );
+  return null;
 }
 
 /**
