@@ -94,7 +94,8 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     if (prop === 'position') entry.translation = track;
     else if (prop === 'quaternion') entry.rotation = track;
     else if (prop === 'scale') {
-      scaleTracks++;
+      // Blender samples every bone's scale, all ones: only a track that leaves the rest scale loses anything.
+      if (scaleTrackMoves(track, nodeObjects[node].scale)) scaleTracks++;
       continue;
     } else {
       otherTracks++;
@@ -188,7 +189,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (scaleTracks)
     warnings.push({
       code: 'scale-unsupported',
-      message: `clip ${quoteJson(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)`,
+      message: `clip ${quoteJson(infos[clipIndex].name)} has ${scaleTracks} scale track(s) that move away from the rest scale; motions carry no scale, so they are ignored (rest scale used)`,
     });
   if (otherTracks)
     warnings.push({
@@ -310,6 +311,16 @@ function uniformScale(o: Object3D, n: number, warnings: InterchangeWarning[]): n
     return (Math.abs(x) + Math.abs(y) + Math.abs(z)) / 3;
   }
   return Math.abs(x);
+}
+
+/**
+ * Whether a scale track holds any value other than the node's rest scale (relative 1e-6). CUBICSPLINE
+ * tracks (tangents stored among the values) always count.
+ */
+function scaleTrackMoves(track: KeyframeTrack, rest: { x: number; y: number; z: number }): boolean {
+  if (track.values.length !== track.times.length * 3) return true;
+  const r = [rest.x, rest.y, rest.z];
+  return track.values.some((v, i) => !(Math.abs(v - r[i % 3]) <= 1e-6 * Math.max(1, Math.abs(r[i % 3]))));
 }
 
 function chooseSkin(json: GltfJson, tracksByNode: Map<number, unknown>): number {
