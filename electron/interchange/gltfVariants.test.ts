@@ -514,9 +514,15 @@ function variants(): Variant[] {
       ),
     );
   }
-  // Sparse accessors: rotations on a base of their first key, translations with no bufferView (zeros) below.
+  // Sparse accessors: rotations on a base of their first key, translations with no bufferView (zeros) below. Names
+  // as Mixamo and Blender write them ("mixamorig:Hips", "Spine.L"): three.js drops ':' and '.' from the names its
+  // tracks use, so "Spine.1" and "Spine1" meet there.
   {
     const { nodes, t, r } = jointNodes(src, 0, true);
+    nodes.forEach((n, j) => {
+      if (n.name === 'Spine') n.name = 'Spine.1';
+      else if (n.name !== 'Spine1') n.name = j % 3 === 0 ? `mixamorig:${n.name}` : j % 3 === 1 ? `${n.name}.L` : n.name;
+    });
     const channels = nodes.flatMap((_, j) => [
       {
         node: j,
