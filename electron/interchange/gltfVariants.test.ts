@@ -669,6 +669,20 @@ function variants(): Variant[] {
       }),
     );
   }
+  // A skin whose top bones are the hips' children (the hips a plain node, as a rig without a deform root is
+  // exported): their common parent becomes the root joint, with a warning.
+  {
+    const { nodes, t, r } = jointNodes(src, 0, true);
+    const channels = nodes.flatMap((_, j) => sampled((k) => k, t, r, j));
+    const joints = nodes.flatMap((_, j) => (j === 0 ? [] : [j]));
+    out.push(
+      finish(
+        'skin-without-the-hips',
+        { nodes, sceneNodes: [0], joints, channels, animationName: 'toproots' },
+        { warnings: ['root-added'] },
+      ),
+    );
+  }
   // Rotations as normalized 16-bit integers, and 8-bit on every third joint, keyed on every other frame (so frames
   // between keys interpolate the decoded unit quaternions).
   {
