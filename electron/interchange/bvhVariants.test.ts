@@ -3,6 +3,9 @@
  * exporters write it, then imported and compressed (docs/interchange.md#tests-what-they-compare):
  * - LAFAN1 / Ubisoft: Xposition Yposition Zposition on every joint holding the joint's local position (its OFFSET),
  *   Zrotation Yrotation Xrotation, Frame Time 0.033333; and the same channels holding displacements (zeros);
+ * - Blender (io_anim_bvh's export_bvh.py): the root's rest head as its OFFSET and rest head plus motion in its
+ *   channels (root translation only; disconnected bones with their own positions; a dummy ROOT __0 with CHANNELS 0
+ *   above several root bones, in metres); and a non-zero root OFFSET with displacements, as the BVH description reads;
  * - Mixamo / Blender: "mixamorig:Hips" and "Left UpLeg" names, XYZ and YXZ orders, CRLF, tabs, trailing blanks,
  *   End Sites indented oddly, centimetres (100x) read with --scale 0.01;
  * - Truebones / MotionBuilder: 24, 25, 50, 60, 120 fps, one and two frames, a channel that never moves, a half turn
@@ -191,9 +194,64 @@ function variants(): Variant[] {
       for (const fr of c.frames) fr[j] = [...jt.offset.map((o, k) => o + 1e-6 * k), ...fr[j]];
     });
     out.push({ name: 'lafan1-local-positions', text: bvhOf(c), fps: 30, local: true, warning: 'positions-local' });
-    // The same channels holding displacements (zero: added to the OFFSET, the BVH description's reading).
-    for (const fr of c.frames) fr.forEach((v, j) => j > 0 && v.splice(0, 3, 0, 0, 0));
+    // The same channels holding displacements (zero: added to the OFFSET, the BVH description's reading), the
+    // root's included (its position less its OFFSET).
+    for (const fr of c.frames)
+      fr.forEach((v, j) =>
+        j > 0 ? v.splice(0, 3, 0, 0, 0) : v.splice(0, 3, ...v.slice(0, 3).map((x, k) => x - c.joints[0].offset[k])),
+      );
     out.push({ name: 'all-joints-position-deltas', text: bvhOf(c), fps: 30 });
+  }
+  // Blender (io_anim_bvh 1.0.1, Blender 3.4's export_bvh.py): OFFSET is the bone's rest head (the root's in armature
+  // space); the root, and every bone not connected to its parent, gets position channels holding rest head plus
+  // motion, so its channels sit near its OFFSET; its importer subtracts the OFFSET again. Frames are the scene's, so
+  // the first one is off the rest pose.
+  const y0 = base.frames[0][0][1];
+  {
+    // "Root Translation Only": position channels on the root alone, rest head straight above the origin.
+    const c = copy(base);
+    c.joints[0].offset = [0, y0 * 0.97, 0];
+    out.push({
+      name: 'blender-root-translation-only',
+      text: bvhOf(c),
+      fps: 30,
+      local: true,
+      warning: 'positions-local',
+    });
+    // The same root written as the BVH description reads it: OFFSET the rest head, channels displacements from it.
+    for (const fr of c.frames) fr[0].splice(0, 3, ...fr[0].slice(0, 3).map((x, k) => x - c.joints[0].offset[k]));
+    out.push({ name: 'root-offset-with-displacements', text: bvhOf(c), fps: 30 });
+  }
+  {
+    // Bones not connected to their parent (the hips' three children) with their own, slightly animated, positions;
+    // the armature placed where the clip starts, so the rest head has length on every axis.
+    const c = copy(base);
+    c.joints[0].offset = [...base.frames[0][0].slice(0, 3)].map((x, k) => x + [-3, 4, 2][k]);
+    c.joints.forEach((jt, j) => {
+      if (jt.parent !== 0) return;
+      jt.channels = ['Xposition', 'Yposition', 'Zposition', ...jt.channels];
+      c.frames.forEach((fr, f) => fr[j].unshift(...jt.offset.map((o, k) => o * (1 + 0.02 * Math.sin(0.3 * f + k)))));
+    });
+    out.push({ name: 'blender-disconnected-bones', text: bvhOf(c), fps: 30, local: true, warning: 'positions-local' });
+  }
+  {
+    // Several root bones: a dummy ROOT "__0" (OFFSET 0.0 0.0 0.0, CHANNELS 0) above them, each with six channels;
+    // in metres (Blender's unit), read with --scale 100.
+    const c = copy(base);
+    c.joints[0].offset = [0, y0 * 1.02, 0];
+    c.joints = [
+      { name: '__0', parent: -1, offset: [0, 0, 0], channels: [], endSite: null },
+      ...c.joints.map((jt) => ({ ...jt, parent: jt.parent + 1, offset: jt.offset.map((x) => x / 100) })),
+    ];
+    c.frames = c.frames.map((fr) => [[], ...fr.map((v, j) => (j === 0 ? v.map((x, k) => (k < 3 ? x / 100 : x)) : v))]);
+    out.push({
+      name: 'blender-root-bones-metres',
+      text: bvhOf(c),
+      fps: 30,
+      scale: 100,
+      local: true,
+      warning: 'positions-local',
+    });
   }
   // Mixamo / Blender: names with a colon and spaces, XYZ and YXZ orders, CRLF, tabs, trailing blanks, odd End
   // Site indentation, centimetres.

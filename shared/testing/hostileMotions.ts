@@ -145,7 +145,8 @@ export function hostileBvhCases(): HostileBvh[] {
       ),
     ),
   });
-  cases.push({ name: 'constant', text: bvhText(chainSpec(50, 1 / 30, (_f, j, c) => j * 3 + c)) });
+  // Negative, so no position channel sits at its OFFSET (0 10 0): that would be a local position (bvhLocalPositionJoints).
+  cases.push({ name: 'constant', text: bvhText(chainSpec(50, 1 / 30, (_f, j, c) => -(j * 3 + c))) });
   cases.push({ name: 'single-frame', text: bvhText(chainSpec(1, 1 / 30, waves)) });
   cases.push({ name: 'two-frames', text: bvhText(chainSpec(2, 1 / 30, waves)) });
   cases.push({

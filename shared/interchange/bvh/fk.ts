@@ -50,7 +50,7 @@ function rotation(axis: 'X' | 'Y' | 'Z', deg: number): Mat4 {
  * World positions (J x 3, file units) of every joint at source frame `frame`
  * (0..frameCount-1). Position channels add to the OFFSET, as three.js's
  * BVHLoader reads them (the importer's local-position reading of LAFAN1-style
- * files, bvhPositionsAreLocal, is checked by its own tests).
+ * files, bvhLocalPositionJoints, is checked by its own tests).
  */
 export function bvhWorldPositions(doc: BvhDocument, frame: number): Float64Array {
   const J = doc.joints.length;

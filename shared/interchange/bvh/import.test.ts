@@ -25,7 +25,7 @@ function sampleBvh(
   return `HIERARCHY
 ROOT Hips
 {
-  OFFSET 1.0 2.0 3.0
+  OFFSET 1.0 -2.0 3.0
   CHANNELS 6 Xposition Yposition Zposition ${ro}
   JOINT Spine
   {
@@ -113,7 +113,7 @@ describe('BVH import', () => {
     expect(m.joints.map((j) => j.part)).toEqual([0, 1, 1, 1]);
     // Root OFFSET + position channels is the root translation; joint 0's offset is zero.
     expect(Array.from(m.translation.subarray(0, 3))).toEqual(
-      [1 + doc.values[0], 2 + doc.values[1], 3 + doc.values[2]].map(Math.fround),
+      [1 + doc.values[0], -2 + doc.values[1], 3 + doc.values[2]].map(Math.fround),
     );
     expect(Array.from(m.offset.subarray(0, 4))).toEqual([0, 0, 0, 0]);
     // The LeftArm offset moves with its position channels.
@@ -122,25 +122,39 @@ describe('BVH import', () => {
     expect(readMtn(writeMtn(m)).joints).toEqual(m.joints);
   });
 
-  it('reads position channels that repeat their OFFSETs at the first frame as local positions (LAFAN1), others add', () => {
-    // Hips (OFFSET 1 2 3) has positions; LeftArm (OFFSET 5 2 0) too. Frame 1 moves the arm's channel y by 1.
-    const rows = (arm0: number[]) => [
-      [0, 0, 0, 0, 0, 0, 0, 0, 0, ...arm0, 0, 0, 0, 0, 0, 0],
-      [0, 0, 0, 0, 0, 0, 0, 0, 0, arm0[0], arm0[1] + 1, arm0[2], 0, 0, 0, 0, 0, 0],
+  it('reads position channels that stay near their OFFSETs as local positions (Blender, LAFAN1), per joint; others add', () => {
+    // Hips (OFFSET 1 -2 3) has positions; LeftArm (OFFSET 5 2 0) too. Frame 1 moves the arm's channel y by 1.
+    const rows = (hips0: number[], arm0: number[]) => [
+      [...hips0, 0, 0, 0, 0, 0, 0, ...arm0, 0, 0, 0, 0, 0, 0],
+      [hips0[0], hips0[1] + 0.5, hips0[2], 0, 0, 0, 0, 0, 0, arm0[0], arm0[1] + 1, arm0[2], 0, 0, 0, 0, 0, 0],
     ];
-    const local = importBvh(sampleBvh(rows([5, 2, 0])), { fps: 30 });
-    expect(local.warnings.map((w) => w.code)).toContain('positions-local');
-    // Every joint with position channels takes them as its position: the root at 0, the arm 5 3 0 from the spine.
-    expect(Array.from(worldPose(local.motion, 1).positions.subarray(0, 9))).toEqual([0, 0, 0, 0, 10, 0, 5, 13, 0]);
-    // Within printed digits of the OFFSET still reads as local; zeros, or one joint off by 1 %, add as before.
-    expect(importBvh(sampleBvh(rows([5.000004, 1.999996, 0])), { fps: 30 }).warnings.map((w) => w.code)).toContain(
-      'positions-local',
-    );
-    for (const arm0 of [
-      [0, 0, 0],
-      [5, 2.06, 0],
+    const world = (hips0: number[], arm0: number[]) => {
+      const r = importBvh(sampleBvh(rows(hips0, arm0)), { fps: 30 });
+      return { codes: r.warnings.map((w) => w.code), at1: Array.from(worldPose(r.motion, 1).positions.subarray(0, 9)) };
+    };
+    // Both at their OFFSETs: each takes its channels as its position (the root at 1 -1.5 3, the arm 5 3 0 from the spine).
+    const local = world([1, -2, 3], [5, 2, 0]);
+    expect(local.codes).toContain('positions-local');
+    expect(local.at1).toEqual([1, -1.5, 3, 1, 8.5, 3, 6, 11.5, 3]);
+    // Blender: the root's channels are its rest head plus its motion (OFFSET 1 -2 3, channels 1.2 -2.1 2.9), the first
+    // frame off the rest pose: the root stands at its channels, not at twice its rest height; the arm adds its zeros.
+    expect(
+      maxDiff(world([1.2, -2.1, 2.9], [0, 0, 0]).at1, [1.2, -1.6, 2.9, 1.2, 8.4, 2.9, 6.2, 11.4, 2.9]),
+    ).toBeLessThan(1e-6);
+    // A joint off its OFFSET by a few percent is still nearer it than zero: local, whatever the other joints read as.
+    expect(maxDiff(world([0, 0, 0], [5, 2.06, 0]).at1, [1, -1.5, 3, 1, 8.5, 3, 6, 11.56, 3])).toBeLessThan(1e-6);
+    // Displacements (near zero, here up to a third of the OFFSET) add, as the BVH description and three.js read them.
+    for (const [hips0, arm0] of [
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+      [
+        [0.3, 0.6, 0.9],
+        [1.5, 0.6, 0],
+      ],
     ]) {
-      const text = sampleBvh(rows(arm0));
+      const text = sampleBvh(rows(hips0, arm0));
       const added = importBvh(text, { fps: 30 });
       expect(added.warnings.map((w) => w.code)).not.toContain('positions-local');
       expect(maxDiff(worldPose(added.motion, 1).positions, bvhWorldPositions(parseBvh(text), 1))).toBeLessThan(1e-5);
@@ -263,7 +277,7 @@ describe('BVH frame rates', () => {
       const v = (c: number) => doc.values[s * 18 + c];
       // Root translation: the source sample's position channels plus the root OFFSET, with no blend of neighbours.
       expect(Array.from(m.translation.subarray(f * 4, f * 4 + 3))).toEqual(
-        [1 + v(0), 2 + v(1), 3 + v(2)].map(Math.fround),
+        [1 + v(0), -2 + v(1), 3 + v(2)].map(Math.fround),
       );
       for (let j = 0; j < J; j++) {
         const q = quatFromEulerOrder(
@@ -344,7 +358,7 @@ describe('BVH errors', () => {
 
   it('refuses a 30,000-digit number that is not one (a quadratic regex took seconds) and quotes only its start', () => {
     const long = `${'9'.repeat(30000)}.0.0`;
-    const e = errorOf(good.replace('OFFSET 1.0 2.0 3.0', `OFFSET ${long} 2.0 3.0`));
+    const e = errorOf(good.replace('OFFSET 1.0 -2.0 3.0', `OFFSET ${long} -2.0 3.0`));
     expect(e.message).toBe(`walk.bvh:4:10: expected OFFSET x (a number), found "${'9'.repeat(40)}..."`);
     const frame = errorOf(
       good.replace(

@@ -2,9 +2,9 @@
  * BVH -> Motion. Rotations come from the channel values in file order
  * (intrinsic Euler, degrees); the root's position channels (added to its
  * OFFSET) become the root translation; non-root position channels animate that
- * joint's offset and set MotionFlag.OFFSETS. A file whose non-root position
- * channels repeat their joints' OFFSETs holds local positions instead (see
- * bvhPositionsAreLocal). End Sites are dropped. The motion
+ * joint's offset and set MotionFlag.OFFSETS. Position channels that stay near
+ * their joint's OFFSET hold that joint's local position instead (Blender,
+ * LAFAN1: see bvhLocalPositionJoints). End Sites are dropped. The motion
  * is resampled to the target rate: slerp (shorter arc) for rotations, linear
  * for positions. Mirror pairs and body parts are guessed from the names.
  */
@@ -67,12 +67,12 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const srcRot = new Float64Array(F * J * 4);
   const srcPos = new Float64Array(F * J * 3);
   let animatedOffsets = false;
-  const localPositions = bvhPositionsAreLocal(doc);
-  if (localPositions)
+  const localPositions = bvhLocalPositionJoints(doc);
+  const localNames = doc.joints.filter((_, j) => localPositions[j]).map((jt) => jt.name);
+  if (localNames.length)
     warnings.push({
       code: 'positions-local',
-      message:
-        "the position channels of the joints below the root repeat their OFFSETs at the first frame (as LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it",
+      message: `the position channels of ${localNames.length} joint(s) (${listNames(localNames)}) stay near their OFFSETs rather than near zero (as Blender, LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it`,
     });
   for (let f = 0; f < F; f++) {
     const v = doc.values.subarray(f * doc.channelCount, (f + 1) * doc.channelCount);
@@ -80,7 +80,7 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
       const jt = doc.joints[j];
       const pos = [jt.offset[0], jt.offset[1], jt.offset[2]];
       // Local positions replace the OFFSET on the axes the joint has channels for.
-      if (localPositions) for (const ch of jt.channels) if (ch.endsWith('position')) pos['XYZ'.indexOf(ch[0])] = 0;
+      if (localPositions[j]) for (const ch of jt.channels) if (ch.endsWith('position')) pos['XYZ'.indexOf(ch[0])] = 0;
       let order = '';
       const angles: number[] = [];
       jt.channels.forEach((ch, k) => {
@@ -146,35 +146,49 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
 /** Below this length (file units) an OFFSET reads the same either way and decides nothing. */
 const DECISIVE_OFFSET = 1e-3;
 
+/** Up to four names, then how many more. */
+function listNames(names: string[]): string {
+  const shown = names.slice(0, 4).join(', ');
+  return names.length > 4 ? `${shown} and ${names.length - 4} more` : shown;
+}
+
 /**
- * Whether the file's position channels hold each joint's whole local position
- * rather than a displacement added to its OFFSET. The BVH description adds the
- * root's channels to its OFFSET (three.js's BVHLoader adds them on every joint),
- * but LAFAN1 (Ubisoft) and MotionBuilder's all-translations export put position
- * channels on every joint that repeat the joint's OFFSET; added, every bone
- * came out twice its length. True when at least one joint below the root has
- * position channels and an OFFSET longer than DECISIVE_OFFSET on those axes,
- * and every such joint's channel values at the first frame equal its OFFSET
- * (within 1e-3 of its length plus 1e-5 for printed digits): a displacement equal
- * to the OFFSET itself would be a bone doubled on purpose. Files whose channels
- * are displacements (zero at rest, as CMU writes the root's) are never affected.
+ * Per joint, whether its position channels hold its whole local position
+ * (replacing its OFFSET) rather than a displacement added to it
+ * (docs/interchange.md#conventions). The BVH description adds them (its root's
+ * OFFSET is zero, as in CMU's files) and so does three.js's BVHLoader; Blender's
+ * exporter writes the rest head as OFFSET and head plus motion in the channels
+ * of the root and of every bone not connected to its parent (its importer
+ * subtracts the OFFSET again), as LAFAN1 and MotionBuilder's all-translations
+ * export do on every joint: added, the root stood at twice its rest height and
+ * bones came out twice their length.
+ *
+ * An axis decides when the joint's OFFSET on it is longer than DECISIVE_OFFSET
+ * and the channel's middle half of values (its interquartile range over the
+ * frames) spans less than half that OFFSET: the values then sit near one of
+ * the two readings, as the hips' height does, while an axis the root travels
+ * along says nothing. The joint reads as local when, over its deciding axes,
+ * the channels' medians project onto the OFFSET past half its length (nearer
+ * the OFFSET than zero). So a first frame off the rest pose (Blender exports
+ * the scene's frames, not the rest pose) or a jump does not decide, and a
+ * joint with no deciding axis adds, as before.
  */
-export function bvhPositionsAreLocal(doc: BvhDocument): boolean {
-  let decided = false;
-  for (const jt of doc.joints) {
-    if (jt.parent < 0) continue;
-    let offsetSq = 0,
-      differenceSq = 0;
+export function bvhLocalPositionJoints(doc: BvhDocument): boolean[] {
+  const F = doc.frameCount;
+  const sorted = new Float64Array(F);
+  const at = (q: number) => sorted[Math.min(F - 1, Math.floor(q * F))];
+  return doc.joints.map((jt) => {
+    let along = 0,
+      offsetSq = 0;
     jt.channels.forEach((ch, k) => {
-      if (!ch.endsWith('position')) return;
-      const o = jt.offset['XYZ'.indexOf(ch[0])];
+      const o = ch.endsWith('position') ? jt.offset['XYZ'.indexOf(ch[0])] : 0;
+      if (!(Math.abs(o) > DECISIVE_OFFSET)) return;
+      for (let f = 0; f < F; f++) sorted[f] = doc.values[f * doc.channelCount + jt.channelStart + k];
+      sorted.sort();
+      if (!(at(0.75) - at(0.25) < 0.5 * Math.abs(o))) return;
+      along += at(0.5) * o;
       offsetSq += o * o;
-      differenceSq += (doc.values[jt.channelStart + k] - o) ** 2;
     });
-    const length = Math.sqrt(offsetSq);
-    if (length <= DECISIVE_OFFSET) continue;
-    if (!(Math.sqrt(differenceSq) <= 1e-3 * length + 1e-5)) return false;
-    decided = true;
-  }
-  return decided;
+    return offsetSq > 0 && along > 0.5 * offsetSq;
+  });
 }

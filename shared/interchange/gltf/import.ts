@@ -94,7 +94,8 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     if (prop === 'position') entry.translation = track;
     else if (prop === 'quaternion') entry.rotation = track;
     else if (prop === 'scale') {
-      scaleTracks++;
+      // Blender samples every bone's scale, all ones: only a track that leaves the rest scale loses anything.
+      if (scaleTrackMoves(track, nodeObjects[node].scale)) scaleTracks++;
       continue;
     } else {
       otherTracks++;
@@ -155,32 +156,32 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const jointOfNode = new Map(order.map((n, j) => [n, j]));
   const parents = order.map((n) => (n === roots[0] ? -1 : (jointOfNode.get(jointAncestor(n)) as number)));
 
-  // Static transform from each joint's parent-joint frame (the world for the
-  // root) down to the joint node's parent node: non-joint nodes in between
-  // (an "Armature" above the root, helper nodes between bones) are folded in.
+  // Transform from each joint's parent-joint frame (the world for the root)
+  // down to the joint node's parent node: non-joint nodes in between (an
+  // "Armature" above the root, helper, camera or mesh nodes between bones)
+  // are folded in, at each frame when the clip animates them (Blender writes
+  // an armature object's own motion on the armature node).
+  const restOf = new Map<number, Rigid>();
   const rest = (n: number): Rigid => {
-    const o = nodeObjects[n];
-    return {
-      t: [o.position.x, o.position.y, o.position.z],
-      q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w],
-      s: uniformScale(o, n, warnings),
-    };
-  };
-  const animatedNonJoints = new Set<number>();
-  const prefix: Rigid[] = order.map((n, j) => {
-    const stop = parents[j] < 0 ? -1 : order[parents[j]];
-    let m: Rigid = identity();
-    for (let a = parentOf[n]; a !== stop && a >= 0; a = parentOf[a]) {
-      if (tracksByNode.has(a)) animatedNonJoints.add(a);
-      m = compose(rest(a), m);
+    let r = restOf.get(n);
+    if (!r) {
+      const o = nodeObjects[n];
+      r = {
+        t: [o.position.x, o.position.y, o.position.z],
+        q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w],
+        s: uniformScale(o, n, warnings),
+      };
+      restOf.set(n, r);
     }
-    return m;
+    return r;
+  };
+  const chains: number[][] = order.map((n, j) => {
+    const stop = parents[j] < 0 ? -1 : order[parents[j]];
+    const chain: number[] = [];
+    for (let a = parentOf[n]; a !== stop && a >= 0; a = parentOf[a]) chain.push(a);
+    return chain;
   });
-  if (animatedNonJoints.size)
-    warnings.push({
-      code: 'unanimated',
-      message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => quoteJson(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used`,
-    });
+  const prefix: Rigid[] = chains.map((chain) => chain.reduce((m, a) => compose(rest(a), m), identity()));
   // Uniform world scale of every joint's own frame (ancestors, folded nodes and its rest scale).
   const worldScale = new Float64Array(J);
   const parentScale = (j: number) => (parents[j] < 0 ? 1 : worldScale[parents[j]]);
@@ -188,7 +189,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (scaleTracks)
     warnings.push({
       code: 'scale-unsupported',
-      message: `clip ${quoteJson(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)`,
+      message: `clip ${quoteJson(infos[clipIndex].name)} has ${scaleTracks} scale track(s) that move away from the rest scale; motions carry no scale, so they are ignored (rest scale used)`,
     });
   if (otherTracks)
     warnings.push({
@@ -238,21 +239,37 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   // (GLTFLoader replaces it for CUBICSPLINE); three's typings do not declare it.
   const interpolantOf = (tr?: KeyframeTrack) =>
     tr ? (tr as KeyframeTrack & { createInterpolant(): Interpolant }).createInterpolant() : undefined;
-  const interpolants = order.map((n) => {
-    const e = tracksByNode.get(n);
-    return { t: interpolantOf(e?.translation), r: interpolantOf(e?.rotation) };
-  });
+  const interpolantsOfNode = new Map<number, { t?: Interpolant; r?: Interpolant }>();
+  const interpolantsOf = (n: number) => {
+    let ip = interpolantsOfNode.get(n);
+    if (!ip) {
+      const e = tracksByNode.get(n);
+      ip = { t: interpolantOf(e?.translation), r: interpolantOf(e?.rotation) };
+      interpolantsOfNode.set(n, ip);
+    }
+    return ip;
+  };
+  /** A node's translation and rotation at `time` (its rest where the clip leaves them), its rest scale. */
+  const localAt = (n: number, time: number): Rigid => {
+    const r0 = rest(n);
+    const { t: ti, r: ri } = interpolantsOf(n);
+    return {
+      t: ti ? (Array.from(ti.evaluate(snapToKey(ti.parameterPositions, time, fps))) as Vec3) : r0.t,
+      q: ri ? quatNormalize(ri.evaluate(snapToKey(ri.parameterPositions, time, fps))) : r0.q,
+      s: r0.s,
+    };
+  };
+  const chainAnimated = chains.map((chain) => chain.some((a) => tracksByNode.has(a)));
   let offsetsMove = false;
   for (let j = 0; j < J; j++) {
-    const r0 = rest(order[j]);
     // Offsets live in the parent joint's frame, so that frame's scale applies.
     const k = parentScale(j) * scale;
-    const pre = prefix[j];
     for (let f = 0; f <= N; f++) {
       const time = t0 + f / fps;
-      const { t: ti, r: ri } = interpolants[j];
-      const tl = ti ? (Array.from(ti.evaluate(snapToKey(ti.parameterPositions, time, fps))) as Vec3) : r0.t;
-      const ql = ri ? quatNormalize(ri.evaluate(snapToKey(ri.parameterPositions, time, fps))) : r0.q;
+      const { t: tl, q: ql } = localAt(order[j], time);
+      const pre = chainAnimated[j]
+        ? chains[j].reduce((acc, a) => compose(localAt(a, time), acc), identity())
+        : prefix[j];
       // Position in the parent joint's frame: prefix applied to the node's local translation.
       const p = quatRotate(pre.q, tl);
       const pos: Vec3 = [(pre.t[0] + pre.s * p[0]) * k, (pre.t[1] + pre.s * p[1]) * k, (pre.t[2] + pre.s * p[2]) * k];
@@ -260,7 +277,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
       if (j === 0) m.translation.set([pos[0], pos[1], pos[2], 0], f * 4);
       else {
         m.offset.set([pos[0], pos[1], pos[2], 0], (f * J + j) * 4);
-        if (interpolants[j].t && f > 0)
+        if (f > 0)
           for (let c = 0; c < 3; c++) if (m.offset[(f * J + j) * 4 + c] !== m.offset[j * 4 + c]) offsetsMove = true;
       }
     }
@@ -294,6 +311,16 @@ function uniformScale(o: Object3D, n: number, warnings: InterchangeWarning[]): n
     return (Math.abs(x) + Math.abs(y) + Math.abs(z)) / 3;
   }
   return Math.abs(x);
+}
+
+/**
+ * Whether a scale track holds any value other than the node's rest scale (relative 1e-6). CUBICSPLINE
+ * tracks (tangents stored among the values) always count.
+ */
+function scaleTrackMoves(track: KeyframeTrack, rest: { x: number; y: number; z: number }): boolean {
+  if (track.values.length !== track.times.length * 3) return true;
+  const r = [rest.x, rest.y, rest.z];
+  return track.values.some((v, i) => !(Math.abs(v - r[i % 3]) <= 1e-6 * Math.max(1, Math.abs(r[i % 3]))));
 }
 
 function chooseSkin(json: GltfJson, tracksByNode: Map<number, unknown>): number {

@@ -89,6 +89,15 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     array(root, key).forEach((e, i) => {
       if (typeof e !== 'string') fail(`${key}[${i}]`, `${key}[${i}] must be a string, found ${show(e)}`);
     });
+  // Data compressed by gltfpack -c: the bufferViews' own bytes are a placeholder, so reading them would be a wrong
+  // answer (or an error about a buffer without data) rather than the file's animation.
+  (root.extensionsRequired as string[] | undefined)?.forEach((e, i) => {
+    if (e === 'EXT_meshopt_compression' || e === 'KHR_meshopt_compression')
+      fail(
+        `extensionsRequired[${i}]`,
+        `the file's data is compressed with ${e}, which ActGuy does not read: export it again without compression (gltfpack without -c or -cc)`,
+      );
+  });
 
   const buffers = array(root, 'buffers').map((b, i) => {
     const w = `buffers[${i}]`;
