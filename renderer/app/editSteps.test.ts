@@ -97,7 +97,8 @@ interface EditCase {
   member: string;
   /** What makes the edit possible (a key to move, a selection): its own steps, made before. */
   arrange?: () => void;
-  run: () => void | Promise<void>;
+  /** The edit; an edit that asks first returns its promise. */
+  run: () => unknown;
   /** The button each question the edit asks is answered with, in order. */
   answers?: string[];
   /** The step's name in Edit › Undo. */

@@ -24,6 +24,8 @@ import {
   isSideBySide,
   maxSizeWithin,
   panelStates,
+  layoutReadWarning,
+  loadLayout,
   parseLayout,
   planColumns,
   planRows,
@@ -547,5 +549,32 @@ describe('projectLayoutStore', () => {
     const first = parseLayout(null);
     for (const field of ['projectWidth', 'sideWidth', 'heights', 'collapsed', 'maximized', 'sevListShare'] as const)
       expect(reset[field], field).toEqual(first[field]);
+  });
+});
+
+// What the store wrote reads back without a word; what is set aside is said at start (renderer/main.tsx), never
+// dropped in silence. Mutations that fail: no warning for text that does not parse or a value of the wrong kind; a
+// warning for the store's own nulls (maximized, sevListShare).
+describe('the stored layout set aside', () => {
+  it('is named in a warning; what the store itself writes is not', () => {
+    const { projectWidth, sideWidth, heights, collapsed } = projectLayoutStore.getState();
+    const written = { version: 2, projectWidth, sideWidth, heights, collapsed };
+    for (const more of [
+      { maximized: null, sevListShare: null },
+      { maximized: 'sev', sevListShare: 0.4 },
+    ]) {
+      loadLayout(JSON.stringify({ ...written, ...more }));
+      expect(layoutReadWarning()).toBeNull();
+    }
+    const l = loadLayout(JSON.stringify({ ...written, projectWidth: 'wide', heights: 3, maximized: 'all' }));
+    expect(l.projectWidth).toBe(parseLayout(null).projectWidth);
+    expect(l.maximized).toBeNull();
+    expect(layoutReadWarning()).toBe(
+      "The saved panel layout (actguy.projectLayout in this window's storage) was set aside in part (projectWidth, heights, maximized): the defaults are used there.",
+    );
+    loadLayout('{"projectWidth": 3');
+    expect(layoutReadWarning()).toContain('(the text is not JSON)');
+    loadLayout('[1]');
+    expect(layoutReadWarning()).toContain('(it is not a layout)');
   });
 });
