@@ -487,3 +487,61 @@ describe('floor variants kept aside by an unticked "Floors" box', () => {
     expect(sevStore.getState().file!.doc!.ses[0].variants?.[3]).toBe('SE_FOOT_L_METAL');
   });
 });
+
+describe('Undo and Redo while a drag is open', () => {
+  // The stores refuse to undo inside a drag; the window's undo order must refuse with them, or it records a step as
+  // undone that its owner kept (and the next Redo redoes the wrong one). Each drag's owner made the newest step before
+  // it. Mutations that fail: undoLatest / redoLatest without the open-drag check; the .sev store not saying it is busy.
+  const keyStep = () => documentStore.getState().keys.set(1, 10, true);
+  const sevStep = () => events.setFrame(0, 7);
+  const drags = [
+    {
+      kind: '.sev',
+      steps: [keyStep, sevStep],
+      begin: () => {
+        sevStore.getState().begin('Move event');
+        events.dragTo(1, 25);
+      },
+      commit: () => sevStore.getState().commit(),
+      label: 'Move SE_FOOT_R from frame 21 to 25',
+      under: ['Move SE_FOOT_L from frame 5 to 7', 'Add user key (LeftFoot, frame 10)'],
+    },
+    {
+      kind: 'motion',
+      steps: [sevStep, keyStep],
+      begin: () => {
+        documentStore.getState().history.begin('Drag rotation tolerance');
+        documentStore.getState().tolerancesActions.set({ rotationToleranceDeg: 4 });
+      },
+      commit: () => documentStore.getState().history.commit('Set rotation tolerance to 4°'),
+      label: 'Set rotation tolerance to 4°',
+      under: ['Add user key (LeftFoot, frame 10)', 'Move SE_FOOT_L from frame 5 to 7'],
+    },
+  ];
+  for (const d of drags)
+    it(`a ${d.kind} drag: Ctrl+Z and Ctrl+Y wait for it; then it and the steps before undo in order`, () => {
+      d.steps[0]();
+      const afterFirst = snapshot();
+      d.steps[1]();
+      const beforeDrag = snapshot();
+      d.begin();
+      const during = snapshot();
+      undoLatest();
+      expect(snapshot()).toBe(during);
+      expect(latestUndoLabel()).toBe(d.under[0]);
+      redoLatest();
+      expect(snapshot()).toBe(during);
+      d.commit();
+      expect(latestUndoLabel()).toBe(d.label);
+      undoLatest();
+      expect(snapshot()).toBe(beforeDrag);
+      expect(latestUndoLabel()).toBe(d.under[0]);
+      undoLatest();
+      expect(snapshot()).toBe(afterFirst);
+      expect(latestUndoLabel()).toBe(d.under[1]);
+      redoLatest();
+      redoLatest();
+      expect(snapshot()).not.toBe(beforeDrag);
+      expect(latestRedoLabel()).toBeNull();
+    });
+});

@@ -450,4 +450,5 @@ export const sevStore = createSevStore();
 registerSevParticipant({
   undo: () => sevStore.getState().undo(),
   redo: () => sevStore.getState().redo(),
+  busy: () => sevStore.getState().transaction !== null,
 });

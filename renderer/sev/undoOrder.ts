@@ -24,6 +24,8 @@ export type UndoOwner =
 export interface UndoParticipant {
   undo(): void;
   redo(): void;
+  /** A drag of this owner is open (begin without commit): its undo and redo refuse until it ends. */
+  busy?(): boolean;
 }
 
 let past: UndoOwner[] = [];
@@ -137,10 +139,19 @@ function onDocument(s: DocumentState, prev: DocumentState): void {
 
 documentStore.subscribe(onDocument);
 
-/** Undoes the newest step, whichever kind it is. */
+/**
+ * Whether a drag is open (the motion's or a .sev's): Undo and Redo wait for it to end, as the stores' own undo does.
+ * Moving the journal meanwhile would record a step as undone that its owner kept (a Ctrl+Z while the mouse still
+ * held an event or a slider), and the next Redo would then redo the wrong step.
+ */
+function dragOpen(): boolean {
+  return documentStore.getState().transaction !== null || sevParticipant?.busy?.() === true;
+}
+
+/** Undoes the newest step, whichever kind it is (nothing while a drag is open). */
 export function undoLatest(): void {
   const step = past[past.length - 1];
-  if (!step) return;
+  if (!step || dragOpen()) return;
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.undo();
@@ -155,10 +166,10 @@ export function undoLatest(): void {
   changed();
 }
 
-/** Redoes the step undone last. */
+/** Redoes the step undone last (nothing while a drag is open). */
 export function redoLatest(): void {
   const step = future[future.length - 1];
-  if (!step) return;
+  if (!step || dragOpen()) return;
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.redo();
