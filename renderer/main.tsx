@@ -20,7 +20,7 @@ import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
 import { installDropTarget } from './app/dropFiles';
 import { startPlaybackClock } from './app/playback';
-import { preferencesReadWarning } from './state/preferencesStore';
+import { onSettingsWriteFailure, preferencesReadWarning } from './state/preferencesStore';
 import { layoutReadWarning } from './project/layout';
 import './styles.css';
 
@@ -86,6 +86,10 @@ function start(): void {
   // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
   // Main sends the files it kept during start-up right after the app info below (they wait for `startup` too).
   api.onMenuCommand((cmd) => void startup.then(() => runCommand(cmd)));
+
+  // A stored setting whose write fails (storage full or blocked) lasts for this window only: said once, not found
+  // out at the next start.
+  onSettingsWriteFailure((text) => sessionStore.getState().notify('warning', text, 'app'));
 
   // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there
   // main asks on the window's close event (reportDocumentState), and a cancelled beforeunload would silently

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { onSettingsWriteFailure } from '../state/preferencesStore';
 import {
   CENTER_MIN,
   COLLAPSED_COLUMN,
@@ -576,5 +577,29 @@ describe('the stored layout set aside', () => {
     expect(layoutReadWarning()).toContain('(the text is not JSON)');
     loadLayout('[1]');
     expect(layoutReadWarning()).toContain('(it is not a layout)');
+  });
+});
+
+// Mutation that fails: the layout's failed write not reported (it would last for this window only, unsaid).
+describe('a layout write the storage refuses', () => {
+  it('is said once: the layout then lasts for this window only', () => {
+    const said: string[] = [];
+    onSettingsWriteFailure((m) => said.push(m));
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    try {
+      projectLayoutStore.getState().set({ projectWidth: 300 });
+      projectLayoutStore.getState().set({ projectWidth: 310 });
+    } finally {
+      delete (globalThis as { localStorage?: unknown }).localStorage;
+      onSettingsWriteFailure(null);
+    }
+    expect(projectLayoutStore.getState().projectWidth).toBe(310);
+    expect(said).toEqual([
+      'The panel layout could not be stored (QuotaExceededError): changes last for this window only.',
+    ]);
   });
 });

@@ -13,6 +13,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { settingsWriteFailed } from '../state/preferencesStore';
 
 export type PanelId = 'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning';
 /** The panels in the order of the Window menu. */
@@ -611,8 +612,9 @@ export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActio
         KEY,
         JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare }),
       );
-    } catch {
-      // storage unavailable: the layout lasts for this session
+    } catch (e) {
+      // storage unavailable: the layout lasts for this session, and the message bar says so once
+      settingsWriteFailed('The panel layout', e instanceof Error ? e.message : String(e));
     }
   };
   const key = (): LayoutKey => get().maximized ?? 'all';

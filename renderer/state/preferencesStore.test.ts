@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPreferencesStore, mergeStoredPreferences, preferencesReadWarning } from './preferencesStore';
+import {
+  createPreferencesStore,
+  mergeStoredPreferences,
+  onSettingsWriteFailure,
+  preferencesReadWarning,
+} from './preferencesStore';
 
 /** A localStorage stand-in holding `items`, installed for one store's creation (the store reads it when created). */
 function withStorage(items: Record<string, string>) {
@@ -230,5 +235,27 @@ describe('preferences read back from storage', () => {
     const p = createPreferencesStore().getState();
     expect([p.loop, p.playbackSpeed, p.layout]).toEqual([false, 1, defaults().layout]);
     expect(preferencesReadWarning()).toContain('could not be used: playbackSpeed, layout are of the wrong kind.');
+  });
+
+  // Mutation that fails: safeStorage's failed write not reported (the preferences would then last for this window
+  // only, and nobody would know until the next start).
+  it('a write the storage refuses is said once: the preferences then last for this window only', () => {
+    const said: string[] = [];
+    onSettingsWriteFailure((m) => said.push(m));
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: () => undefined,
+    };
+    const p = createPreferencesStore();
+    p.getState().set({ loop: false });
+    p.getState().set({ playbackSpeed: 2 });
+    expect(p.getState().playbackSpeed).toBe(2);
+    expect(said).toEqual([
+      'The preferences could not be stored (QuotaExceededError): changes last for this window only.',
+    ]);
+    onSettingsWriteFailure(null);
   });
 });

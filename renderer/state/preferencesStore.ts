@@ -71,6 +71,26 @@ export function preferencesWriteError(): string | null {
   return lastWriteError;
 }
 
+/** What the page's stored settings whose write failed are told to: the message bar (renderer/main.tsx). */
+let writeFailureListener: ((message: string) => void) | null = null;
+/** The stores whose failed write was said: once each per window (each change would say it again). */
+const writeFailuresSaid = new Set<string>();
+
+/** Where a failed write of a stored setting is said (renderer/main.tsx: the message bar). */
+export function onSettingsWriteFailure(listener: ((message: string) => void) | null): void {
+  writeFailureListener = listener;
+}
+
+/**
+ * A store of settings (`what`: "The preferences", "The panel layout") could not be written (storage full, blocked):
+ * its changes last for this window only, which is said once, not left to be found at the next start.
+ */
+export function settingsWriteFailed(what: string, why: string): void {
+  if (writeFailuresSaid.has(what) || !writeFailureListener) return;
+  writeFailuresSaid.add(what);
+  writeFailureListener(`${what} could not be stored (${why}): changes last for this window only.`);
+}
+
 /** Storage that degrades to memory where localStorage is missing (unit tests) or blocked. */
 function safeStorage(): StateStorage {
   const memory = new Map<string, string>();
@@ -91,6 +111,7 @@ function safeStorage(): StateStorage {
       } catch (e) {
         memory.set(k, v);
         lastWriteError = e instanceof Error ? e.message : String(e);
+        settingsWriteFailed('The preferences', lastWriteError);
       }
     },
     removeItem: (k) => {
