@@ -33,3 +33,25 @@ test('view choices and settings come back after a reload', async ({ page, pageEr
   await expect(page.getByTestId('sev-footsteps-minContactFrames')).toHaveValue('4');
   expect(pageErrors).toEqual([]);
 });
+
+// What the page finds damaged in its own storage is named at start (renderer/main.tsx) and the defaults are used,
+// never dropped in silence (docs/tuner.md, "Which settings persist where"). Mutation that fails: main.tsx not
+// showing preferencesReadWarning / layoutReadWarning.
+test('damaged stored preferences and layout are named in a warning at start; the defaults are used', async ({
+  page,
+  pageErrors,
+}) => {
+  await waitForDocument(page);
+  await page.evaluate(() => {
+    localStorage.setItem('actguy.preferences', '{"state": {"loop": fal');
+    localStorage.setItem('actguy.projectLayout', JSON.stringify({ version: 2, projectWidth: 'wide' }));
+  });
+  await page.reload();
+  await waitForDocument(page);
+  const warnings = page.getByTestId('message-warning');
+  await expect(warnings.filter({ hasText: 'actguy.preferences' })).toContainText('the text is not JSON');
+  await expect(warnings.filter({ hasText: 'actguy.projectLayout' })).toContainText('(projectWidth)');
+  await selectJoint(page, 'LeftUpLeg');
+  await expect(page.getByTestId('channel-euler')).toHaveAttribute('aria-selected', 'true');
+  expect(pageErrors).toEqual([]);
+});

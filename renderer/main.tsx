@@ -20,6 +20,8 @@ import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
 import { installDropTarget } from './app/dropFiles';
 import { startPlaybackClock } from './app/playback';
+import { onSettingsWriteFailure, preferencesReadWarning } from './state/preferencesStore';
+import { layoutReadWarning } from './project/layout';
 import './styles.css';
 
 function start(): void {
@@ -85,6 +87,10 @@ function start(): void {
   // Main sends the files it kept during start-up right after the app info below (they wait for `startup` too).
   api.onMenuCommand((cmd) => void startup.then(() => runCommand(cmd)));
 
+  // A stored setting whose write fails (storage full or blocked) lasts for this window only: said once, not found
+  // out at the next start.
+  onSettingsWriteFailure((text) => sessionStore.getState().notify('warning', text, 'app'));
+
   // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there
   // main asks on the window's close event (reportDocumentState), and a cancelled beforeunload would silently
   // keep the window open after the user chose to discard.
@@ -99,6 +105,10 @@ function start(): void {
       const info = await api.getAppInfo();
       // What main found damaged in its user-data folder (the recent files) is said at once, before the start-up open.
       for (const w of info.startupWarnings ?? []) sessionStore.getState().notify('warning', w, 'app');
+      // And what the page set aside of its own stored settings (the preferences, the panel layout): read as input,
+      // a damaged value keeps its default and is named here, never dropped in silence (docs/tuner.md).
+      for (const w of [preferencesReadWarning(), layoutReadWarning()])
+        if (w) sessionStore.getState().notify('warning', w, 'app');
       if (info.startupPath) await openPath(info.startupPath, false);
       for (const f of info.startupFiles ?? []) await openSystemFile(f.path, f.projectPath);
       if (info.startupNotice) sessionStore.getState().notify('info', info.startupNotice, 'app');

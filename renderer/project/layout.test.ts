@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { onSettingsWriteFailure } from '../state/preferencesStore';
 import {
   CENTER_MIN,
   COLLAPSED_COLUMN,
@@ -24,6 +25,8 @@ import {
   isSideBySide,
   maxSizeWithin,
   panelStates,
+  layoutReadWarning,
+  loadLayout,
   parseLayout,
   planColumns,
   planRows,
@@ -547,5 +550,56 @@ describe('projectLayoutStore', () => {
     const first = parseLayout(null);
     for (const field of ['projectWidth', 'sideWidth', 'heights', 'collapsed', 'maximized', 'sevListShare'] as const)
       expect(reset[field], field).toEqual(first[field]);
+  });
+});
+
+// What the store wrote reads back without a word; what is set aside is said at start (renderer/main.tsx), never
+// dropped in silence. Mutations that fail: no warning for text that does not parse or a value of the wrong kind; a
+// warning for the store's own nulls (maximized, sevListShare).
+describe('the stored layout set aside', () => {
+  it('is named in a warning; what the store itself writes is not', () => {
+    const { projectWidth, sideWidth, heights, collapsed } = projectLayoutStore.getState();
+    const written = { version: 2, projectWidth, sideWidth, heights, collapsed };
+    for (const more of [
+      { maximized: null, sevListShare: null },
+      { maximized: 'sev', sevListShare: 0.4 },
+    ]) {
+      loadLayout(JSON.stringify({ ...written, ...more }));
+      expect(layoutReadWarning()).toBeNull();
+    }
+    const l = loadLayout(JSON.stringify({ ...written, projectWidth: 'wide', heights: 3, maximized: 'all' }));
+    expect(l.projectWidth).toBe(parseLayout(null).projectWidth);
+    expect(l.maximized).toBeNull();
+    expect(layoutReadWarning()).toBe(
+      "The saved panel layout (actguy.projectLayout in this window's storage) was set aside in part (projectWidth, heights, maximized): the defaults are used there.",
+    );
+    loadLayout('{"projectWidth": 3');
+    expect(layoutReadWarning()).toContain('(the text is not JSON)');
+    loadLayout('[1]');
+    expect(layoutReadWarning()).toContain('(it is not a layout)');
+  });
+});
+
+// Mutation that fails: the layout's failed write not reported (it would last for this window only, unsaid).
+describe('a layout write the storage refuses', () => {
+  it('is said once: the layout then lasts for this window only', () => {
+    const said: string[] = [];
+    onSettingsWriteFailure((m) => said.push(m));
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    try {
+      projectLayoutStore.getState().set({ projectWidth: 300 });
+      projectLayoutStore.getState().set({ projectWidth: 310 });
+    } finally {
+      delete (globalThis as { localStorage?: unknown }).localStorage;
+      onSettingsWriteFailure(null);
+    }
+    expect(projectLayoutStore.getState().projectWidth).toBe(310);
+    expect(said).toEqual([
+      'The panel layout could not be stored (QuotaExceededError): changes last for this window only.',
+    ]);
   });
 });

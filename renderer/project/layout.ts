@@ -13,6 +13,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { settingsWriteFailed } from '../state/preferencesStore';
 
 export type PanelId = 'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning';
 /** The panels in the order of the Window menu. */
@@ -495,17 +496,38 @@ function isPanel(v: unknown): v is PanelId {
   return typeof v === 'string' && (PANELS as readonly string[]).includes(v);
 }
 
-/** Reads a saved layout; anything missing or malformed falls back to the defaults (older versions saved four numbers). */
-export function parseLayout(text: string | null): ProjectLayout {
+/**
+ * Reads a saved layout; anything missing or malformed falls back to the defaults (older versions saved four numbers).
+ * What is set aside (text that is not JSON, a value of the wrong kind) is added to `setAside`, in words.
+ */
+export function parseLayout(text: string | null, setAside: string[] = []): ProjectLayout {
   const out = defaults();
   let v: Record<string, unknown>;
   try {
     v = JSON.parse(text ?? '{}') as Record<string, unknown>;
   } catch {
+    setAside.push('the text is not JSON');
     return out;
   }
-  if (!v || typeof v !== 'object') return out;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    setAside.push('it is not a layout');
+    return out;
+  }
   const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  const isRecord = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  // A value of the wrong kind keeps its default, and is named: sizes are numbers, the per-layout maps objects, the
+  // work mode one of WORK_MODES or null, the SEV list's share a number within its range.
+  for (const k of ['projectWidth', 'sideWidth', 'curvesHeight', 'timelineHeight', 'sevHeight'] as const)
+    if (v[k] !== undefined && !num(v[k])) setAside.push(k);
+  for (const k of ['heights', 'collapsed'] as const) if (v[k] !== undefined && !isRecord(v[k])) setAside.push(k);
+  if (v.maximized !== undefined && v.maximized !== null && !(WORK_MODES as readonly unknown[]).includes(v.maximized))
+    setAside.push('maximized');
+  if (
+    v.sevListShare !== undefined &&
+    v.sevListShare !== null &&
+    !(num(v.sevListShare) && v.sevListShare >= SEV_LIST_SHARE.min && v.sevListShare <= SEV_LIST_SHARE.max)
+  )
+    setAside.push('sevListShare');
   // Stored sizes are input like any other: a width or height is brought within what the splitters can set (a
   // stored 1e308 curve height planned a 0 px row, below its minimum). See STORED_SIZE_LIMITS.
   const within = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, Math.round(x)));
@@ -537,9 +559,27 @@ export function parseLayout(text: string | null): ProjectLayout {
   return out;
 }
 
+/** What the start set aside of the stored layout, in words for the message bar; null when nothing was. */
+let readWarning: string | null = null;
+
+/** See readWarning (renderer/main.tsx says it once at start). */
+export function layoutReadWarning(): string | null {
+  return readWarning;
+}
+
+/** The stored layout (`text`, read from localStorage), with what was set aside of it in readWarning. */
+export function loadLayout(text: string | null): ProjectLayout {
+  const setAside: string[] = [];
+  const layout = parseLayout(text, setAside);
+  readWarning = setAside.length
+    ? `The saved panel layout (${KEY} in this window's storage) was set aside in part (${setAside.join(', ')}): the defaults are used there.`
+    : null;
+  return layout;
+}
+
 function load(): ProjectLayout {
   try {
-    return parseLayout(localStorage.getItem(KEY));
+    return loadLayout(localStorage.getItem(KEY));
   } catch {
     return defaults();
   }
@@ -572,8 +612,9 @@ export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActio
         KEY,
         JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare }),
       );
-    } catch {
-      // storage unavailable: the layout lasts for this session
+    } catch (e) {
+      // storage unavailable: the layout lasts for this session, and the message bar says so once
+      settingsWriteFailed('The panel layout', e instanceof Error ? e.message : String(e));
     }
   };
   const key = (): LayoutKey => get().maximized ?? 'all';

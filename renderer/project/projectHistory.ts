@@ -14,7 +14,8 @@ interface ProjectStep {
   after: ProjectJson;
 }
 
-const LIMIT = 200;
+/** Project steps kept; the oldest goes first (and from the window's undo order with it). */
+export const PROJECT_HISTORY_LIMIT = 200;
 let past: ProjectStep[] = [];
 let future: ProjectStep[] = [];
 
@@ -50,9 +51,10 @@ export function editProject(
   if (after === before) return before;
   apply(after, keep);
   past.push({ label, before, after });
-  if (past.length > LIMIT) past.shift();
+  const full = past.length > PROJECT_HISTORY_LIMIT;
+  if (full) past.shift();
   future = [];
-  recordProjectStep(label);
+  recordProjectStep(label, full);
   return after;
 }
 

@@ -349,7 +349,7 @@ export const ses = {
   },
   /**
    * Turns per-floor variants off (they are kept aside, so turning them on again brings them back until the file
-   * is saved without them) or on (the kept variants, else every floor starts as the base SE).
+   * is saved without them, also after an Undo of that) or on (the kept variants, else every floor starts as the base SE).
    */
   setVariantsOn(index: number, on: boolean): void {
     const file = sevStore.getState().file;
@@ -365,14 +365,13 @@ export const ses = {
         sevStore.getState().setHiddenVariants(index, hidden);
       return;
     }
+    // The kept variants stay kept while shown: an Undo of this step hides them again, and ticking the box after that
+    // must bring them back as this tick did, not start every floor afresh (the next untick replaces them).
     const kept = file.hiddenVariants[index];
     const variants = kept ?? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name);
-    if (
-      apply(`${kept ? 'Restore floor variants of' : 'Add floor variants to'} ${seNameLabel(def.name)}`, (d) =>
-        setSeDefinition(d, { index, name: def.name, variants }),
-      )
-    )
-      sevStore.getState().setHiddenVariants(index, null);
+    apply(`${kept ? 'Restore floor variants of' : 'Add floor variants to'} ${seNameLabel(def.name)}`, (d) =>
+      setSeDefinition(d, { index, name: def.name, variants }),
+    );
   },
   /**
    * Deletes an SE definition. Its events go with it, so when it has any the user is asked first, told how many

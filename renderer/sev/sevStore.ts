@@ -323,9 +323,9 @@ export function createSevStore() {
           setFile({ doc: next });
           return null;
         }
-        const past = [...f.past, { label, doc: f.doc }].slice(-HISTORY_LIMIT);
-        setFile({ doc: next, past, future: [] });
-        recordSevStep(label);
+        const past = [...f.past, { label, doc: f.doc }];
+        setFile({ doc: next, past: past.slice(-HISTORY_LIMIT), future: [] });
+        recordSevStep(label, past.length > HISTORY_LIMIT);
         return null;
       },
 
@@ -349,8 +349,9 @@ export function createSevStore() {
         const f = s.file;
         // Stryker disable next-line OptionalChaining: a drag needs a document (begin), and load and close end it, so the file is never null here
         if (!f?.doc || f.doc === t.before) return;
-        setFile({ past: [...f.past, { label: t.label, doc: t.before }].slice(-HISTORY_LIMIT), future: [] });
-        recordSevStep(t.label);
+        const past = [...f.past, { label: t.label, doc: t.before }];
+        setFile({ past: past.slice(-HISTORY_LIMIT), future: [] });
+        recordSevStep(t.label, past.length > HISTORY_LIMIT);
       },
 
       cancel() {
@@ -449,4 +450,5 @@ export const sevStore = createSevStore();
 registerSevParticipant({
   undo: () => sevStore.getState().undo(),
   redo: () => sevStore.getState().redo(),
+  busy: () => sevStore.getState().transaction !== null,
 });

@@ -24,6 +24,8 @@ export type UndoOwner =
 export interface UndoParticipant {
   undo(): void;
   redo(): void;
+  /** A drag of this owner is open (begin without commit): its undo and redo refuse until it ends. */
+  busy?(): boolean;
 }
 
 let past: UndoOwner[] = [];
@@ -43,11 +45,21 @@ export function registerSevParticipant(p: UndoParticipant): void {
   sevParticipant = p;
 }
 
-/** Records a new SEV step (clears the redo side, as any new edit does). */
-export function recordSevStep(label: string): void {
-  past.push({ kind: 'sev', label });
+/**
+ * Records a step of `owner` (clears the redo side, as any new edit does). `droppedOldest`: the owner's history was
+ * full and let its oldest step go to make room, so the journal lets go of that step too; else the journal would keep
+ * an entry whose Undo does nothing (and, for the motion, has no name, which greys Undo over older steps of the others).
+ */
+function record(owner: UndoOwner, droppedOldest: boolean): void {
+  if (droppedOldest) removeFirst(past, owner.kind);
+  past.push(owner);
   future = [];
   changed();
+}
+
+/** Records a new SEV step; `droppedOldest` when the .sev's history let its oldest step go (see record). */
+export function recordSevStep(label: string, droppedOldest = false): void {
+  record({ kind: 'sev', label }, droppedOldest);
 }
 
 /** The project history registers its undo/redo here. */
@@ -56,10 +68,8 @@ export function registerProjectParticipant(p: UndoParticipant): void {
 }
 
 /** Records a new project step (reorder, add, remove, tolerances); clears the redo side. */
-export function recordProjectStep(label: string): void {
-  past.push({ kind: 'project', label });
-  future = [];
-  changed();
+export function recordProjectStep(label: string, droppedOldest = false): void {
+  record({ kind: 'project', label }, droppedOldest);
 }
 
 /** The settings history (the defaults for new motions) registers its undo/redo here. */
@@ -71,10 +81,8 @@ export function registerSettingsParticipant(p: UndoParticipant): void {
  * Records a new settings step ("Use … as defaults for new motions"); clears the redo side. Settings belong to the
  * app, not to a motion or project: opening another motion or project keeps their steps.
  */
-export function recordSettingsStep(label: string): void {
-  past.push({ kind: 'settings', label });
-  future = [];
-  changed();
+export function recordSettingsStep(label: string, droppedOldest = false): void {
+  record({ kind: 'settings', label }, droppedOldest);
 }
 
 /** Drops every project step (another project was opened, or it was closed). */
@@ -93,6 +101,11 @@ export function dropSevSteps(): void {
 
 function removeLast(list: UndoOwner[], kind: UndoOwner['kind']): void {
   for (let i = list.length - 1; i >= 0; i--) if (list[i].kind === kind) return void list.splice(i, 1);
+}
+
+function removeFirst(list: UndoOwner[], kind: UndoOwner['kind']): void {
+  const i = list.findIndex((x) => x.kind === kind);
+  if (i >= 0) list.splice(i, 1);
 }
 
 /** Keeps the journal in step with the document store's own history. */
@@ -116,19 +129,29 @@ function onDocument(s: DocumentState, prev: DocumentState): void {
     removeLast(past, 'motion');
     future.push({ kind: 'motion' });
   } else if (lastNow && lastNow !== lastBefore) {
-    // a new motion edit; like any new edit it ends every redo
-    past.push({ kind: 'motion' });
-    future = [];
+    // a new motion edit; like any new edit it ends every redo. A history as long as before: the document store's was
+    // full and let its oldest step go (HISTORY_LIMIT), so the journal lets go of its oldest motion step too.
+    record({ kind: 'motion' }, s.past.length === prev.past.length);
+    return;
   }
   changed();
 }
 
 documentStore.subscribe(onDocument);
 
-/** Undoes the newest step, whichever kind it is. */
+/**
+ * Whether a drag is open (the motion's or a .sev's): Undo and Redo wait for it to end, as the stores' own undo does.
+ * Moving the journal meanwhile would record a step as undone that its owner kept (a Ctrl+Z while the mouse still
+ * held an event or a slider), and the next Redo would then redo the wrong step.
+ */
+function dragOpen(): boolean {
+  return documentStore.getState().transaction !== null || sevParticipant?.busy?.() === true;
+}
+
+/** Undoes the newest step, whichever kind it is (nothing while a drag is open). */
 export function undoLatest(): void {
   const step = past[past.length - 1];
-  if (!step) return;
+  if (!step || dragOpen()) return;
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.undo();
@@ -143,10 +166,10 @@ export function undoLatest(): void {
   changed();
 }
 
-/** Redoes the step undone last. */
+/** Redoes the step undone last (nothing while a drag is open). */
 export function redoLatest(): void {
   const step = future[future.length - 1];
-  if (!step) return;
+  if (!step || dragOpen()) return;
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.redo();

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPreferencesStore, mergeStoredPreferences } from './preferencesStore';
+import {
+  createPreferencesStore,
+  mergeStoredPreferences,
+  onSettingsWriteFailure,
+  preferencesReadWarning,
+} from './preferencesStore';
 
 /** A localStorage stand-in holding `items`, installed for one store's creation (the store reads it when created). */
 function withStorage(items: Record<string, string>) {
@@ -197,5 +202,60 @@ describe('preferences read back from storage', () => {
     expect(mergeStoredPreferences({ tuningFolded: Array(65).fill('a') }, d).tuningFolded).toEqual([]);
     expect(mergeStoredPreferences({ tuningFolded: ['a', 3] }, d).tuningFolded).toEqual([]);
     expect(mergeStoredPreferences({ tuningFolded: ['a', 'a', 'b'] }, d).tuningFolded).toEqual(['a', 'b']);
+  });
+
+  // What the store wrote is read back without a word; anything set aside is said (renderer/main.tsx shows it at
+  // start), never dropped in silence. Mutations that fail: no warning for text that does not parse, for another
+  // version, for a value of the wrong kind; or a warning for the store's own defaults (gltfExportScale null).
+  it('says what it set aside, and nothing when the store reads back what it wrote', () => {
+    const map = withStorage({});
+    createPreferencesStore().getState().set({ loop: false });
+    expect(map.get('actguy.preferences')).toContain('"loop":false');
+    expect(createPreferencesStore().getState().loop).toBe(false);
+    expect(preferencesReadWarning()).toBeNull();
+
+    withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
+    expect(createPreferencesStore().getState().loop).toBe(true);
+    expect(preferencesReadWarning()).toBe(
+      "The saved preferences (actguy.preferences in this window's storage) could not be used: the text is not JSON. Their defaults are used instead.",
+    );
+
+    for (const wrapper of [{ state: { loop: false }, version: 7 }, { state: 'x', version: 1 }, [1], 'x']) {
+      withStorage({ 'actguy.preferences': JSON.stringify(wrapper) });
+      expect(createPreferencesStore().getState().loop).toBe(true);
+      expect(preferencesReadWarning()).toContain('could not be used: not preferences of version 1.');
+    }
+
+    withStorage({
+      'actguy.preferences': JSON.stringify({
+        state: { loop: false, playbackSpeed: 3, layout: { tuningWidth: 'wide' }, futureKey: 1 },
+        version: 1,
+      }),
+    });
+    const p = createPreferencesStore().getState();
+    expect([p.loop, p.playbackSpeed, p.layout]).toEqual([false, 1, defaults().layout]);
+    expect(preferencesReadWarning()).toContain('could not be used: playbackSpeed, layout are of the wrong kind.');
+  });
+
+  // Mutation that fails: safeStorage's failed write not reported (the preferences would then last for this window
+  // only, and nobody would know until the next start).
+  it('a write the storage refuses is said once: the preferences then last for this window only', () => {
+    const said: string[] = [];
+    onSettingsWriteFailure((m) => said.push(m));
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: () => undefined,
+    };
+    const p = createPreferencesStore();
+    p.getState().set({ loop: false });
+    p.getState().set({ playbackSpeed: 2 });
+    expect(p.getState().playbackSpeed).toBe(2);
+    expect(said).toEqual([
+      'The preferences could not be stored (QuotaExceededError): changes last for this window only.',
+    ]);
+    onSettingsWriteFailure(null);
   });
 });

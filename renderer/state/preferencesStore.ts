@@ -2,7 +2,7 @@
  * Preferences: persisted to localStorage, not undoable, not part of a document.
  */
 import { createStore } from 'zustand/vanilla';
-import { persist, createJSONStorage, type StateStorage } from 'zustand/middleware';
+import { persist, type PersistStorage, type StateStorage, type StorageValue } from 'zustand/middleware';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import type { Tolerances } from './documentStore';
 import { EULER_ORDERS, type EulerOrder } from '../math/euler';
@@ -71,6 +71,26 @@ export function preferencesWriteError(): string | null {
   return lastWriteError;
 }
 
+/** What the page's stored settings whose write failed are told to: the message bar (renderer/main.tsx). */
+let writeFailureListener: ((message: string) => void) | null = null;
+/** The stores whose failed write was said: once each per window (each change would say it again). */
+const writeFailuresSaid = new Set<string>();
+
+/** Where a failed write of a stored setting is said (renderer/main.tsx: the message bar). */
+export function onSettingsWriteFailure(listener: ((message: string) => void) | null): void {
+  writeFailureListener = listener;
+}
+
+/**
+ * A store of settings (`what`: "The preferences", "The panel layout") could not be written (storage full, blocked):
+ * its changes last for this window only, which is said once, not left to be found at the next start.
+ */
+export function settingsWriteFailed(what: string, why: string): void {
+  if (writeFailuresSaid.has(what) || !writeFailureListener) return;
+  writeFailuresSaid.add(what);
+  writeFailureListener(`${what} could not be stored (${why}): changes last for this window only.`);
+}
+
 /** Storage that degrades to memory where localStorage is missing (unit tests) or blocked. */
 function safeStorage(): StateStorage {
   const memory = new Map<string, string>();
@@ -91,6 +111,7 @@ function safeStorage(): StateStorage {
       } catch (e) {
         memory.set(k, v);
         lastWriteError = e instanceof Error ? e.message : String(e);
+        settingsWriteFailed('The preferences', lastWriteError);
       }
     },
     removeItem: (k) => {
@@ -100,6 +121,62 @@ function safeStorage(): StateStorage {
       } catch {
         memory.delete(k);
       }
+    },
+  };
+}
+
+/** The key of the preferences in localStorage, and the version of what is stored there. */
+export const PREFERENCES_KEY = 'actguy.preferences';
+const PREFERENCES_VERSION = 1;
+
+/**
+ * What the start found wrong with the stored preferences, in words for the message bar, or null when nothing was:
+ * the stored text is not JSON, not ActGuy's preferences of this version, or some values are of the wrong kind. The
+ * defaults are used for what was set aside, and the next change of a preference writes the store again.
+ */
+let readWarning: string | null = null;
+
+/** See readWarning (renderer/main.tsx says it once at start). */
+export function preferencesReadWarning(): string | null {
+  return readWarning;
+}
+
+function setAsideWarning(what: string): string {
+  return `The saved preferences (${PREFERENCES_KEY} in this window's storage) could not be used: ${what}. Their defaults are used instead.`;
+}
+
+/**
+ * The preferences' storage: JSON over safeStorage, where what is read back is checked before zustand sees it (the
+ * wrapper of the version and the state; mergeStoredPreferences checks each value). Text that does not parse, or a
+ * wrapper of another kind or version, is set aside with a warning (readWarning) instead of silently.
+ */
+function checkedStorage(): PersistStorage<Preferences> {
+  const raw = safeStorage();
+  return {
+    getItem(name) {
+      readWarning = null;
+      const text = raw.getItem(name) as string | null;
+      if (text === null) return null;
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch {
+        readWarning = setAsideWarning('the text is not JSON');
+        return null;
+      }
+      const w = v as Record<string, unknown> | null;
+      const isObject = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+      if (!isObject(w) || w!.version !== PREFERENCES_VERSION || !isObject(w!.state)) {
+        readWarning = setAsideWarning(`not preferences of version ${PREFERENCES_VERSION}`);
+        return null;
+      }
+      return w as unknown as StorageValue<Preferences>;
+    },
+    setItem(name, value) {
+      raw.setItem(name, JSON.stringify(value));
+    },
+    removeItem(name) {
+      raw.removeItem(name);
     },
   };
 }
@@ -155,23 +232,44 @@ export const PREFERENCE_BOOLEANS = [
 /**
  * The preferences read back from storage, each value checked against its kind: what localStorage holds is input
  * (another version of the app, a hand edit, a damaged profile), and one wrong type there (a `null` list, a string
- * width) would break every start. A value that does not fit keeps the current (default) one; unknown keys are
- * dropped.
+ * width) would break every start. A value that does not fit keeps the current (default) one and its key is added to
+ * `setAside` (the start names them in a warning); unknown keys are dropped.
  */
-export function mergeStoredPreferences(stored: unknown, current: PreferencesState): PreferencesState {
+export function mergeStoredPreferences(
+  stored: unknown,
+  current: PreferencesState,
+  setAside: string[] = [],
+): PreferencesState {
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return current;
   const s = stored as Record<string, unknown>;
   const out: Preferences & { set: PreferencesState['set'] } = { ...current };
-  for (const k of PREFERENCE_BOOLEANS) if (typeof s[k] === 'boolean') out[k] = s[k] as boolean;
-  if ((PLAYBACK_SPEEDS as readonly unknown[]).includes(s.playbackSpeed)) out.playbackSpeed = s.playbackSpeed as number;
-  if (s.eulerOrder === 'auto' || (EULER_ORDERS as readonly unknown[]).includes(s.eulerOrder))
+  // Every known key the store holds, less those whose value is taken below: what is set aside, said in a warning.
+  const took = new Set<string>();
+  const taken = (k: keyof Preferences) => took.add(k);
+  for (const k of PREFERENCE_BOOLEANS)
+    if (typeof s[k] === 'boolean') {
+      out[k] = s[k] as boolean;
+      taken(k);
+    }
+  if ((PLAYBACK_SPEEDS as readonly unknown[]).includes(s.playbackSpeed)) {
+    out.playbackSpeed = s.playbackSpeed as number;
+    taken('playbackSpeed');
+  }
+  if (s.eulerOrder === 'auto' || (EULER_ORDERS as readonly unknown[]).includes(s.eulerOrder)) {
     out.eulerOrder = s.eulerOrder as PreferencesState['eulerOrder'];
+    taken('eulerOrder');
+  }
   const tolerances = storedTolerances(s.defaultTolerances);
-  if (tolerances) out.defaultTolerances = tolerances;
+  if (tolerances) {
+    out.defaultTolerances = tolerances;
+    taken('defaultTolerances');
+  }
   for (const k of ['timelineFolded', 'tuningFolded'] as const) {
     const v = s[k];
-    if (Array.isArray(v) && v.length <= 64 && v.every((x) => typeof x === 'string' && x.length <= 64))
+    if (Array.isArray(v) && v.length <= 64 && v.every((x) => typeof x === 'string' && x.length <= 64)) {
       out[k] = [...new Set(v as string[])];
+      taken(k);
+    }
   }
   // The dialogs' last values: what their fields accept (importOptions.ts parseImportOptions, mshExportOptions.ts).
   const imp = s.importOptions as Record<string, unknown> | null | undefined;
@@ -183,8 +281,10 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
     imp.fps <= IMPORT_FPS_MAX &&
     isFiniteAtLeast(imp.scale, 0) &&
     imp.scale > 0
-  )
+  ) {
     out.importOptions = { fps: imp.fps, scale: imp.scale };
+    taken('importOptions');
+  }
   const msh = s.mshExportOptions as Record<string, unknown> | null | undefined;
   if (
     typeof msh === 'object' &&
@@ -192,30 +292,42 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
     isFiniteAtLeast(msh.positionTolerance, 0) &&
     isFiniteAtLeast(msh.rotationToleranceDeg, 0) &&
     typeof msh.useJointOverrides === 'boolean'
-  )
+  ) {
     out.mshExportOptions = {
       positionTolerance: msh.positionTolerance,
       rotationToleranceDeg: msh.rotationToleranceDeg,
       useJointOverrides: msh.useJointOverrides,
     };
-  if (s.gltfExportScale === 0.01 || s.gltfExportScale === 1) out.gltfExportScale = s.gltfExportScale;
-  if (s.curveChannel === 'euler' || s.curveChannel === 'quat' || s.curveChannel === 'offset')
+    taken('mshExportOptions');
+  }
+  // null is what the store writes before the first glTF export
+  if (s.gltfExportScale === 0.01 || s.gltfExportScale === 1 || s.gltfExportScale === null) {
+    out.gltfExportScale = s.gltfExportScale;
+    taken('gltfExportScale');
+  }
+  if (s.curveChannel === 'euler' || s.curveChannel === 'quat' || s.curveChannel === 'offset') {
     out.curveChannel = s.curveChannel;
+    taken('curveChannel');
+  }
   if (
     s.timelineChain === null ||
     s.timelineChain === 'legs' ||
     s.timelineChain === 'arms' ||
     s.timelineChain === 'spine'
-  )
+  ) {
     out.timelineChain = s.timelineChain;
+    taken('timelineChain');
+  }
   const foot = s.footContactOptions as Record<string, unknown> | null | undefined;
   const footKeys = Object.keys(DEFAULT_FOOT_CONTACT_OPTIONS) as (keyof FootContactOptions)[];
   if (
     typeof foot === 'object' &&
     foot !== null &&
     footKeys.every((k) => isFiniteAtLeast(foot[k], 0) && (foot[k] as number) <= FOOT_OPTION_MAX)
-  )
+  ) {
     out.footContactOptions = Object.fromEntries(footKeys.map((k) => [k, foot[k]])) as unknown as FootContactOptions;
+    taken('footContactOptions');
+  }
   const layout = s.layout as Record<string, unknown> | null | undefined;
   if (typeof layout === 'object' && layout !== null) {
     const size = (v: unknown, fallback: number) => (isFiniteAtLeast(v, 0) && v <= 100_000 ? v : fallback);
@@ -224,7 +336,16 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
       curvesHeight: size(layout.curvesHeight, current.layout.curvesHeight),
       timelineHeight: size(layout.timelineHeight, current.layout.timelineHeight),
     };
+    // each size of the wrong kind keeps its default; the others are taken
+    const { tuningWidth, curvesHeight, timelineHeight } = out.layout;
+    if (
+      tuningWidth === layout.tuningWidth &&
+      curvesHeight === layout.curvesHeight &&
+      timelineHeight === layout.timelineHeight
+    )
+      taken('layout');
   }
+  for (const k of Object.keys(s)) if (k in current && k !== 'set' && !took.has(k)) setAside.push(k);
   return out;
 }
 
@@ -266,11 +387,19 @@ export function createPreferencesStore() {
         },
       }),
       {
-        name: 'actguy.preferences',
-        version: 1,
-        storage: createJSONStorage(safeStorage),
+        name: PREFERENCES_KEY,
+        version: PREFERENCES_VERSION,
+        storage: checkedStorage(),
         partialize: ({ set: _set, ...rest }) => rest,
-        merge: mergeStoredPreferences,
+        merge: (stored, current) => {
+          const setAside: string[] = [];
+          const out = mergeStoredPreferences(stored, current, setAside);
+          if (setAside.length)
+            readWarning = setAsideWarning(
+              `${setAside.join(', ')} ${setAside.length === 1 ? 'is' : 'are'} of the wrong kind`,
+            );
+          return out;
+        },
       },
     ),
   );

@@ -18,7 +18,8 @@ interface DefaultsStep {
   after: Tolerances;
 }
 
-const LIMIT = 200;
+/** Settings steps kept; the oldest goes first (and from the window's undo order with it). */
+export const DEFAULTS_HISTORY_LIMIT = 200;
 let past: DefaultsStep[] = [];
 let future: DefaultsStep[] = [];
 
@@ -74,9 +75,10 @@ export function adoptAsDefaults(tolerances: Tolerances): void {
   const step: DefaultsStep = { label: defaultsLabel(tolerances), before: { ...before }, after: { ...tolerances } };
   store(step.after);
   past.push(step);
-  if (past.length > LIMIT) past.shift();
+  const full = past.length > DEFAULTS_HISTORY_LIMIT;
+  if (full) past.shift();
   future = [];
-  recordSettingsStep(step.label);
+  recordSettingsStep(step.label, full);
 }
 
 registerSettingsParticipant({
