@@ -145,7 +145,9 @@ export class InnerSearch {
   evaluations = 0;
 
   constructor(private readonly fit: RotationFit) {
-    const rows = 3 * (MAX_CHAIN - 1) * 256;
+    // A chain's interior frames: at most 256 per segment, and at most the motion's frames (a 60-frame clip's
+    // search needs a few hundred rows, not the 3 840 of the longest chain, and it is made once per channel).
+    const rows = 3 * Math.min((MAX_CHAIN - 1) * 256, fit.N + 1);
     this.r = new Float64Array(rows);
     this.rTrial = new Float64Array(rows);
     this.rLin = new Float64Array(rows);
@@ -564,12 +566,13 @@ export class InnerSearch {
     // The next pass visits the segments worst first: a check that fails finds its first frame over the limit
     // sooner (the order changes no result: a complete pass's maxima do not depend on it, and a pass that stops
     // early is thrown away, and leaves the order as it was).
-    for (let i = 1; !stopped && i + 1 < this.n; i++) {
-      const s = order[i];
-      let j = i;
-      for (; j > 0 && segWorst[order[j - 1]] < segWorst[s]; j--) order[j] = order[j - 1];
-      order[j] = s;
-    }
+    if (!stopped)
+      for (let i = 1; i + 1 < this.n; i++) {
+        const s = order[i];
+        let j = i;
+        for (; j > 0 && segWorst[order[j - 1]] < segWorst[s]; j--) order[j] = order[j - 1];
+        order[j] = s;
+      }
     // Stopped early, some error over the limit: the band's reference errors may not all have been measured.
     this.referenceMax = !stopped && worst >= lo && worst <= hi ? bandMax : halfAngleDeg(worst);
     return worst;
