@@ -71,8 +71,12 @@ export class SegmentHeap {
     return this.seg[0];
   }
 
+  /** Whether (e1, f1) goes above (e2, f2): the larger error, on a tie the earlier frame. */
   private above(e1: number, f1: number, e2: number, f2: number): boolean {
-    return e1 > e2 || (e1 === e2 && f1 < f2);
+    // The frames are compared on every call, not only on a tie: a comparison that had not run when V8 compiled
+    // the heap (ties are rare) was compiled without feedback, and the first tie threw the compiled heap away.
+    const earlier = f1 < f2;
+    return e1 > e2 || (e1 === e2 && earlier);
   }
 
   private move(from: number, to: number): void {

@@ -1,5 +1,5 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { normalize4 } from '../math/quat';
+import { normalize4, SMALLEST_LENGTH } from '../math/quat';
 import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
@@ -145,7 +145,9 @@ export class InnerSearch {
   evaluations = 0;
 
   constructor(private readonly fit: RotationFit) {
-    const rows = 3 * (MAX_CHAIN - 1) * 256;
+    // A chain's interior frames: at most 256 per segment, and at most the motion's frames (a 60-frame clip's
+    // search needs a few hundred rows, not the 3 840 of the longest chain, and it is made once per channel).
+    const rows = 3 * Math.min((MAX_CHAIN - 1) * 256, fit.N + 1);
     this.r = new Float64Array(rows);
     this.rTrial = new Float64Array(rows);
     this.rLin = new Float64Array(rows);
@@ -421,7 +423,7 @@ export class InnerSearch {
     let z = aw * bz + ax * by - ay * bx + az * bw;
     let w = aw * bw - ax * bx - ay * by - az * bz;
     const l = Math.sqrt(x * x + y * y + z * z + w * w);
-    if (l === 0) {
+    if (l < SMALLEST_LENGTH) {
       x = 0;
       y = 0;
       z = 0;
@@ -502,7 +504,10 @@ export class InnerSearch {
     let bandMax = -1;
     const order = this.segOrder,
       segWorst = this.segWorst;
-    for (let i = 0; i + 1 < this.n; i++) {
+    // A pass that stops early leaves by the same code as a complete one (a return of its own that had not run
+    // before V8 compiled this loop was compiled without feedback, and threw the compiled loop away when reached).
+    let stopped = false;
+    segments: for (let i = 0; i + 1 < this.n; i++) {
       const s = order[i];
       let segMax = 0;
       const ka = this.chain[s],
@@ -551,8 +556,8 @@ export class InnerSearch {
         if (m > worst) {
           worst = m;
           if (worst >= stopAt && worst > refLimit) {
-            this.referenceMax = halfAngleDeg(worst);
-            return worst;
+            stopped = true;
+            break segments;
           }
         }
       }
@@ -560,14 +565,16 @@ export class InnerSearch {
     }
     // The next pass visits the segments worst first: a check that fails finds its first frame over the limit
     // sooner (the order changes no result: a complete pass's maxima do not depend on it, and a pass that stops
-    // early is thrown away).
-    for (let i = 1; i + 1 < this.n; i++) {
-      const s = order[i];
-      let j = i;
-      for (; j > 0 && segWorst[order[j - 1]] < segWorst[s]; j--) order[j] = order[j - 1];
-      order[j] = s;
-    }
-    this.referenceMax = worst >= lo && worst <= hi ? bandMax : halfAngleDeg(worst);
+    // early is thrown away, and leaves the order as it was).
+    if (!stopped)
+      for (let i = 1; i + 1 < this.n; i++) {
+        const s = order[i];
+        let j = i;
+        for (; j > 0 && segWorst[order[j - 1]] < segWorst[s]; j--) order[j] = order[j - 1];
+        order[j] = s;
+      }
+    // Stopped early, some error over the limit: the band's reference errors may not all have been measured.
+    this.referenceMax = !stopped && worst >= lo && worst <= hi ? bandMax : halfAngleDeg(worst);
     return worst;
   }
 

@@ -3,7 +3,8 @@ import { KeyFlag, MotionFlag } from '../motion/types';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { CompressCache } from './cache';
 import { compressMotion } from './compress';
-import { defaultShell, ObjectErrorMemo, objectSpaceError } from './objectError';
+import { seededRandom } from '../testing/random';
+import { axisOffsets, defaultShell, ObjectErrorMemo, objectSpaceError, rotateInto } from './objectError';
 
 const options = {
   positionTolerance: 0.3,
@@ -85,5 +86,35 @@ describe('ObjectErrorMemo', () => {
     const edited = compressMotion(m, options, cache);
     expect(cache.objectMemo.recomputedFrames).toBeLessThan(401);
     expect(edited.objectError).toEqual(compressMotion(m, options).objectError);
+  });
+});
+
+describe('axisOffsets', () => {
+  it('gives the virtual points of rotateInto along X, Y and Z, value for value', () => {
+    const rnd = seededRandom(7);
+    const got = new Float64Array(9);
+    const want = new Float64Array(3);
+    // Random unit quaternions, the identity, half turns about each axis and one with zero components.
+    const quats: number[][] = [
+      [0, 0, 0, 1],
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [Math.SQRT1_2, 0, 0, -Math.SQRT1_2],
+    ];
+    for (let i = 0; i < 2000; i++) {
+      const q = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+      const l = Math.hypot(...q);
+      quats.push(q.map((c) => c / l));
+    }
+    for (const [qx, qy, qz, qw] of quats)
+      for (const shell of [1, 0.37, 13.5, 1e-6, 4e5]) {
+        axisOffsets(got, 0, qx, qy, qz, qw, shell);
+        for (let axis = 0; axis < 3; axis++) {
+          rotateInto(want, 0, qx, qy, qz, qw, axis === 0 ? shell : 0, axis === 1 ? shell : 0, axis === 2 ? shell : 0);
+          // The same doubles, a zero of either sign being a zero (+ 0 makes -0 +0; errors are lengths of differences).
+          for (let c = 0; c < 3; c++) expect(got[axis * 3 + c] + 0).toBe(want[c] + 0);
+        }
+      }
   });
 });

@@ -37,9 +37,11 @@ export interface ObjectErrorReport {
 /** The skeleton's size: the diagonal of the bounding box of the joints' positions at frame 0. */
 export function skeletonSize(m: Motion): number {
   const J = m.joints.length;
+  const frame = new SourceFrame(J);
+  frame.load(m, 0);
   const world = new Float64Array(J * 3);
   const rot = new Float64Array(J * 4);
-  fkFrame(parentsOf(m), m.translation, 0, m.rotation, 0, 4, m.offset, 0, 4, world, rot);
+  fkFrame(parentsOf(m), frame.translation, 0, frame.rotation, frame.offset, world, rot);
   const lo = [Infinity, Infinity, Infinity],
     hi = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < J; j++)
@@ -59,26 +61,25 @@ export function defaultShell(m: Motion): number {
 /**
  * Forward kinematics of one frame into world positions (J x 3) and rotations
  * (J x 4): p_j = p_parent + R_parent off_j, R_j = R_parent r_j; the root adds
- * the root translation. Rotations are normalised.
+ * the root translation (translation[tIndex..tIndex+2]). `rotation` holds J x 4
+ * and `offset` J x 3 values. Rotations are normalised.
  */
 function fkFrame(
   parents: Int32Array,
-  translation: ArrayLike<number>,
+  translation: Float64Array,
   tIndex: number,
-  rotation: ArrayLike<number>,
-  rotBase: number,
-  rotStride: number,
-  offset: ArrayLike<number>,
-  offBase: number,
-  offStride: number,
+  rotation: Float64Array,
+  offset: Float64Array,
   world: Float64Array,
   rot: Float64Array,
 ): void {
-  // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression. (The parents
-  // as an Int32Array, not the joint entries: one typed load per joint, whatever built the motion.)
+  // Plain arrays, not index callbacks: this runs twice per frame of every compression. (The parents as an
+  // Int32Array, not the joint entries: one typed load per joint, whatever built the motion.) Float64Arrays only,
+  // the source's frames copied into them (SourceFrame): fed the source's Float32Arrays as well, the optimised
+  // code of the source's frames was thrown away at the first decoded frame and compiled again.
   for (let j = 0; j < parents.length; j++) {
-    const ri = rotBase + j * rotStride,
-      oi = offBase + j * offStride;
+    const ri = j * 4,
+      oi = j * 3;
     let x = rotation[ri],
       y = rotation[ri + 1],
       z = rotation[ri + 2],
@@ -117,13 +118,33 @@ function fkFrame(
   }
 }
 
+/** One frame of a source motion in the arrays fkFrame takes (float32 to float64: the same values). */
+class SourceFrame {
+  readonly translation = new Float64Array(3);
+  readonly rotation: Float64Array;
+  readonly offset: Float64Array;
+
+  constructor(J: number) {
+    this.rotation = new Float64Array(J * 4);
+    this.offset = new Float64Array(J * 3);
+  }
+
+  /** Loads frame f of `m`. */
+  load(m: Motion, f: number): void {
+    const J = this.offset.length / 3;
+    for (let c = 0; c < 3; c++) this.translation[c] = m.translation[f * 4 + c];
+    this.rotation.set(m.rotation.subarray(f * J * 4, (f + 1) * J * 4));
+    for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = m.offset[(f * J + j) * 4 + c];
+  }
+}
+
 /** Each joint's parent index (-1 for the root). */
 function parentsOf(m: Motion): Int32Array {
   return Int32Array.from(m.joints, (j) => j.parent);
 }
 
 /** out[o..o+2] = q v q^-1 for a unit q. */
-function rotateInto(
+export function rotateInto(
   out: Float64Array,
   o: number,
   qx: number,
@@ -140,6 +161,41 @@ function rotateInto(
   out[o] = vx + qw * tx + (qy * tz - qz * ty);
   out[o + 1] = vy + qw * ty + (qz * tx - qx * tz);
   out[o + 2] = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+/**
+ * rotateInto of the three virtual points' offsets, (s, 0, 0), (0, s, 0) and (0, 0, s), into out[o..o+8]: the same
+ * operations with the products of a zero left out, so the same values but for the sign of a zero result (which
+ * no error sees: errors are lengths of differences). A virtual point costs 13 operations instead of 27; the
+ * object-space error computes 6 per joint and frame, and on a short clip most of them before V8 has compiled
+ * this, each operation then allocating its result.
+ */
+export function axisOffsets(
+  out: Float64Array,
+  o: number,
+  qx: number,
+  qy: number,
+  qz: number,
+  qw: number,
+  s: number,
+): void {
+  // t = 2 (q_xyz x v) has two components that are not zero: along X, t_y and t_z; along Y, t_x and t_z; along Z,
+  // t_x and t_y. Then q v q^-1 = v + q_w t + q_xyz x t.
+  const xy = 2 * (qz * s),
+    xz = -2 * (qy * s);
+  out[o] = s + (qy * xz - qz * xy);
+  out[o + 1] = qw * xy - qx * xz;
+  out[o + 2] = qw * xz + qx * xy;
+  const yx = -2 * (qz * s),
+    yz = 2 * (qx * s);
+  out[o + 3] = qw * yx + qy * yz;
+  out[o + 4] = s + (qz * yx - qx * yz);
+  out[o + 5] = qw * yz - qy * yx;
+  const zx = 2 * (qy * s),
+    zy = -2 * (qx * s);
+  out[o + 6] = qw * zx - qz * zy;
+  out[o + 7] = qw * zy + qz * zx;
+  out[o + 8] = s + (qx * zy - qy * zx);
 }
 
 /**
@@ -241,26 +297,16 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
   const world = new Float64Array(J * 3),
     rot = new Float64Array(J * 4);
   const parents = parentsOf(source);
+  const frame = new SourceFrame(J);
   for (let f = 0; f < S; f++) {
-    fkFrame(parents, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
+    frame.load(source, f);
+    fkFrame(parents, frame.translation, 0, frame.rotation, frame.offset, world, rot);
     for (let j = 0; j < J; j++) {
       const o = (f * J + j) * 12;
       out[o] = world[j * 3];
       out[o + 1] = world[j * 3 + 1];
       out[o + 2] = world[j * 3 + 2];
-      for (let axis = 0; axis < 3; axis++) {
-        rotateInto(
-          out,
-          o + 3 + axis * 3,
-          rot[j * 4],
-          rot[j * 4 + 1],
-          rot[j * 4 + 2],
-          rot[j * 4 + 3],
-          axis === 0 ? shell : 0,
-          axis === 1 ? shell : 0,
-          axis === 2 ? shell : 0,
-        );
-      }
+      axisOffsets(out, o + 3, rot[j * 4], rot[j * 4 + 1], rot[j * 4 + 2], rot[j * 4 + 3], shell);
     }
   }
   return out;
@@ -310,7 +356,7 @@ class FrameErrorKernel {
   private readonly rotIn: Float64Array;
   private readonly world: Float64Array;
   private readonly rot: Float64Array;
-  private readonly axis = new Float64Array(3);
+  private readonly axis = new Float64Array(9);
 
   constructor(
     private readonly parents: Int32Array,
@@ -340,29 +386,20 @@ class FrameErrorKernel {
       axisScratch = this.axis;
     if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = offsets[j][f * 3 + c];
     for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) this.rotIn[j * 4 + c] = rotations[j][f * 4 + c];
-    fkFrame(this.parents, root, f * 3, this.rotIn, 0, 4, this.offset, 0, 3, decWorld, decRot);
+    fkFrame(this.parents, root, f * 3, this.rotIn, this.offset, decWorld, decRot);
     for (let j = 0; j < J; j++) {
       const o = (f * J + j) * 12;
       const dx = decWorld[j * 3] - src[o],
         dy = decWorld[j * 3 + 1] - src[o + 1],
         dz = decWorld[j * 3 + 2] - src[o + 2];
       let e2 = dx * dx + dy * dy + dz * dz;
+      axisOffsets(axisScratch, 0, decRot[j * 4], decRot[j * 4 + 1], decRot[j * 4 + 2], decRot[j * 4 + 3], shell);
       for (let axis = 0; axis < 3; axis++) {
-        rotateInto(
-          axisScratch,
-          0,
-          decRot[j * 4],
-          decRot[j * 4 + 1],
-          decRot[j * 4 + 2],
-          decRot[j * 4 + 3],
-          axis === 0 ? shell : 0,
-          axis === 1 ? shell : 0,
-          axis === 2 ? shell : 0,
-        );
-        const v = o + 3 + axis * 3;
-        const ex = dx + axisScratch[0] - src[v],
-          ey = dy + axisScratch[1] - src[v + 1],
-          ez = dz + axisScratch[2] - src[v + 2];
+        const v = o + 3 + axis * 3,
+          a = axis * 3;
+        const ex = dx + axisScratch[a] - src[v],
+          ey = dy + axisScratch[a + 1] - src[v + 1],
+          ez = dz + axisScratch[a + 2] - src[v + 2];
         const a2 = ex * ex + ey * ey + ez * ez;
         if (a2 > e2) e2 = a2;
       }

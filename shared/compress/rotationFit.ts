@@ -1,5 +1,5 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg, slerpRef } from '../math/quat';
+import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
 import { ScalarSquad, SquadSegment } from '../math/squad';
 import { halfAngleDeg, REFERENCE_BAND } from './innerSearch';
 import type { TrackFit } from './track';
@@ -492,18 +492,20 @@ export const ILL_CONDITIONED_DOT = -0.99;
 export function squadIllConditionedFrame(frames: ArrayLike<number>, rotation: Int16Array, inner: Int16Array): number {
   const q = decodeQuats(rotation);
   const a = decodeQuats(inner);
-  const s1 = new Float64Array(4);
-  const s2 = new Float64Array(4);
-  const opposite = (v: Float64Array, i: number, w: Float64Array, j: number) =>
-    !(v[i] * w[j] + v[i + 1] * w[j + 1] + v[i + 2] * w[j + 2] + v[i + 3] * w[j + 3] >= ILL_CONDITIONED_DOT);
+  const s1 = illKeySlerp,
+    s2 = illInnerSlerp;
   for (let k = 0; k + 1 < frames.length; k++) {
     const fa = frames[k],
       d = frames[k + 1] - fa;
     if (d > 1 && (opposite(q, k * 4, q, k * 4 + 4) || opposite(a, k * 4, a, k * 4 + 4))) return fa + 1;
+    if (d < 2) continue;
+    // slerpRef(q_a, q_b, u) and slerpRef(a_a, a_b, u) with each pair's angle computed once per segment, not per
+    // frame (ScalarSquad.keySlerpAt: the same operations, so the same bits).
+    illKeys.setKeys(q, k * 4, k * 4 + 4, 1);
+    illInner.setKeys(a, k * 4, k * 4 + 4, 1);
     for (let t = 1; t < d; t++) {
-      const u = t / d;
-      slerpRef(s1, q, k * 4, q, k * 4 + 4, u);
-      slerpRef(s2, a, k * 4, a, k * 4 + 4, u);
+      illKeys.keySlerpAt(t, 0, d, s1, 0);
+      illInner.keySlerpAt(t, 0, d, s2, 0);
       const dot = s1[0] * s2[0] + s1[1] * s2[1] + s1[2] * s2[2] + s1[3] * s2[3];
       const n1 = Math.sqrt(s1[0] * s1[0] + s1[1] * s1[1] + s1[2] * s1[2] + s1[3] * s1[3]);
       const n2 = Math.sqrt(s2[0] * s2[0] + s2[1] * s2[1] + s2[2] * s2[2] + s2[3] * s2[3]);
@@ -511,6 +513,17 @@ export function squadIllConditionedFrame(frames: ArrayLike<number>, rotation: In
     }
   }
   return -1;
+}
+
+/** squadIllConditionedFrame's slerps of a segment's keys and of its inner quaternions, and their samples. */
+const illKeys = new ScalarSquad();
+const illInner = new ScalarSquad();
+const illKeySlerp = new Float64Array(4);
+const illInnerSlerp = new Float64Array(4);
+
+/** Whether the normalised quaternions v[i..i+3] and w[j..j+3] are nearly opposite (ILL_CONDITIONED_DOT). */
+function opposite(v: Float64Array, i: number, w: Float64Array, j: number): boolean {
+  return !(v[i] * w[j] + v[i + 1] * w[j + 1] + v[i + 2] * w[j + 2] + v[i + 3] * w[j + 3] >= ILL_CONDITIONED_DOT);
 }
 
 function decodeQuats(s: Int16Array): Float64Array {

@@ -8,6 +8,15 @@ export function dot4(a: Quat, ai: number, b: Quat, bi: number): number {
   return a[ai] * b[bi] + a[ai + 1] * b[bi + 1] + a[ai + 2] * b[bi + 2] + a[ai + 3] * b[bi + 3];
 }
 
+/**
+ * `l < SMALLEST_LENGTH` is `l === 0` for a length (the square root of a sum of squares: >= 0 or NaN), written so
+ * that V8 compiles the test for doubles from the start. A unit quaternion's length comes out as exactly 1, which
+ * V8's interpreter holds as a small integer; a `=== 0` that had seen only those (keys equal to each other, say)
+ * was compiled for integers and thrown away, with the Squad kernel around it, at the first fractional length, and
+ * compiled again: four times in a cold compression (docs/compression.md#cold-compression-allocations-and-recompiles).
+ */
+export const SMALLEST_LENGTH = Number.MIN_VALUE;
+
 /** Normalises in place; a zero vector becomes identity. */
 export function normalize4(q: Quat, i = 0): Quat {
   const x = q[i],
@@ -15,7 +24,7 @@ export function normalize4(q: Quat, i = 0): Quat {
     z = q[i + 2],
     w = q[i + 3];
   const l = Math.sqrt(x * x + y * y + z * z + w * w); // not Math.hypot: several times slower in V8
-  if (l === 0) {
+  if (l < SMALLEST_LENGTH) {
     q[i] = 0;
     q[i + 1] = 0;
     q[i + 2] = 0;

@@ -1,4 +1,4 @@
-import { normalize4, slerpRef, type Quat } from './quat';
+import { normalize4, slerpRef, SMALLEST_LENGTH, type Quat } from './quat';
 
 /**
  * One Squad segment with the two outer slerps' angles computed once, so a
@@ -215,7 +215,7 @@ export class ScalarSquad {
       s1z = w0 * k[2] + u * k[6];
       s1w = w0 * k[3] + u * k[7];
       const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
-      if (l === 0) {
+      if (l < SMALLEST_LENGTH) {
         s1x = 0;
         s1y = 0;
         s1z = 0;
@@ -335,7 +335,7 @@ export class ScalarSquad {
       s2z = w0 * k[10] + u * k[14];
       s2w = w0 * k[11] + u * k[15];
       const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
-      if (l === 0) {
+      if (l < SMALLEST_LENGTH) {
         s2x = 0;
         s2y = 0;
         s2z = 0;
@@ -365,7 +365,7 @@ export class ScalarSquad {
       oz = w0 * s1z + h * s2z;
       ow = w0 * s1w + h * s2w;
       const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
-      if (l === 0) {
+      if (l < SMALLEST_LENGTH) {
         ox = 0;
         oy = 0;
         oz = 0;
@@ -387,7 +387,7 @@ export class ScalarSquad {
     }
     const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
     const out = this.out;
-    if (l === 0) {
+    if (l < SMALLEST_LENGTH) {
       out[0] = 0;
       out[1] = 0;
       out[2] = 0;
