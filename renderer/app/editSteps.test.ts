@@ -486,6 +486,30 @@ describe('floor variants kept aside by an unticked "Floors" box', () => {
     expect(latestUndoLabel()).toBe('Restore floor variants of SE_FOOT_L');
     expect(sevStore.getState().file!.doc!.ses[0].variants?.[3]).toBe('SE_FOOT_L_METAL');
   });
+
+  it("go with their SE: a new SE at a deleted SE's index starts afresh, and Undo of the delete brings them back", async () => {
+    // Before: kept by index alone, SE_FOOT_L's variants were offered to the new SE that took index 0.
+    ses.setVariantsOn(0, true);
+    ses.setVariant(0, 3, 'SE_FOOT_L_METAL');
+    ses.setVariantsOn(0, false);
+    const done = ses.remove(0);
+    await answer('delete');
+    expect(await done).toBe(true);
+    const deleted = snapshot();
+    ses.add();
+    expect(sevStore.getState().file!.doc!.ses.find((d) => d.index === 0)?.name).toBe('SE_NEW');
+    ses.setVariantsOn(0, true);
+    expect(latestUndoLabel()).toBe('Add floor variants to SE_NEW');
+    expect(sevStore.getState().file!.doc!.ses.find((d) => d.index === 0)?.variants?.[3]).toBe('SE_NEW');
+    undoLatest();
+    undoLatest();
+    expect(snapshot()).toBe(deleted);
+    undoLatest();
+    expect(latestRedoLabel()).toBe('Delete SE_FOOT_L and 2 events');
+    ses.setVariantsOn(0, true);
+    expect(latestUndoLabel()).toBe('Restore floor variants of SE_FOOT_L');
+    expect(sevStore.getState().file!.doc!.ses[0].variants?.[3]).toBe('SE_FOOT_L_METAL');
+  });
 });
 
 describe('Undo and Redo while a drag is open', () => {

@@ -27,6 +27,7 @@ import {
   panelStates,
   layoutReadWarning,
   loadLayout,
+  readStoredLayout,
   parseLayout,
   planColumns,
   planRows,
@@ -577,6 +578,48 @@ describe('the stored layout set aside', () => {
     expect(layoutReadWarning()).toContain('(the text is not JSON)');
     loadLayout('[1]');
     expect(layoutReadWarning()).toContain('(it is not a layout)');
+  });
+});
+
+// Said at one start, not at every start until the layout changes. Mutations that fail: no rewrite (the warning
+// comes back); no copy kept aside; the rewrite even when the copy could not be kept.
+describe('a damaged stored layout', () => {
+  function storage(items: Record<string, string>, refuseAside = false) {
+    const map = new Map(Object.entries(items));
+    return {
+      map,
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        if (refuseAside && k.endsWith('.setAside')) throw new Error('QuotaExceededError');
+        map.set(k, v);
+      },
+    };
+  }
+
+  it('is kept as found under another key and the layout used written, so the next start is quiet', () => {
+    for (const text of [
+      JSON.stringify({ version: 2, projectWidth: 'wide', sideWidth: 400 }),
+      '{"sideWidth": 3',
+      '[1]',
+    ]) {
+      const s = storage({ 'actguy.projectLayout': text });
+      const used = readStoredLayout(s);
+      expect(layoutReadWarning()).toMatch(/kept under actguy\.projectLayout\.setAside\.$/);
+      expect(s.map.get('actguy.projectLayout.setAside')).toBe(text);
+      expect(readStoredLayout(s)).toEqual(used);
+      expect(layoutReadWarning()).toBeNull();
+      expect(s.map.get('actguy.projectLayout.setAside')).toBe(text);
+    }
+    // the good values of a damaged layout are kept: only the bad one took its default
+    const s = storage({ 'actguy.projectLayout': JSON.stringify({ version: 2, projectWidth: 'wide', sideWidth: 400 }) });
+    expect(readStoredLayout(s).sideWidth).toBe(400);
+  });
+
+  it('whose copy the storage refuses is left in place, and the warning says so', () => {
+    const s = storage({ 'actguy.projectLayout': '[1]' }, true);
+    readStoredLayout(s);
+    expect(layoutReadWarning()).toContain('could not be kept aside (QuotaExceededError), so it is left in place.');
+    expect(s.map.get('actguy.projectLayout')).toBe('[1]');
   });
 });
 

@@ -13,7 +13,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import { settingsWriteFailed } from '../state/preferencesStore';
+import { keepDamagedSetting, settingsWriteFailed } from '../state/preferencesStore';
 
 export type PanelId = 'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning';
 /** The panels in the order of the Window menu. */
@@ -577,9 +577,34 @@ export function loadLayout(text: string | null): ProjectLayout {
   return layout;
 }
 
+/** The text the layout is stored as (what parseLayout reads back without a word). */
+function layoutText(l: ProjectLayout): string {
+  const { projectWidth, sideWidth, heights, collapsed, maximized, sevListShare } = l;
+  return JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare });
+}
+
+/**
+ * The layout stored in `storage` (localStorage). What was set aside is said once: the text as found is kept under
+ * setAsideKey, and the layout used is written over it (before 2026-12-04 the warning came back at every start until
+ * the layout changed).
+ */
+export function readStoredLayout(storage: Pick<Storage, 'getItem' | 'setItem'>): ProjectLayout {
+  const text = storage.getItem(KEY);
+  const layout = loadLayout(text);
+  if (readWarning !== null && text !== null)
+    readWarning += keepDamagedSetting(storage, KEY, text, () => {
+      try {
+        storage.setItem(KEY, layoutText(layout));
+      } catch (e) {
+        settingsWriteFailed('The panel layout', e instanceof Error ? e.message : String(e));
+      }
+    });
+  return layout;
+}
+
 function load(): ProjectLayout {
   try {
-    return loadLayout(localStorage.getItem(KEY));
+    return readStoredLayout(localStorage);
   } catch {
     return defaults();
   }
@@ -606,12 +631,8 @@ export interface ProjectLayoutActions {
 
 export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActions>()((set, get) => {
   const save = () => {
-    const { projectWidth, sideWidth, heights, collapsed, maximized, sevListShare } = get();
     try {
-      localStorage.setItem(
-        KEY,
-        JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare }),
-      );
+      localStorage.setItem(KEY, layoutText(get()));
     } catch (e) {
       // storage unavailable: the layout lasts for this session, and the message bar says so once
       settingsWriteFailed('The panel layout', e instanceof Error ? e.message : String(e));

@@ -349,7 +349,7 @@ export const ses = {
   },
   /**
    * Turns per-floor variants off (they are kept aside, so turning them on again brings them back until the file
-   * is saved without them, also after an Undo of that) or on (the kept variants, else every floor starts as the base SE).
+   * is saved without them or the SE is deleted, also after an Undo of that) or on (the kept variants, else every floor starts as the base SE).
    */
   setVariantsOn(index: number, on: boolean): void {
     const file = sevStore.getState().file;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addEvent, moveEvent, removeEvent, setSeDefinition } from '../../shared/sev/edit';
+import { addEvent, moveEvent, removeEvent, removeSeDefinition, setSeDefinition } from '../../shared/sev/edit';
 import { emptySevDocument } from '../../shared/sev/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { documentStore } from '../state/documentStore';
@@ -339,6 +339,71 @@ describe('SEV store: saving', () => {
     s.getState().setHiddenVariants(3, ['B']);
     s.getState().setHiddenVariants(1, null);
     expect(s.getState().file!.hiddenVariants).toEqual({ 3: ['B'] });
+  });
+});
+
+describe('SEV store: floor variants kept aside go with their SE', () => {
+  // Before: they were kept by index only, so a new SE at a deleted SE's index was offered the deleted sound's variants.
+  const KEPT = ['F0', 'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7']; // SE_B's, as the Floors box keeps them
+  const hidden = (s: ReturnType<typeof createSevStore>) => s.getState().file!.hiddenVariants;
+  function deleted() {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().edit('Remove floor variants of SE_B', (d) => setSeDefinition(d, { index: 1, name: 'SE_B' }));
+    s.getState().setHiddenVariants(1, KEPT);
+    s.getState().edit('Delete SE_B', (d) => removeSeDefinition(d, 1, { removeEvents: true }));
+    return s;
+  }
+
+  it('deleting the SE drops them: a new SE at its index is not offered them', () => {
+    const s = deleted();
+    expect(hidden(s)).toEqual({});
+    s.getState().edit('Define SE 1 as SE_NEW', (d) => setSeDefinition(d, { index: 1, name: 'SE_NEW' }));
+    expect(hidden(s)).toEqual({});
+  });
+
+  it('Undo of the deletion brings them back, Redo drops them again, and so on exactly', () => {
+    const s = deleted();
+    s.getState().undo();
+    expect(hidden(s)).toEqual({ 1: KEPT });
+    s.getState().redo();
+    expect(hidden(s)).toEqual({});
+    s.getState().undo();
+    s.getState().undo(); // the untick: SE_B shows its variants again, still kept aside as they were
+    expect(s.getState().file!.doc!.ses.find((d) => d.index === 1)?.variants).toEqual(KEPT);
+    s.getState().redo();
+    s.getState().redo();
+    expect(hidden(s)).toEqual({});
+    s.getState().undo();
+    expect(hidden(s)).toEqual({ 1: KEPT });
+  });
+
+  it("a new SE's own kept variants leave with it on Undo of its definition and come back on Redo", () => {
+    const s = deleted();
+    s.getState().edit('Define SE 1 as SE_NEW', (d) =>
+      setSeDefinition(d, { index: 1, name: 'SE_NEW', variants: Array(8).fill('N') }),
+    );
+    s.getState().edit('Remove floor variants of SE_NEW', (d) => setSeDefinition(d, { index: 1, name: 'SE_NEW' }));
+    s.getState().setHiddenVariants(1, Array(8).fill('N'));
+    s.getState().undo(); // the untick
+    s.getState().undo(); // the definition: SE 1 is gone again, and so are SE_NEW's variants
+    expect(hidden(s)).toEqual({});
+    s.getState().undo(); // the deletion: SE_B's come back, not SE_NEW's
+    expect(hidden(s)).toEqual({ 1: KEPT });
+    s.getState().redo();
+    s.getState().redo();
+    expect(hidden(s)).toEqual({ 1: Array(8).fill('N') });
+  });
+
+  it('a drag that ends without the SE drops them too, and its Undo brings them back', () => {
+    const s = deleted();
+    s.getState().undo();
+    s.getState().begin('Delete SE_B');
+    s.getState().edit('Delete SE_B', (d) => removeSeDefinition(d, 1, { removeEvents: true }));
+    s.getState().commit();
+    expect(hidden(s)).toEqual({});
+    s.getState().undo();
+    expect(hidden(s)).toEqual({ 1: KEPT });
   });
 });
 

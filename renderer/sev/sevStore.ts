@@ -31,6 +31,33 @@ export interface SevTextError {
 interface Step {
   label: string;
   doc: SevDocument;
+  /**
+   * Floor variants kept aside (hiddenVariants) of SEs that going from `doc` to the other side of this step took away,
+   * by SE index: a deleted SE's, or on Undo of "Define SE" the new SE's. Moving to a document drops the kept variants
+   * of the SEs it does not define, so an SE that takes the index later is never offered another sound's variants;
+   * stepping back over this step brings them back, so Undo then Redo give the exact state.
+   */
+  droppedVariants?: Record<number, string[]>;
+}
+
+/**
+ * Moving the document from `from` to `to` (an edit, or the `applied` step of an Undo/Redo, whose dropped variants come
+ * back): the kept variants that go on, and the step back to `from`, holding those of SEs `to` no longer defines.
+ */
+function stepTo(
+  hidden: Record<number, string[]>,
+  label: string,
+  from: SevDocument,
+  to: SevDocument,
+  applied?: Step,
+): { hiddenVariants: Record<number, string[]>; back: Step } {
+  const hiddenVariants: Record<number, string[]> = {};
+  let dropped: Record<number, string[]> | undefined;
+  for (const [k, v] of Object.entries({ ...hidden, ...applied?.droppedVariants })) {
+    if (to.ses.some((d) => d.index === Number(k))) hiddenVariants[Number(k)] = v;
+    else (dropped ??= {})[Number(k)] = v;
+  }
+  return { hiddenVariants, back: dropped ? { label, doc: from, droppedVariants: dropped } : { label, doc: from } };
 }
 
 /** Which tuner motion a .sev is edited against. */
@@ -74,7 +101,8 @@ export interface SevFileState {
   future: Step[];
   /**
    * Floor variants of SEs whose "Floors" box was unticked, by SE index: ticking it again brings them back.
-   * They are dropped only when the file is saved with the box unticked (markSaved).
+   * They are dropped when the file is saved with the box unticked (markSaved), and with their SE when it is deleted
+   * (that step keeps them, for its Undo: Step.droppedVariants).
    */
   hiddenVariants: Record<number, string[]>;
 }
@@ -323,8 +351,9 @@ export function createSevStore() {
           setFile({ doc: next });
           return null;
         }
-        const past = [...f.past, { label, doc: f.doc }];
-        setFile({ doc: next, past: past.slice(-HISTORY_LIMIT), future: [] });
+        const { hiddenVariants, back } = stepTo(f.hiddenVariants, label, f.doc, next);
+        const past = [...f.past, back];
+        setFile({ doc: next, past: past.slice(-HISTORY_LIMIT), future: [], hiddenVariants });
         recordSevStep(label, past.length > HISTORY_LIMIT);
         return null;
       },
@@ -349,8 +378,9 @@ export function createSevStore() {
         const f = s.file;
         // Stryker disable next-line OptionalChaining: a drag needs a document (begin), and load and close end it, so the file is never null here
         if (!f?.doc || f.doc === t.before) return;
-        const past = [...f.past, { label: t.label, doc: t.before }];
-        setFile({ past: past.slice(-HISTORY_LIMIT), future: [] });
+        const { hiddenVariants, back } = stepTo(f.hiddenVariants, t.label, t.before, f.doc);
+        const past = [...f.past, back];
+        setFile({ past: past.slice(-HISTORY_LIMIT), future: [], hiddenVariants });
         recordSevStep(t.label, past.length > HISTORY_LIMIT);
       },
 
@@ -365,7 +395,8 @@ export function createSevStore() {
         const f = get().file;
         if (!f?.doc || get().transaction || !f.past.length) return;
         const step = f.past[f.past.length - 1];
-        setFile({ doc: step.doc, past: f.past.slice(0, -1), future: [...f.future, { label: step.label, doc: f.doc }] });
+        const { hiddenVariants, back } = stepTo(f.hiddenVariants, step.label, f.doc, step.doc, step);
+        setFile({ doc: step.doc, past: f.past.slice(0, -1), future: [...f.future, back], hiddenVariants });
         clampSelection();
       },
 
@@ -373,7 +404,8 @@ export function createSevStore() {
         const f = get().file;
         if (!f?.doc || get().transaction || !f.future.length) return;
         const step = f.future[f.future.length - 1];
-        setFile({ doc: step.doc, future: f.future.slice(0, -1), past: [...f.past, { label: step.label, doc: f.doc }] });
+        const { hiddenVariants, back } = stepTo(f.hiddenVariants, step.label, f.doc, step.doc, step);
+        setFile({ doc: step.doc, future: f.future.slice(0, -1), past: [...f.past, back], hiddenVariants });
         clampSelection();
       },
 

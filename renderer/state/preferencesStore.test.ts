@@ -217,7 +217,7 @@ describe('preferences read back from storage', () => {
     withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
     expect(createPreferencesStore().getState().loop).toBe(true);
     expect(preferencesReadWarning()).toBe(
-      "The saved preferences (actguy.preferences in this window's storage) could not be used: the text is not JSON. Their defaults are used instead.",
+      "The saved preferences (actguy.preferences in this window's storage) could not be used: the text is not JSON. Their defaults are used instead. The text as found is kept under actguy.preferences.setAside.",
     );
 
     for (const wrapper of [{ state: { loop: false }, version: 7 }, { state: 'x', version: 1 }, [1], 'x']) {
@@ -233,8 +233,46 @@ describe('preferences read back from storage', () => {
       }),
     });
     const p = createPreferencesStore().getState();
-    expect([p.loop, p.playbackSpeed, p.layout]).toEqual([false, 1, defaults().layout]);
+    // (read before defaults(): that is another start, of the store this one rewrote)
     expect(preferencesReadWarning()).toContain('could not be used: playbackSpeed, layout are of the wrong kind.');
+    expect([p.loop, p.playbackSpeed, p.layout]).toEqual([false, 1, defaults().layout]);
+  });
+
+  // A damaged store is said at one start, not at every start until a preference changes: the text as found is kept
+  // under another key (nothing is lost) and the preferences used are written. Mutations that fail: no rewrite (the
+  // warning comes back at the next start); no copy kept aside; the rewrite even when the copy could not be kept.
+  it('what it set aside is kept under another key and the store rewritten, so the next start is quiet', () => {
+    const damaged = JSON.stringify({ state: { loop: false, playbackSpeed: 'fast' }, version: 1 });
+    for (const text of [damaged, '{"state": {"loop": fal', JSON.stringify({ state: { loop: false }, version: 7 })]) {
+      const map = withStorage({ 'actguy.preferences': text });
+      const loop = createPreferencesStore().getState().loop;
+      expect(preferencesReadWarning()).toMatch(/kept under actguy\.preferences\.setAside\.$/);
+      expect(map.get('actguy.preferences.setAside')).toBe(text);
+      // the next start reads what this one used, without a word, and the copy stays
+      const again = createPreferencesStore().getState();
+      expect(preferencesReadWarning()).toBeNull();
+      expect([again.loop, again.playbackSpeed]).toEqual([loop, 1]);
+      expect(map.get('actguy.preferences.setAside')).toBe(text);
+    }
+    expect(createPreferencesStore().getState().loop).toBe(true); // the version-7 text: defaults
+  });
+
+  it('a damaged store whose copy the storage refuses is left in place, and the warning says so', () => {
+    const damaged = '{"state": {"loop": fal';
+    const map = new Map([['actguy.preferences', damaged]]);
+    (globalThis as { localStorage?: unknown }).localStorage = {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        if (k.endsWith('.setAside')) throw new Error('QuotaExceededError');
+        map.set(k, v);
+      },
+      removeItem: (k: string) => void map.delete(k),
+    };
+    createPreferencesStore();
+    expect(preferencesReadWarning()).toContain(
+      'The text as found could not be kept aside (QuotaExceededError), so it is left in place.',
+    );
+    expect(map.get('actguy.preferences')).toBe(damaged);
   });
 
   // Mutation that fails: safeStorage's failed write not reported (the preferences would then last for this window

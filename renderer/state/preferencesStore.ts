@@ -91,6 +91,34 @@ export function settingsWriteFailed(what: string, why: string): void {
   writeFailureListener(`${what} could not be stored (${why}): changes last for this window only.`);
 }
 
+/** The key a damaged stored setting of `key` is kept under when the start writes over it (one text: the newest). */
+export function setAsideKey(key: string): string {
+  return `${key}.setAside`;
+}
+
+/**
+ * A stored setting the start could not use in full (`text`, read from `key`): it is kept as found under
+ * setAsideKey(key) before the caller writes what it uses over it, so the warning is said at one start, not at every
+ * start until a setting changes, and nothing the user had is lost (they can copy it back by hand). Returns the words
+ * the warning ends with; `rewrite` is called only once the text is kept (a storage that refuses keeps the damaged
+ * text where it was, and the warning then repeats at the next start, saying why).
+ */
+export function keepDamagedSetting(
+  storage: Pick<Storage, 'setItem'>,
+  key: string,
+  text: string,
+  rewrite: () => void,
+): string {
+  const aside = setAsideKey(key);
+  try {
+    storage.setItem(aside, text);
+  } catch (e) {
+    return ` The text as found could not be kept aside (${e instanceof Error ? e.message : String(e)}), so it is left in place.`;
+  }
+  rewrite();
+  return ` The text as found is kept under ${aside}.`;
+}
+
 /** Storage that degrades to memory where localStorage is missing (unit tests) or blocked. */
 function safeStorage(): StateStorage {
   const memory = new Map<string, string>();
@@ -132,9 +160,13 @@ const PREFERENCES_VERSION = 1;
 /**
  * What the start found wrong with the stored preferences, in words for the message bar, or null when nothing was:
  * the stored text is not JSON, not ActGuy's preferences of this version, or some values are of the wrong kind. The
- * defaults are used for what was set aside, and the next change of a preference writes the store again.
+ * defaults are used for what was set aside, the text as found is kept under setAsideKey(PREFERENCES_KEY), and the
+ * store is written at once with what is used (before 2026-12-04 it was not, and the warning came back at every start
+ * until a preference changed).
  */
 let readWarning: string | null = null;
+/** The stored text the start read (what keepDamagedSetting keeps aside when readWarning is set). */
+let readText: string | null = null;
 
 /** See readWarning (renderer/main.tsx says it once at start). */
 export function preferencesReadWarning(): string | null {
@@ -150,12 +182,12 @@ function setAsideWarning(what: string): string {
  * wrapper of the version and the state; mergeStoredPreferences checks each value). Text that does not parse, or a
  * wrapper of another kind or version, is set aside with a warning (readWarning) instead of silently.
  */
-function checkedStorage(): PersistStorage<Preferences> {
-  const raw = safeStorage();
+function checkedStorage(raw: StateStorage): PersistStorage<Preferences> {
   return {
     getItem(name) {
       readWarning = null;
       const text = raw.getItem(name) as string | null;
+      readText = text;
       if (text === null) return null;
       let v: unknown;
       try {
@@ -350,7 +382,8 @@ export function mergeStoredPreferences(
 }
 
 export function createPreferencesStore() {
-  return createStore<PreferencesState>()(
+  const raw = safeStorage();
+  const store = createStore<PreferencesState>()(
     persist(
       (set) => ({
         playbackSpeed: 1,
@@ -389,7 +422,7 @@ export function createPreferencesStore() {
       {
         name: PREFERENCES_KEY,
         version: PREFERENCES_VERSION,
-        storage: checkedStorage(),
+        storage: checkedStorage(raw),
         partialize: ({ set: _set, ...rest }) => rest,
         merge: (stored, current) => {
           const setAside: string[] = [];
@@ -403,6 +436,11 @@ export function createPreferencesStore() {
       },
     ),
   );
+  // localStorage is read synchronously: the store is hydrated here. What it set aside is kept, and the store written
+  // with what it uses (persist writes the whole store on any setState).
+  if (readWarning !== null && readText !== null && typeof localStorage !== 'undefined')
+    readWarning += keepDamagedSetting(localStorage, PREFERENCES_KEY, readText, () => store.setState({}));
+  return store;
 }
 
 export const preferencesStore = createPreferencesStore();
