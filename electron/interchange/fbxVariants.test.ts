@@ -1,14 +1,17 @@
 /**
  * assimp-testmodels' animation_with_skeleton.fbx (Blender's FBX 7.4 binary: an "Armature" node above two bone
  * chains, 16 bones, 24 fps) rewritten the way other exporters write FBX, then imported and compressed
- * (docs/import.md#tests-what-they-compare):
+ * (docs/interchange.md#tests-what-they-compare):
  * - ASCII, and binary 7.5 (64-bit records) with zlib-compressed arrays;
  * - Mixamo: every bone named "mixamorig:<name>", the armature node carrying the 0.01 scale and a 90 degree turn;
  * - Maya / MotionBuilder: joint orients (PreRotation), PostRotation, and a rotation order other than XYZ on every
  *   bone (all six orders used), RotationActive set as Maya writes it;
  * - UnitScaleFactor 100 (metres) and 2.54 (inches);
  * - the armature node moved, turned and scaled (uniformly);
- * - a take whose keys and time span start at frame 1000, not 0.
+ * - a take whose keys and time span start at frame 1000, not 0;
+ * - pivots and offsets on the armature node made still (read), and on an animated bone (refused, named);
+ * - three hand keys per rotation curve turning up to 120 degrees (compared on the keys; between them the loader
+ *   slerps where FBX interpolates Euler angles, which the import says in a keys-interpolated warning).
  * Each imports to the world position and axes of every joint as this test evaluates the file itself, from the
  * transform formula the FBX SDK documents (FbxNode: T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S *
  * Sp^-1, Euler order eEulerXYZ meaning X applied first, pre- and post-rotations always XYZ, positions times
@@ -59,13 +62,20 @@ function readBinaryFbx(b: Uint8Array): FbxNode[] {
     let ints = false;
     for (let k = 0; k < count; k++) {
       const type = String.fromCharCode(b[at++]);
-      if (type === 'Y') (props.push(dv.getInt16(at, true)), (at += 2), (ints = true));
-      else if (type === 'C') (props.push(b[at]), (at += 1), (ints = true));
-      else if (type === 'I') (props.push(dv.getInt32(at, true)), (at += 4), (ints = true));
-      else if (type === 'F') (props.push(dv.getFloat32(at, true)), (at += 4));
-      else if (type === 'D') (props.push(dv.getFloat64(at, true)), (at += 8));
-      else if (type === 'L') (props.push(dv.getBigInt64(at, true)), (at += 8));
-      else if (type === 'S' || type === 'R') {
+      const scalar: Record<string, [number, (o: number) => number | bigint, boolean]> = {
+        Y: [2, (o) => dv.getInt16(o, true), true],
+        C: [1, (o) => b[o], true],
+        I: [4, (o) => dv.getInt32(o, true), true],
+        F: [4, (o) => dv.getFloat32(o, true), false],
+        D: [8, (o) => dv.getFloat64(o, true), false],
+        L: [8, (o) => dv.getBigInt64(o, true), false],
+      };
+      if (type in scalar) {
+        const [size, read, isInt] = scalar[type];
+        props.push(read(at));
+        at += size;
+        ints ||= isInt;
+      } else if (type === 'S' || type === 'R') {
         const n = dv.getUint32(at, true);
         // Raw bytes (embedded textures) are not what this test is about: kept as an empty string.
         props.push(type === 'S' ? latin1(b.subarray(at + 4, at + 4 + n)) : '');
@@ -87,11 +97,7 @@ function readBinaryFbx(b: Uint8Array): FbxNode[] {
       }
     }
     const children: FbxNode[] = [];
-    while (at < end) {
-      const c = node();
-      if (!c) break;
-      children.push(c);
-    }
+    for (let c = at < end ? node() : null; c; c = at < end ? node() : null) children.push(c);
     at = end;
     return { name, props, children, ints };
   };
