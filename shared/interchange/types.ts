@@ -19,6 +19,7 @@ export interface InterchangeWarning {
     | 'unanimated'
     | 'rate-snapped'
     | 'positions-local'
+    | 'keys-interpolated'
     | 'loader';
   /** One line a user can act on. */
   message: string;

@@ -150,6 +150,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       `clip ${quoteJson(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`,
       { where: `AnimationStack ${quoteJson(clipName)}` },
     );
+  refuseAnimatedPivots(order, moved, clipName);
 
   // Timing: from the clip's first key to its end, at the target rate; target times within 1e-3 frame of a key land on it.
   const keyTimes = [...new Set(clip.tracks.flatMap((t) => Array.from(t.times)))].sort((a, b) => a - b);
@@ -172,6 +173,13 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         message: `the scene frame rate ${formatFps(snapped.snappedFrom)} fps is within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps`,
       });
   }
+
+  const sparse = sparseRotationKeys(clip, order, t0, fps);
+  if (sparse)
+    warnings.push({
+      code: 'keys-interpolated',
+      message: `rotation keys of ${sparse.nodes > 1 ? `${sparse.nodes} nodes, "${sparse.name}" the most,` : quoteJson(sparse.name)} turn up to ${sparse.degrees.toFixed(1)} degrees from one key to the next with frames between (at ${sparse.at.toFixed(3)} s): between keys the motion turns the shortest way, where FBX curves interpolate each Euler angle along its tangents, so those frames may differ from your animation tool; export with the animation baked (a key every frame)`,
+    });
 
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
@@ -282,6 +290,81 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
 }
 
 /** The name a node has in the file (the loader keeps it as `originalName`; its own `name` is sanitised for track binding). */
+/**
+ * A key step above this many degrees, with target frames between the two keys, is said (docs/import.md): the mixer
+ * interpolates the loader's rotation keys as quaternions, while FBX interpolates each Euler angle curve on its own
+ * (linearly or along cubic tangents). Per-frame (baked) keys turn a few degrees a step and stay within hundredths of
+ * a degree of the file; three rotation keys turning 40 to 120 degrees on every axis were 3 degrees off between keys.
+ */
+const SPARSE_KEY_DEGREES = 10;
+
+/** The largest rotation key step of a joint or a node above one that has target frames between its keys, when above SPARSE_KEY_DEGREES. */
+function sparseRotationKeys(
+  clip: AnimationClip,
+  order: Object3D[],
+  t0: number,
+  fps: number,
+): { name: string; nodes: number; degrees: number; at: number } | undefined {
+  const posing = new Map<string, Object3D>();
+  for (const joint of order) for (let a: Object3D | null = joint; a; a = a.parent) posing.set(a.name, a);
+  let worst: { name: string; nodes: number; degrees: number; at: number } | undefined;
+  let nodes = 0;
+  for (const track of clip.tracks) {
+    const dot = track.name.lastIndexOf('.');
+    const node = posing.get(track.name.slice(0, dot));
+    if (!node || track.name.slice(dot + 1) !== 'quaternion') continue;
+    const { times, values } = track;
+    let most = 0,
+      at = 0;
+    for (let k = 0; k + 1 < times.length; k++) {
+      const first = Math.ceil((times[k] - t0) * fps + 1e-3);
+      if (first >= (times[k + 1] - t0) * fps - 1e-3) continue;
+      let d = 0;
+      for (let c = 0; c < 4; c++) d += values[k * 4 + c] * values[(k + 1) * 4 + c];
+      const degrees = (2 * Math.acos(Math.min(1, Math.abs(d))) * 180) / Math.PI;
+      if (degrees > most) [most, at] = [degrees, times[k]];
+    }
+    if (!(most > SPARSE_KEY_DEGREES)) continue;
+    nodes++;
+    if (!worst || most > worst.degrees) worst = { name: nameOf(node), nodes: 0, degrees: most, at };
+  }
+  return worst && { ...worst, nodes };
+}
+
+/** The FBX node properties that move a node's rotation and scaling centre (docs/import.md). */
+const PIVOT_PROPERTIES = [
+  ['rotationOffset', 'RotationOffset'],
+  ['rotationPivot', 'RotationPivot'],
+  ['scalingOffset', 'ScalingOffset'],
+  ['scalingPivot', 'ScalingPivot'],
+] as const;
+
+/**
+ * FBX places a node at T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S * Sp^-1. The loader honours the
+ * pivots and offsets in a node's rest transform, but the tracks it builds set the position to the translation
+ * curve and turn the node about its origin, so an animated node with a pivot or offset (3ds Max, Maya "Preserve
+ * pivots") would be placed wrongly on every frame, its bones away from where the authoring tool shows them.
+ * Refused, naming the node and the property, rather than imported wrong.
+ */
+function refuseAnimatedPivots(order: Object3D[], moved: Set<string>, clipName: string): void {
+  const seen = new Set<Object3D>();
+  for (const joint of order)
+    for (let a: Object3D | null = joint; a && !seen.has(a); a = a.parent) {
+      seen.add(a);
+      if (!moved.has(a.name)) continue;
+      const data = (a.userData as { transformData?: Record<string, unknown> }).transformData ?? {};
+      for (const [key, property] of PIVOT_PROPERTIES) {
+        const v = data[key];
+        if (!Array.isArray(v) || v.every((x) => x === 0)) continue;
+        throw new FormatError(
+          'FBX',
+          `node ${quoteJson(nameOf(a))} is animated by clip ${quoteJson(clipName)} and has a ${property} of (${v.join(', ')}): animated nodes with pivots or offsets are not read; reset the pivots (or bake the animation without "Preserve pivots") and export again`,
+          { where: `Model ${quoteJson(nameOf(a))} ${property}` },
+        );
+      }
+    }
+}
+
 function nameOf(o: Object3D): string {
   const original = (o.userData as { originalName?: unknown }).originalName;
   return typeof original === 'string' ? original : o.name;
