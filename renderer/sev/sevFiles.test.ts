@@ -87,7 +87,7 @@ describe('saving the open .sev through the API', () => {
           refuse
             ? Promise.reject(new Error('/p/walk.sev: disk full'))
             : Promise.resolve({ path: req.path, name: 'walk.sev', byteLength: req.text.length }),
-        readProjectText: async () => ({ text: WALK }),
+        readProjectText: async ({ path }) => ({ path, text: WALK }),
       }),
     );
     moveFirstEvent();
