@@ -7,7 +7,8 @@
  * variants read "Hidden, not saved".
  * Mutations that fail: SAVE_MOTION_NEXT or EXPORT_AGAIN_NEXT emptied; dismissOnceSaveSettles not subscribed;
  * discardRestored without its question; the session's reset on close removed; confirmUnsaved without its kept note;
- * the floors tooltip as before.
+ * the floors tooltip as before; .sev-col without its scroll-padding-top (a selected event's row under the header);
+ * the trace keys drawn before the playhead line.
  */
 import { mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { expect, test } from './fixtures';
@@ -219,5 +220,75 @@ test("an SE's removed floor variants say what is hidden and how they come back",
   );
   await page.getByTestId('sev-variants-add').click();
   await expect(floors).toHaveText('8');
+  expect(pageErrors).toEqual([]);
+});
+
+/** Where a table's sticky header ends and where row `row` begins, on screen, in the SEV editor's column `column`. */
+async function rowUnderHeader(
+  page: Page,
+  column: string,
+  row: string,
+): Promise<{ headerBottom: number; rowTop: number }> {
+  return page.locator(column).evaluate((c, row) => {
+    // A header cell: the cells stick, their row group scrolls away.
+    const header = c.querySelector('th')!.getBoundingClientRect();
+    return { headerBottom: header.bottom, rowTop: c.querySelector(row)!.getBoundingClientRect().top };
+  }, row);
+}
+
+test('a row brought into view from above lands below the sticky header of its table, not under it', async ({
+  page,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  // The event list scrolled to its end, then the second event selected on the timeline: its row went to the column's
+  // top, half under the header ("Frame SE Joint").
+  await page.locator('.sev-col.events').evaluate((c) => (c.scrollTop = c.scrollHeight));
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(page.locator('.sev-col.events tr.selected')).toBeVisible();
+  await expect
+    .poll(async () => {
+      const { headerBottom, rowTop } = await rowUnderHeader(page, '.sev-col.events', 'tr.selected');
+      return rowTop >= headerBottom - 0.5;
+    })
+    .toBe(true);
+  await saveScreenshot('sev-rows-below-header-1280x800');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a trace key a frame from the playhead is one marker: the playhead line does not cut it in two', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.keyboard.press('Control+1');
+  await page.getByTestId('frame-number').fill('60');
+  await page.getByTestId('frame-number').press('Enter');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('t');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await page.getByTestId('frame-number').fill('59');
+  await page.getByTestId('frame-number').press('Enter');
+  // Across the trace row's middle: the playhead line (#ff5a36) showed through the key at 60, 3 px off its centre.
+  const playheadPixels = async () =>
+    page.getByTestId('timeline-canvas').evaluate((c) => {
+      const canvas = c as HTMLCanvasElement;
+      const scale = canvas.width / canvas.clientWidth;
+      const y = Math.round(Number(canvas.dataset.traceRowY) * scale);
+      const row = canvas.getContext('2d')!.getImageData(0, y, canvas.width, 1).data;
+      let n = 0;
+      for (let i = 0; i < row.length; i += 4) if (row[i] === 0xff && row[i + 1] === 0x5a && row[i + 2] === 0x36) n++;
+      return n;
+    });
+  await expect.poll(playheadPixels).toBe(0);
+  await page.screenshot({
+    path: 'e2e-output/screenshots/chromium-trace-key-by-playhead-1280x800.png',
+    clip: { x: 440, y: 590, width: 140, height: 80 },
+  });
   expect(pageErrors).toEqual([]);
 });

@@ -10,7 +10,7 @@ import { projectStore } from '../project/projectStore';
 import { sevBelongsTo } from '../sev/sevBinding';
 import { openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
-import { BACKUP_DELAY_MS, backupUnsavedOnChange, restoreHeldBackups } from './backups';
+import { BACKUP_DELAY_MS, backupUnsavedOnChange, discardRestoredQuestion, restoreHeldBackups } from './backups';
 import { fakeApi } from './fakeApiForTests';
 import walkSevText from '../../assets/walk.sev?raw';
 
@@ -245,6 +245,49 @@ describe('restoring after a crash', () => {
     await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));
     expect(documentStore.getState().dirty).toBe(false);
     expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);
+  });
+
+  // Mutation that fails: discardRestoredQuestion saying "read it from disk again" of every part (tried cold, round 6:
+  // an imported capture has no file, and Discard closes it); discardRestored passing onDisk true for every part.
+  it('Discard of a restored capture never saved says it closes it, as it does, and not that it reads it from disk', async () => {
+    setAppApi(fakeApi({}));
+    const copy: UnsavedBackup = {
+      part: 'motion',
+      documentId: 'd9',
+      name: 'jump_capture',
+      path: null,
+      editedAt: 1,
+      mtnBytes: writeMtn(emptyMotion(20, joints)),
+      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+      rotationOverridesDeg: {},
+    };
+    await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
+    expect(documentStore.getState().documentId).toBe('d9');
+    const m = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!;
+    sessionStore.getState().dismiss(m.id);
+    m.action!.run();
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
+    expect(sessionStore.getState().confirm!.text).toBe(
+      'Discard the restored changes to jump_capture, and any edits made to it since, and close it? It has no file on ' +
+        'disk to read again: imported and never saved, it is gone once discarded.',
+    );
+    sessionStore.getState().confirm!.resolve('reload');
+    await vi.waitFor(() => expect(documentStore.getState().motion).toBeNull());
+  });
+
+  it('the question says what happens to each part: read from disk again, or closed when it has no file', () => {
+    expect(
+      discardRestoredQuestion([
+        { name: 'walk.sev', onDisk: true },
+        { name: 'jump_capture', onDisk: false },
+      ]).text,
+    ).toBe(
+      'Discard the restored changes to walk.sev and jump_capture, and any edits made to them since? walk.sev is read ' +
+        'from disk again; jump_capture, with no file on disk (imported and never saved), is closed and gone.',
+    );
+    expect(discardRestoredQuestion([{ name: 'walk.mtn', onDisk: true }]).text).toBe(
+      'Discard the restored changes to walk.mtn, and any edits made to it since, and read it from disk again?',
+    );
   });
 
   // Round 26. Mutation that fails: the restored message naming the copies without escapeControls.

@@ -287,19 +287,37 @@ function dismissOnceSettled(
   ];
 }
 
+/** A restored part as Discard's question names it, and whether it has a file to read again (an imported capture has none). */
+export interface RestoredPartName {
+  name: string;
+  onDisk: boolean;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(names: readonly string[]): string {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /**
  * The question before restored copies are dropped: each part still unsaved goes, with the edits made to it since. It
  * asked only about a `.sev` ("Reload from disk … Discard edits and reload" until round 4), and a restored motion, with
- * whatever had been done to it since, went at the click with no question and no undo (tried cold, round 6).
+ * whatever had been done to it since, went at the click with no question and no undo (tried cold, round 6). What
+ * happens to each is said: a part with a file is read from disk again; one without (a capture imported and never
+ * saved) is closed. The question said "read it from disk again" of those too.
  */
-export function discardRestoredQuestion(names: readonly string[]): ReloadQuestion {
-  const one = names.length === 1;
-  const list = one ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return {
-    title: 'Discard restored changes',
-    text: `Discard the restored changes to ${list}, and any edits made to ${one ? 'it' : 'them'} since, and read ${one ? 'it' : 'them'} from disk again?`,
-    drop: 'Discard changes',
-  };
+export function discardRestoredQuestion(parts: readonly RestoredPartName[]): ReloadQuestion {
+  const one = parts.length === 1;
+  const it = one ? 'it' : 'them';
+  const head = `Discard the restored changes to ${listed(parts.map((p) => p.name))}, and any edits made to ${it} since`;
+  const reread = parts.filter((p) => p.onDisk).map((p) => p.name);
+  const closed = parts.filter((p) => !p.onDisk).map((p) => p.name);
+  const text =
+    closed.length === 0
+      ? `${head}, and read ${it} from disk again?`
+      : reread.length === 0
+        ? `${head}, and close ${it}? ${one ? 'It has' : 'They have'} no file on disk to read again: imported and never saved, ${it} ${one ? 'is' : 'are'} gone once discarded.`
+        : `${head}? ${listed(reread)} ${reread.length === 1 ? 'is' : 'are'} read from disk again; ${listed(closed)}, with no file on disk (imported and never saved), ${closed.length === 1 ? 'is' : 'are'} closed and gone.`;
+  return { title: 'Discard restored changes', text, drop: 'Discard changes' };
 }
 
 /**
@@ -310,7 +328,7 @@ export function discardRestoredQuestion(names: readonly string[]): ReloadQuestio
 async function discardRestored(restored: readonly UnsavedBackup[], showAgain: () => void): Promise<void> {
   const unsaved = restored.filter(stillUnsaved);
   if (unsaved.length) {
-    const q = discardRestoredQuestion(unsaved.map(backupName));
+    const q = discardRestoredQuestion(unsaved.map((b) => ({ name: backupName(b), onDisk: b.path !== null })));
     const choice = await askChoice({
       title: q.title,
       text: q.text,

@@ -349,6 +349,7 @@ const NOT_EDITS: Record<string, string> = {
   'history.commit': 'ends a begin (the drag case)',
   'history.cancel': 'drops a begin: back where it began, no step',
   'keyEdits.tuningEditsShown': 'a question',
+  'keyEdits.tuningEditHiddenMessage': 'a message',
   'keyEdits.channelKeyFrames': 'a question',
   'keyEdits.jumpToKey': 'moves the playhead',
   'keyEdits.selectNeighbourJoint': 'selects',

@@ -13,7 +13,7 @@ import { panelStates, projectLayoutStore } from '../project/layout';
 /**
  * Whether the tuning edits at the playhead (user key, lock, trace key) are offered: not in a work mode that hides
  * the tuning panel (sound events, project), where K / L / T would change keys the user cannot see. The Edit menu
- * greys them with TUNING_EDITS_HIDDEN_REASON and the keys do nothing there.
+ * greys them with TUNING_EDITS_HIDDEN_REASON and the keys say why in the message bar instead.
  */
 export function tuningEditsShown(): boolean {
   return panelStates(projectLayoutStore.getState()).tuning !== 'hidden';
@@ -21,9 +21,32 @@ export function tuningEditsShown(): boolean {
 export const TUNING_EDITS_HIDDEN_REASON =
   'This work mode hides the tuning panel: View › Maximize Tuning or Show All Panels offers these edits';
 
-export function toggleKeyAtPlayhead(): void {
+/** What K / L / T say where the work mode hides the tuning panel (they did nothing, silently: tried cold, round 6). */
+export function tuningEditHiddenMessage(key: 'K' | 'L' | 'T'): string {
+  const what = key === 'K' ? 'a user key' : key === 'L' ? 'a lock' : 'a trace key';
+  return (
+    `${key} toggles ${what} at the playhead in the tuning panel, which this work mode hides: ` +
+    'View › Maximize Tuning (Ctrl+1) or Show All Panels brings it back.'
+  );
+}
+
+/**
+ * Whether the tuning edit of `key` can be made on the open motion now. Where the work mode hides the tuning panel
+ * (the Edit menu greys the edit there) the key says why in the message bar, once while that message is up.
+ */
+function tuningEditAllowed(key: 'K' | 'L' | 'T'): boolean {
   const doc = documentStore.getState();
-  if (!doc.motion || doc.readOnly || !tuningEditsShown()) return;
+  if (!doc.motion || doc.readOnly) return false;
+  if (tuningEditsShown()) return true;
+  const session = sessionStore.getState();
+  const text = tuningEditHiddenMessage(key);
+  if (!session.messages.some((m) => m.text === text)) session.notify('info', text);
+  return false;
+}
+
+export function toggleKeyAtPlayhead(): void {
+  if (!tuningEditAllowed('K')) return;
+  const doc = documentStore.getState();
   doc.keys.toggle(sessionStore.getState().selectedJoint, playheadFrame());
 }
 
@@ -73,9 +96,10 @@ export function selectNeighbourJoint(dir: 1 | -1): void {
 
 /** L: locks the selected joint at the playhead, or unlocks it when it is locked there. */
 export function toggleLockAtPlayhead(): void {
+  if (!tuningEditAllowed('L')) return;
   const doc = documentStore.getState();
   const m = doc.motion;
-  if (!m || doc.readOnly || !tuningEditsShown()) return;
+  if (!m) return;
   const joint = sessionStore.getState().selectedJoint;
   const f = playheadFrame();
   if (joint >= 0 && m.jointKeyInfo[(f * m.joints.length + joint) * 4] & KeyFlag.LOCK) {
@@ -87,7 +111,7 @@ export function toggleLockAtPlayhead(): void {
 }
 
 export function toggleTraceAtPlayhead(): void {
+  if (!tuningEditAllowed('T')) return;
   const doc = documentStore.getState();
-  if (!doc.motion || doc.readOnly || !tuningEditsShown()) return;
   doc.trace.toggle(playheadFrame());
 }

@@ -5,6 +5,7 @@ export function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function notify(level: 'info' | 'warning' | 'error', text: string): void {
-  sessionStore.getState().notify(level, text, 'app');
+/** Adds a message shown over every motion; returns its id. */
+export function notify(level: 'info' | 'warning' | 'error', text: string): number {
+  return sessionStore.getState().notify(level, text, 'app');
 }

@@ -77,6 +77,44 @@ describe('saving the open .sev through the API', () => {
     expect(messages('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
   });
 
+  // Tried cold, round 6 (as for a motion). Mutation that fails: saveSev without dismissOnceSaveSettles; the
+  // subscription dismissing while the same .sev is still dirty.
+  it("a failed save's message stays while its edits are unsaved and goes once they are discarded or saved", async () => {
+    let refuse = true;
+    setAppApi(
+      fakeApi({
+        saveSev: (req) =>
+          refuse
+            ? Promise.reject(new Error('/p/walk.sev: disk full'))
+            : Promise.resolve({ path: req.path, name: 'walk.sev', byteLength: req.text.length }),
+        readProjectText: async ({ path }) => ({ path, text: WALK }),
+      }),
+    );
+    moveFirstEvent();
+    expect(await saveSev()).toBe(false);
+    const failed = () => messages('error').filter((t) => t.startsWith('Save walk.sev failed'));
+    expect(failed()).toHaveLength(1);
+    // More edits: still unsaved, the message still holds.
+    expect(
+      sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e })) })),
+    ).toBeNull();
+    expect(failed()).toHaveLength(1);
+    // Discarded: read again from disk, the edits are gone and so is the message that said they were kept.
+    const reload = reloadSev();
+    for (let i = 0; i < 100 && !sessionStore.getState().confirm; i++) await Promise.resolve();
+    sessionStore.getState().confirm!.resolve('reload');
+    await reload;
+    expect(isSevDirty(sevStore.getState().file)).toBe(false);
+    expect(failed()).toEqual([]);
+    // And once saved after all.
+    moveFirstEvent();
+    expect(await saveSev()).toBe(false);
+    expect(failed()).toHaveLength(1);
+    refuse = false;
+    expect(await saveSev()).toBe(true);
+    expect(failed()).toEqual([]);
+  });
+
   it('a clean .sev and one that does not parse are not written', async () => {
     const saved: SaveSevRequest[] = [];
     setAppApi(

@@ -8,6 +8,7 @@ import { droppedOnSave } from '../../shared/sev/validate';
 import { failureText, plainProblemOf, requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
 import { editProject } from '../project/projectHistory';
 import { projectStore } from '../project/projectStore';
 import { message, notify } from '../project/projectMessages';
@@ -71,9 +72,22 @@ export async function saveSev(): Promise<boolean> {
     void checkProject();
     return true;
   } catch (e) {
-    notify('error', `Save ${basenameOf(f.path)} failed: ${message(e)}`);
+    dismissOnceSaveSettles(notify('error', `Save ${basenameOf(f.path)} failed: ${message(e)}`), f.path);
     return false;
   }
+}
+
+/**
+ * A failed save's message ("… press Save SEV again") goes once those edits are saved after all or are no longer open
+ * (discarded, reloaded from disk, another .sev opened), as a motion's does (renderer/app/motionFiles.ts): it stayed
+ * over the .sev read again from disk (tried cold, round 6).
+ */
+function dismissOnceSaveSettles(messageId: number, path: string): void {
+  const off = sevStore.subscribe(({ file }) => {
+    if (file?.path === path && isSevDirty(file)) return;
+    off();
+    sessionStore.getState().dismiss(messageId);
+  });
 }
 
 /** Records a motion's new .sev in the project (relative to the project file). */

@@ -1,7 +1,7 @@
 /**
  * The timeline canvas: a frame ruler (scrub), a lock-flag row (drag sets a
  * LOCK range for the selected joint; a range another joint holds on any frame
- * is refused with a message), a trace-key row (click toggles a TRACE key),
+ * is refused with a message), a trace-key row (click toggles a TRACE key; its keys drawn over the playhead line),
  * then one row per channel (root translation, then every joint) showing key
  * density and the error against the tolerance per frame, with the worst
  * joints standing out. Click a row's label to select that joint; Ctrl/Shift+click it to overlay its curves.
@@ -472,7 +472,7 @@ export class TimelinePainter {
     ctx.save();
     ctx.translate(0, st);
     this.paintLockRow(ctx, m, axis, w, f0, f1);
-    this.paintTraceRow(ctx, m, axis, w, f0, f1);
+    this.paintTraceRow(ctx, w);
     drawRuler(ctx, axis, N, w);
     drawTimeGrid(ctx, axis, N, RULER_H, JOINTS_TOP);
     ctx.fillStyle = COLORS.gutterBg;
@@ -492,6 +492,9 @@ export class TimelinePainter {
       .join(',');
     drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, JOINTS_TOP);
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
+    // Over the playhead line: a key a frame from the playhead, cut by the line off its centre, read as two markers
+    // (tried cold, round 6).
+    this.paintTraceMarkers(ctx, m, axis, w, f0, f1);
     ctx.restore();
   }
 
@@ -639,7 +642,8 @@ export class TimelinePainter {
     ctx.restore();
   }
 
-  private paintTraceRow(
+  /** The trace row's keys, drawn after the playhead line so that it never cuts one in two. */
+  private paintTraceMarkers(
     ctx: CanvasRenderingContext2D,
     m: Motion,
     axis: TimeAxis,
@@ -648,7 +652,6 @@ export class TimelinePainter {
     f1: number,
   ): void {
     const y = SPECIAL_TOP + LOCK_ROW_H;
-    paintPinnedRowBand(ctx, y, TRACE_ROW_H, w, '#1f2227', COLORS.trace, 'Trace keys (click)');
     clipToPlot(ctx, y, TRACE_ROW_H, w);
     const cy = y + TRACE_ROW_H / 2;
     // The trace always has keys at 0 and N (hollow); TRACE frames are filled.
@@ -666,6 +669,12 @@ export class TimelinePainter {
       ctx.fill();
     }
     ctx.restore();
+  }
+
+  /** The trace row's band (its keys go over the playhead line: paintTraceMarkers). */
+  private paintTraceRow(ctx: CanvasRenderingContext2D, w: number): void {
+    const y = SPECIAL_TOP + LOCK_ROW_H;
+    paintPinnedRowBand(ctx, y, TRACE_ROW_H, w, '#1f2227', COLORS.trace, 'Trace keys (click)');
     ctx.strokeStyle = COLORS.gridMajor;
     ctx.beginPath();
     ctx.moveTo(0, JOINTS_TOP - 0.5);
