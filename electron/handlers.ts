@@ -7,7 +7,7 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { closeSync, existsSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
@@ -37,7 +37,8 @@ import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, pinFolder, readBytes, writeFileAtomic } from './fsutil';
+import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomic } from './fsutil';
+import { openIfBeside } from './besideFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
@@ -168,12 +169,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const folder = dirname(motionPath);
     const sev = join(folder, `${baseNameOf(motionPath)}.sev`);
     // A link that leads out of the motion's folder grants nothing (the page's read or save names where it leads).
-    allowUnlessLinkedOut(policy, folder, sev, { as: 'file', readOnly: !policy.mayWrite(motionPath) });
+    // Granted `beside`: read later by name, each such read is judged on its descriptor (besideFiles.ts, round 31).
+    allowUnlessLinkedOut(policy, folder, sev, { as: 'file', readOnly: !policy.mayWrite(motionPath), beside: true });
     // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
     const sounds = join(folder, 'sounds');
     try {
       if (statSync(sounds).isDirectory())
-        allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS });
+        allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS, beside: true });
     } catch {
       // no sounds folder: the editor shows which SEs have no sound
     }
@@ -193,20 +195,30 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         error: `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
       };
     // Beside a motion that is only read (the start-up sample), its tuning file is only read too.
-    policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath) });
+    // Read at every open of the motion, by name: judged on its descriptor while only granted beside it (round 31).
+    policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath), beside: true });
+    let judged: number | undefined;
     try {
       if (!existsSync(path)) return null;
-      const size = statSync(path).size;
+      try {
+        judged = openIfBeside(policy, path, canonicalPath(path));
+      } catch (e) {
+        return { path, error: `${(e as Error).message}; the motion opened with the default tolerances` };
+      }
+      const size = judged === undefined ? statSync(path).size : fstatSync(judged).size;
       if (size > TUNING_MAX_BYTES)
         return {
           path,
           error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
         };
       // The limit holds for the file opened, not only the one stat saw: a file swapped in between was read whole.
-      const bytes = readBytes(path, { bytes: TUNING_MAX_BYTES, of: 'a tuning file' });
+      const limit = { bytes: TUNING_MAX_BYTES, of: 'a tuning file' };
+      const bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
       return { path, text: decodeUtf8Text(bytes, 'TUNING', path) };
     } catch (e) {
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
+    } finally {
+      if (judged !== undefined) closeSync(judged);
     }
   };
 
@@ -322,7 +334,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           `Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`,
         );
       }
-      policy.allowFile(tuningPath);
+      policy.allowFile(tuningPath, { beside: true });
       files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
     }
     try {

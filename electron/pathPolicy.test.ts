@@ -311,3 +311,35 @@ describe('network paths (round 6)', () => {
     expect(() => policy.check('//srv/share/ws/../other/x.mtn', 'read')).toThrow(/network path that was not chosen/);
   });
 });
+
+describe('grantedBeside: what is granted only beside an opened motion (round 31)', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'actguy-beside-policy-'));
+    mkdirSync(join(root, 'sounds'));
+    for (const f of ['walk.sev', 'walk.mtn.actguy-tuning.json', join('sounds', 'SE_A.wav')])
+      writeFileSync(join(root, f), 'x');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('stays beside until a grant without `beside` (a pick, a project, the workspace) makes it chosen', () => {
+    const policy = createPathPolicy();
+    const sev = join(root, 'walk.sev');
+    const sound = join(root, 'sounds', 'SE_A.wav');
+    policy.allowFile(sev, { beside: true });
+    policy.allowTree(join(root, 'sounds'), { extensions: ['wav'], beside: true });
+    expect([policy.grantedBeside(sev), policy.grantedBeside(sound)]).toEqual([true, true]);
+    expect(policy.grantedBeside(join(root, 'walk.mtn.actguy-tuning.json'))).toBe(false); // not granted at all
+    policy.allowFile(sev, { beside: true, readOnly: true });
+    expect(policy.grantedBeside(sev)).toBe(true);
+    policy.allowFile(sev);
+    policy.allowFile(sev, { beside: true }); // a later open beside a motion leaves a pick a pick
+    expect(policy.grantedBeside(sev)).toBe(false);
+    policy.allowTree(join(root, 'sounds'), { extensions: ['wav'] });
+    expect(policy.grantedBeside(sound)).toBe(false);
+    const other = createPathPolicy();
+    other.allowFile(sev, { beside: true });
+    other.allowTree(root);
+    expect(other.grantedBeside(sev)).toBe(false);
+  });
+});

@@ -34,19 +34,30 @@ export interface PathPolicy {
    * that look grants nothing where it leads (docs/security.md, round 29). With `listed`, the file is granted only
    * because it is in File › Open Recent (the start-up grant of recent motions): `grantedAsListed` says so until a
    * full grant without `listed` (a dialog's pick, a drop, a file the OS hands over) makes it the user's choice.
+   * With `beside`, the file is granted only because it lies beside an opened motion (its .sev, its tuning file):
+   * `grantedBeside` says so until a grant without `beside` makes it chosen.
    */
-  allowFile(path: string, options?: { readOnly?: boolean; asJudged?: boolean; listed?: boolean }): void;
+  allowFile(
+    path: string,
+    options?: { readOnly?: boolean; asJudged?: boolean; listed?: boolean; beside?: boolean },
+  ): void;
   /**
    * Whether `path` (as listed: canonical) is allowed only by a `listed` grant: no pick of it and no tree holds it. Such a
    * file is judged again whenever it is opened (handlers.ts openMotion; docs/security.md, round 30).
    */
   grantedAsListed(path: string): boolean;
   /**
+   * Whether `path` (canonical folder, name as given) is allowed only by `beside` grants: no pick of it, no project's
+   * naming, no other tree holds it. Such a file may have been replaced since its motion opened, and is judged on the
+   * descriptor it is read from (besideFiles.ts; docs/security.md, round 31).
+   */
+  grantedBeside(path: string): boolean;
+  /**
    * Allows every file under a directory: the workspace root, or with
    * `extensions` (lower case, no dot) only files of those types plus the
-   * folder itself for listing (an audition sound folder).
+   * folder itself for listing (an audition sound folder). With `beside`, a `sounds/` folder beside an opened motion.
    */
-  allowTree(root: string, options?: { extensions?: readonly string[] }): void;
+  allowTree(root: string, options?: { extensions?: readonly string[]; beside?: boolean }): void;
   /**
    * Returns the canonical absolute path when `path` is allowed, else throws
    * PathNotAllowedError. For writes the file may not exist yet: its directory
@@ -194,7 +205,9 @@ export function linkOutOf(folder: string, path: string): string | null {
 }
 
 /** What allowUnlessLinkedOut grants: a file (allowFile's options; the default) or a folder (allowTree's options). */
-export type GrantBeside = { as: 'file'; readOnly?: boolean } | { as: 'tree'; extensions?: readonly string[] };
+export type GrantBeside =
+  | { as: 'file'; readOnly?: boolean; beside?: boolean }
+  | { as: 'tree'; extensions?: readonly string[]; beside?: boolean };
 
 /**
  * Grants `path`, named beside something the user chose in `folder`, unless a symbolic link carries it out of that
@@ -208,8 +221,8 @@ export function allowUnlessLinkedOut(
   grant: GrantBeside = { as: 'file' },
 ): boolean {
   if (linkOutOf(folder, path) !== null) return false;
-  if (grant.as === 'tree') policy.allowTree(path, { extensions: grant.extensions });
-  else policy.allowFile(path, { readOnly: grant.readOnly });
+  if (grant.as === 'tree') policy.allowTree(path, { extensions: grant.extensions, beside: grant.beside });
+  else policy.allowFile(path, { readOnly: grant.readOnly, beside: grant.beside });
   return true;
 }
 
@@ -226,9 +239,11 @@ export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();
   /** Files of `files` granted only because they are listed in Open Recent (allowFile's `listed`). */
   const listedOnly = new Set<string>();
+  /** Files granted only as beside an opened motion (allowFile's `beside`), in `files` or `readOnlyFiles`. */
+  const besideOnly = new Set<string>();
   /** Files allowed for reading only (opened by the app itself); never also in `files`. */
   const readOnlyFiles = new Set<string>();
-  const roots: { root: string; extensions: readonly string[] | null }[] = [];
+  const roots: { root: string; extensions: readonly string[] | null; beside: boolean }[] = [];
   const writableCanonical = (canon: string): boolean =>
     files.has(canon) ||
     roots.some(({ root, extensions }) =>
@@ -266,6 +281,8 @@ export function createPathPolicy(): PathPolicy {
     allowFile(path, options) {
       const canon = options?.asJudged ? resolve(path) : canonicalPath(path);
       noteNetwork(path, canon);
+      if (!options?.beside) besideOnly.delete(canon);
+      else if (!files.has(canon) && !readOnlyFiles.has(canon)) besideOnly.add(canon);
       if (options?.readOnly) {
         if (!files.has(canon)) readOnlyFiles.add(canon);
         return;
@@ -280,12 +297,27 @@ export function createPathPolicy(): PathPolicy {
       const canon = resolve(path);
       return listedOnly.has(canon) && !roots.some((r) => r.extensions === null && isInside(r.root, canon));
     },
+    grantedBeside(path) {
+      const canon = resolve(path);
+      const holds = (r: (typeof roots)[number]) =>
+        r.extensions === null
+          ? isInside(r.root, canon)
+          : isInside(r.root, canon) && r.extensions.includes(extname(canon).slice(1).toLowerCase());
+      const byFile = files.has(canon) || readOnlyFiles.has(canon);
+      if (byFile && !besideOnly.has(canon)) return false;
+      const trees = roots.filter(holds);
+      if (trees.some((r) => !r.beside)) return false;
+      return byFile || trees.length > 0;
+    },
     allowTree(root, options) {
       const canon = canonicalPath(root);
       noteNetwork(root, canon);
       const extensions = options?.extensions ? options.extensions.map((e) => e.toLowerCase()) : null;
-      if (!roots.some((r) => r.root === canon && String(r.extensions) === String(extensions)))
-        roots.push({ root: canon, extensions });
+      const beside = options?.beside === true;
+      const same = roots.find((r) => r.root === canon && String(r.extensions) === String(extensions));
+      // A tree granted without `beside` (a project's sound folder) makes one granted beside a motion chosen.
+      if (!same) roots.push({ root: canon, extensions, beside });
+      else if (!beside) same.beside = false;
     },
     check(path, purpose) {
       if (typeof path !== 'string' || path.length === 0)

@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
@@ -416,6 +416,13 @@ export function stateFolderProblem(
     stateFolderWarnings.warn(message);
   };
   try {
+    const parentWhy = follow ? stateParentProblem(dir) : undefined;
+    if (parentWhy) {
+      say(
+        `${parentWhy}: ActGuy keeps no build state there (builds only read everything again); take the others' write away from that folder (chmod go-w) or set ACTGUY_STATE_DIR to a folder inside one only you can write`,
+      );
+      return parentWhy;
+    }
     const st = fs.fstatSync(fd);
     if (anotherUsers(st.uid, me)) return `${dir} belongs to another user (user id ${st.uid})`;
     const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
@@ -440,6 +447,37 @@ export function stateFolderProblem(
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Why the folder holding the state folder `dir` lets another user take the state folder's place, or undefined. One
+ * that group or others may write without the sticky bit (as `/tmp` has) lets them rename the state folder away and
+ * put a folder of theirs, with their verdicts and records, at its name between any look and a read, whoever owns it
+ * (ssh refuses such a folder above `~/.ssh` too). It is the user's naming and not ActGuy's to change: the state
+ * folder is then not used (docs/security.md, round 31). Asked of the folder the state folder is named in and, when
+ * it is named through a link, of the one it really lies in. A folder not there yet is made 0700 (makeFolderNoFollow).
+ */
+function stateParentProblem(dir: string): string | undefined {
+  const named = dirname(resolve(dir));
+  let real = named;
+  try {
+    real = dirname(fs.realpathSync(dir));
+  } catch {
+    // not there yet: only the folder it is named in holds it
+  }
+  for (const parent of new Set([named, real])) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(parent);
+    } catch {
+      continue;
+    }
+    if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      return `${parent}, the folder holding ${dir}, can be written by other users (mode ${mode}, not sticky), who could put a folder of theirs in its place`;
+    }
+  }
+  return undefined;
 }
 
 /** Removes a file of the cache (a link itself, never what it points to). */

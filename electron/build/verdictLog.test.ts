@@ -414,4 +414,48 @@ describe('the log of the local verdicts', () => {
       expect(store.file).toBeUndefined();
     },
   );
+  // Round 31. A state folder in a folder others may write without the sticky bit (an ACTGUY_STATE_DIR under a
+  // shared 0777 folder) could be renamed away by them and a folder of theirs put at its name, with verdicts that say
+  // "unchanged" of what changed, between any look and a read. Whoever owns that folder, the state is then not used,
+  // with one warning saying why and what to do; a sticky one (as /tmp) is fine; so is the same state named through a
+  // link from a safe folder only while the folder it really lies in is safe. Mutations that fail: stateFolderProblem
+  // without stateParentProblem (the store is read); the sticky bit not asked (the 1777 case refused); only the named
+  // parent asked (the link case is read).
+  it.runIf(process.platform !== 'win32')(
+    'a state folder whose parent others may write, not sticky, is not used; a sticky parent is fine',
+    () => {
+      const s = setup();
+      const state = dirname(dirname(s.file));
+      const parent = dirname(state);
+      expect(s.open().knows(k1)).toBe(true);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      try {
+        chmodSync(parent, 0o777);
+        for (let build = 0; build < 2; build++) {
+          const store = s.open();
+          expect(store.knows(k1)).toBe(false);
+          expect(store.file).toBeUndefined();
+        }
+        const why = `${parent}, the folder holding ${state}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`;
+        expect(said).toEqual([
+          `${why}: ActGuy keeps no build state there (builds only read everything again); take the others' write away from that folder (chmod go-w) or set ACTGUY_STATE_DIR to a folder inside one only you can write`,
+        ]);
+        expect((statSync(parent).mode & 0o7777).toString(8)).toBe('777');
+        // Named through a link in a folder only the user may write: the folder it really lies in is what others can swap.
+        const safe = mkdtempSync(join(tmpdir(), 'actguy-vsafe-'));
+        dirs.push(safe);
+        symlinkSync(state, join(safe, 'state'));
+        expect(stateFolderProblem(join(safe, 'state'), true)).toBe(
+          `${parent}, the folder holding ${join(safe, 'state')}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`,
+        );
+        chmodSync(parent, 0o1777);
+        expect(s.open().knows(k1)).toBe(true);
+        expect(stateFolderProblem(join(safe, 'state'), true)).toBeUndefined();
+      } finally {
+        stateFolderWarnings.warn = warn;
+      }
+    },
+  );
 });

@@ -32,6 +32,7 @@ import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
 import { openRecentFileOrRefuse } from '../recentFiles';
+import { openIfBeside } from '../besideFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -376,7 +377,13 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         if (extname(path).toLowerCase() === '.sev') return { path: given, text: null };
         throw new Error(`Could not read ${path}: no such file`);
       }
-      return { path: given, text: readText(path) };
+      // A .sev granted only beside a motion is judged on the descriptor read (besideFiles.ts; round 31).
+      const judged = openIfBeside(policy, given, path);
+      try {
+        return { path: given, text: readText(path, judged) };
+      } finally {
+        if (judged !== undefined) closeSync(judged);
+      }
     },
 
     saveSev: async (raw) => {
@@ -488,10 +495,15 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (size > SOUND_MAX_BYTES)
         throw new Error(`${path}: ${size} bytes is too large for audition (at most ${SOUND_MAX_BYTES})`);
       // The limit holds for the file opened too: one swapped in after the stat was read whole (round 14).
+      // A sound granted only in `sounds/` beside a motion is judged on the descriptor read (besideFiles.ts; round 31).
+      const limit = { bytes: SOUND_MAX_BYTES, of: 'a sound for audition' };
+      const judged = openIfBeside(policy, given, path);
       try {
-        return { path: given, bytes: readBytes(path, { bytes: SOUND_MAX_BYTES, of: 'a sound for audition' }) };
+        return { path: given, bytes: judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit) };
       } catch (e) {
         throw new Error(`Could not read ${path}: ${systemReason(e)}`);
+      } finally {
+        if (judged !== undefined) closeSync(judged);
       }
     },
   };

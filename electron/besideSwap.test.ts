@@ -1,0 +1,110 @@
+/**
+ * A motion's .sev, tuning file and `sounds/` are granted when the motion opens and read by name later (the SEV
+ * editor, the next open, an audition). In a folder others may write, another user can swap such a file in between:
+ * each read of a file granted only beside a motion is judged on the descriptor it reads (docs/security.md, round 31).
+ */
+import {
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IpcReply } from '../shared/ipc/transport';
+import { besideReadSeam } from './besideFiles';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { SAMPLE_MTN, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { inProcessTextChecker } from './project/textCheckJob';
+
+const compress = useCompressClientPerTest();
+
+let dir: string;
+let handlers: ApiHandlers;
+const motion = () => join(dir, 'walk.mtn');
+const sev = () => join(dir, 'walk.sev');
+const tuning = () => join(dir, 'walk.mtn.actguy-tuning.json');
+const sound = (name: string) => join(dir, 'sounds', name);
+const TUNING = '{"version": 1}\n';
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-beside-'));
+  copyFileSync(SAMPLE_MTN, motion());
+  writeFileSync(sev(), "the user's sound events\n");
+  writeFileSync(tuning(), TUNING);
+  mkdirSync(join(dir, 'sounds'));
+  writeFileSync(sound('SE_A.wav'), "RIFF the user's A");
+  writeFileSync(sound('SE_B.wav'), "RIFF the user's B");
+  // The motion is the user's pick (handed over on the command line); what lies beside it is granted beside it.
+  handlers = testHandlers({
+    app: { startupPath: motion(), workspaceRoot: null },
+    compress: compress(),
+    dialogs: scriptedDialogs(),
+    checkText: inProcessTextChecker,
+  });
+});
+afterEach(() => {
+  besideReadSeam.judged = () => undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = (member: string, arg: unknown): Promise<IpcReply<unknown>> => dispatchInvoke(handlers, member, arg);
+const errorOf = (reply: IpcReply<unknown>) => (reply.ok ? 'read' : reply.error.message);
+const tuningOf = async () =>
+  ((await call('openMotion', { path: motion() })) as { value: { motion: { tuning: unknown } } }).value.motion.tuning;
+
+describe('a file beside an opened motion, read later, is judged when read (round 31)', () => {
+  it('swapped for a link since the open (to a file also granted): refused, naming the link', async () => {
+    expect(await tuningOf()).toEqual({ path: tuning(), text: TUNING });
+    rmSync(sev());
+    symlinkSync(tuning(), sev());
+    expect(errorOf(await call('readProjectText', { path: sev() }))).toBe(
+      `${sev()}: it is a symbolic link to ${tuning()}; open that file itself, so it was not read`,
+    );
+    rmSync(sound('SE_A.wav'));
+    symlinkSync(sound('SE_B.wav'), sound('SE_A.wav'));
+    expect(errorOf(await call('readSound', { path: sound('SE_A.wav') }))).toMatch(/SE_A\.wav.*symbolic link.*not read/);
+    rmSync(tuning());
+    symlinkSync(sound('SE_B.wav'), tuning());
+    // The link stays inside the folder (round 13's look passes it); the judgement refuses it.
+    expect(await tuningOf()).toEqual({
+      path: tuning(),
+      error: `${tuning()}: it is a symbolic link to ${sound('SE_B.wav')}; open that file itself, so it was not read; the motion opened with the default tolerances`,
+    });
+  });
+
+  it('the file read is the file judged: one swapped in after the judgement is not what is read', async () => {
+    expect((await call('openMotion', { path: motion() })).ok).toBe(true);
+    const swapIn = (path: string) => {
+      writeFileSync(join(dir, 'planted'), 'PLANTED by another user');
+      renameSync(join(dir, 'planted'), path);
+    };
+    besideReadSeam.judged = swapIn;
+    const read = await call('readProjectText', { path: sev() });
+    expect(read).toEqual({ ok: true, value: { path: sev(), text: "the user's sound events\n" } });
+    const heard = (await call('readSound', { path: sound('SE_A.wav') })) as { value: { bytes: Uint8Array } };
+    expect(Buffer.from(heard.value.bytes).toString()).toBe("RIFF the user's A");
+    expect(await tuningOf()).toEqual({ path: tuning(), text: TUNING });
+  });
+
+  // CI runs as root; anotherUsers compares with process.getuid(), so as root user 65534's file is another user's.
+  it.skipIf(process.getuid?.() !== 0)('one another user owns now: refused, saying whose it is', async () => {
+    expect((await call('openMotion', { path: motion() })).ok).toBe(true);
+    for (const f of [sev(), tuning(), sound('SE_A.wav')]) chownSync(f, 65534, 65534);
+    const theirs = (path: string) =>
+      `${path}: it belongs to another user (user id 65534), who may have put it there since the motion was opened; copy it to a folder of yours to use it, so it was not read`;
+    expect(errorOf(await call('readProjectText', { path: sev() }))).toBe(theirs(sev()));
+    expect(errorOf(await call('readSound', { path: sound('SE_A.wav') }))).toBe(theirs(sound('SE_A.wav')));
+    expect(await tuningOf()).toEqual({
+      path: tuning(),
+      error: `${theirs(tuning())}; the motion opened with the default tolerances`,
+    });
+    // The user's own sound beside it still plays.
+    expect((await call('readSound', { path: sound('SE_B.wav') })).ok).toBe(true);
+  });
+});
