@@ -30,7 +30,7 @@ import type { FbxNode, FbxValue } from '../../shared/interchange/fbx/container';
 import { importFbx } from '../../shared/interchange/fbx/import';
 import { writeFbxAscii, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
-import { fkPoints } from '../../shared/testing/independentFk';
+import { motionPoints, pointMismatch } from '../../shared/testing/independentFk';
 
 const FILE = '/usr/share/assimp/models/FBX/animation_with_skeleton.fbx';
 const present = existsSync(FILE);
@@ -427,26 +427,11 @@ describe.skipIf(!present)(
             }),
           );
         }
-        const J = m.joints.length;
         for (let f = 0; f <= m.frameCount; f++) {
           const ticks = t0 + (f * TICKS) / FPS;
           if (v.onKeysOnly && !ev.keyTicks.some((k) => Math.abs(k - ticks) < TICKS / FPS / 1000)) continue;
-          const got = fkPoints(
-            m,
-            Array.from(m.translation.subarray(f * 4, f * 4 + 3)),
-            (j) => Array.from(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)),
-            (j) => Array.from(m.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3)),
-            shell,
-          );
-          want[f].forEach((pts, j) =>
-            pts.forEach((p, k) => {
-              const d = Math.hypot(p[0] - got[j][k][0], p[1] - got[j][k][1], p[2] - got[j][k][2]);
-              if (!(d <= 1e-5 * Math.max(1, reach)))
-                expect.fail(
-                  `frame ${f} joint ${m.joints[j].name} point ${k}: ${got[j][k].join()} against the file's ${p.join()} (${d})`,
-                );
-            }),
-          );
+          const mismatch = pointMismatch(m, f, want[f], motionPoints(m, f, shell), 1e-5 * Math.max(1, reach));
+          if (mismatch) expect.fail(mismatch);
         }
         for (const [method, tol] of [
           ['refined', 0.5],

@@ -23,7 +23,7 @@ import { writeGlb, type GltfJson } from '../../shared/interchange/gltf/glb';
 import { importGltf } from '../../shared/interchange/gltf/import';
 import { readMtn } from '../../shared/mtn/read';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
-import { fkPoints } from '../../shared/testing/independentFk';
+import { motionPoints, pointMismatch } from '../../shared/testing/independentFk';
 import { seededRandom } from '../../shared/testing/random';
 
 type Vec = number[];
@@ -789,24 +789,9 @@ describe('glTF as other exporters write it: import reproduces the file, compress
           }),
         );
       }
-      const J = m.joints.length;
       for (let f = 0; f <= m.frameCount; f++) {
-        const got = fkPoints(
-          m,
-          Array.from(m.translation.subarray(f * 4, f * 4 + 3)),
-          (j) => Array.from(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)),
-          (j) => Array.from(m.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3)),
-          shell,
-        );
-        want[f].forEach((pts, j) =>
-          pts.forEach((p, k) => {
-            const d = Math.hypot(p[0] - got[j][k][0], p[1] - got[j][k][1], p[2] - got[j][k][2]);
-            if (!(d <= 1e-5 * Math.max(1, reach)))
-              expect.fail(
-                `frame ${f} joint ${m.joints[j].name} point ${k}: ${got[j][k].join()} against the file's ${p.join()} (${d})`,
-              );
-          }),
-        );
+        const mismatch = pointMismatch(m, f, want[f], motionPoints(m, f, shell), 1e-5 * Math.max(1, reach));
+        if (mismatch) expect.fail(mismatch);
       }
       for (const code of v.warnings ?? []) expect(warnings.map((w) => w.code)).toContain(code);
       for (const code of v.noWarnings ?? []) expect(warnings.map((w) => w.code)).not.toContain(code);

@@ -72,6 +72,39 @@ export function fkPoints(
   return out;
 }
 
+/** The points fkPoints gives for the motion's own frame t (its root translation, rotations and offsets there). */
+export function motionPoints(m: Motion, t: number, shell: number): number[][][] {
+  const J = m.joints.length;
+  return fkPoints(
+    m,
+    [0, 1, 2].map((c) => m.translation[t * 4 + c]),
+    (j) => [0, 1, 2, 3].map((c) => m.rotation[(t * J + j) * 4 + c]),
+    (j) => [0, 1, 2].map((c) => m.offset[(t * J + j) * 4 + c]),
+    shell,
+  );
+}
+
+/**
+ * The first point of `got` farther than `limit` from its point in `want` (both as fkPoints gives them, for frame f
+ * of m), said with the joint, the point and both positions; undefined when every point is within the limit.
+ */
+export function pointMismatch(
+  m: Motion,
+  f: number,
+  want: number[][][],
+  got: number[][][],
+  limit: number,
+): string | undefined {
+  for (let j = 0; j < want.length; j++)
+    for (let k = 0; k < want[j].length; k++) {
+      const p = want[j][k];
+      const d = Math.hypot(p[0] - got[j][k][0], p[1] - got[j][k][1], p[2] - got[j][k][2]);
+      if (!(d <= limit))
+        return `frame ${f} joint ${m.joints[j].name} point ${k}: ${got[j][k].join()} against the file's ${p.join()} (${d})`;
+    }
+  return undefined;
+}
+
 /**
  * Object-space error at every frame and joint (J entries per frame): the
  * largest distance between the decoded and source positions of the joint and
@@ -84,13 +117,7 @@ export function independentObjectErrors(m: Motion, mt3: Mt3Motion, shell: number
   const out: number[][] = [];
   const off = (f: number, j: number) => [0, 1, 2].map((c) => m.offset[(f * J + j) * 4 + c]);
   for (let t = 0; t <= m.frameCount; t++) {
-    const src = fkPoints(
-      m,
-      [0, 1, 2].map((c) => m.translation[t * 4 + c]),
-      (j) => [0, 1, 2, 3].map((c) => m.rotation[(t * J + j) * 4 + c]),
-      (j) => off(t, j),
-      shell,
-    );
+    const src = motionPoints(m, t, shell);
     const dec = fkPoints(
       m,
       decodePos(mt3.root.frames, mt3.root.position, mt3.root.velocity, t),
