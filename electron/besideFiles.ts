@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { systemReason } from './fsErrors';
-import { anotherUsers } from './fsutil';
+import { anotherUsers, openNoFollow } from './fsutil';
 import { canonicalPath, quotePath, type PathPolicy } from './pathPolicy';
 
 /**
@@ -32,7 +32,7 @@ export function openBesideFile(
 ): { fd: number } | { problem: string } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openNoFollow(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP')
       return { problem: `it is a symbolic link to ${quotePath(canonicalPath(path))}; open that file itself` };

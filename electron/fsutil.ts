@@ -128,6 +128,15 @@ export function readFileHead(path: string, maxBytes: number): Uint8Array | undef
 export type SmallFile = { text: string; ctimeMs: number } | { problem: string };
 
 /**
+ * Opens a file to be read, never through a symbolic link at its name (O_NOFOLLOW: ELOOP instead) and never waiting on
+ * a FIFO (O_NONBLOCK), so what the caller then judges on the descriptor (fstat) is what it reads. Throws the open's
+ * error as it is.
+ */
+export function openNoFollow(path: string): number {
+  return openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+}
+
+/**
  * Reads a file that may be hostile: only a plain file (not a link, a FIFO or a
  * device), at most `maxBytes`, UTF-8. What is wrong comes back as a problem in
  * words, so the caller names the file.
@@ -146,7 +155,7 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile | undef
   let fd: number;
   try {
     // No link may be followed and no FIFO may block the open, even if the file changed since the lstat.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openNoFollow(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;

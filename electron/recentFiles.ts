@@ -1,10 +1,10 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
-import { anotherUsers, readSmallFile, writeFileAtomic } from './fsutil';
+import { anotherUsers, openNoFollow, readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
 import { canonicalPath, MAX_PATH_LENGTH, quotePath } from './pathPolicy';
 import { describeFsError, systemReason } from './fsErrors';
@@ -117,7 +117,7 @@ export function openRecentFile(
 ): { fd: number } | { problem: string } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openNoFollow(path);
   } catch (e) {
     // A link at the name (ELOOP), a file gone: said as the look by name says it.
     const problem = recentPathProblem(path, uid);
