@@ -95,8 +95,9 @@ export async function dragLockRow(page: Page, from: number, to: number): Promise
  * move that stays over the element the last one entered, and Playwright's dragTo ends on the move that enters the
  * target, so whether the drop was accepted hung on timing (a CI run lost the gesture that way). Here the pointer
  * moves once more inside the target, the gesture is held until the target shows it is the drop place (the row's
- * .drop class, set by its dragover) and only then released; a gesture lost before any dragover is made again, at
- * most three times, never after one that moved a row. An app whose rows take no dragover still fails here.
+ * .drop class, set by its dragover) and only then released; a gesture lost before any dragover, or released without
+ * moving a row, is made again, at most three times, never after one that moved a row. An app whose rows take no
+ * dragover still fails here; one whose drop moves nothing fails at the caller's check of the order.
  */
 export async function dragProjectRow(page: Page, from: string, onto: string): Promise<void> {
   const row = (name: string) => page.locator(`[data-testid="project-motion"][data-name="${name}"]`);
@@ -125,7 +126,10 @@ export async function dragProjectRow(page: Page, from: string, onto: string): Pr
       continue;
     }
     await page.mouse.up();
-    return;
+    // A CI run saw the target marked and the release then drop nothing (the row stayed): the order is checked and a
+    // gesture that moved no row is made again, like one lost before its dragover.
+    await animationFrames(page);
+    if ((await order()) !== before || attempt === 3) return;
   }
 }
 
