@@ -18,6 +18,10 @@ export default defineConfig<AppFixtureOptions>({
   // The machine is small and shared: one browser at a time keeps timings honest.
   workers: 1,
   fullyParallel: false,
+  // On CI a failed scenario runs once more and a pass on that second run is listed as "flaky" in the log, so a
+  // timing accident on a loaded 2-core machine (a lost drag gesture, CI on 68284dc) is seen without blocking the
+  // landing; a scenario that fails twice still fails the run. Locally nothing is retried.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
