@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { systemReason } from './fsErrors';
 import { anotherUsers, openNoFollow } from './fsutil';
@@ -73,28 +73,4 @@ export function openIfBeside(policy: PathPolicy, given: string, canonical: strin
   }
   if ('problem' in opened) throw new Error(`${quotePath(granted)}: ${opened.problem}, so it was not read`);
   return opened.fd;
-}
-
-/**
- * Where a symbolic link now at the name of `given` leads, when `given` is granted only beside an opened motion and
- * was a plain file, or nothing, at its name then (docs/security.md, round 32); undefined otherwise. The policy's check
- * resolves such a link, so a save wrote the user's text over the file it leads to (the tuning file, the .sev, a file
- * of the workspace), a link another user put there since in a folder they may write. Refusing it is enough: the save
- * then writes at the name, and its rename replaces whatever is there by then, never writing through a link. A link
- * that already stood there at the open, inside the motion's folder (round 13), is not the name granted and is
- * written through as before.
- */
-export function linkedSinceBeside(policy: PathPolicy, given: string): string | undefined {
-  const named = besideNameOf(given);
-  if (!policy.grantedBeside(named)) return undefined;
-  try {
-    if (!lstatSync(named).isSymbolicLink()) return undefined;
-  } catch {
-    return undefined;
-  }
-  try {
-    return quotePath(canonicalPath(named));
-  } catch {
-    return 'a place that cannot be reached';
-  }
 }

@@ -111,41 +111,68 @@ describe('a file beside an opened motion, read later, is judged when read (round
   });
 });
 
-// Round 32. A save of the .sev, or of the motion with its tuning file, wrote to the path the policy resolved: through a
-// link put at the name since the open, the user's text replaced the file it leads to (another granted file: the
-// tuning file, the .sev, a file of the workspace). Such a save is refused now, naming the link; the file it leads to
-// is unchanged. A link that already stood there at the open (round 13's, inside the folder) is written through as
-// before (linkedSiblings.test.ts). Mutations that fail: saveSev without the look; saveMotion without it.
-describe('a file beside an opened motion, written later, is not written through a link put there since (round 32)', () => {
+// Round 32. A save wrote to the path the policy resolved: through a link put at the name since it was chosen or
+// opened, the user's text replaced the file it leads to (another granted file: the tuning file, the .sev, a file of
+// the workspace). Such a save is refused now, naming the link; the file it leads to is unchanged (pathPolicy.ts check).
+// A link that already stood there when chosen is written through as before (linkedSiblings.test.ts). Mutation that
+// fails: the policy's check without the look at the name.
+describe('a file written later is not written through a link put at its name since it was opened (round 32)', () => {
+  const refusal = (path: string, to: string) =>
+    `ActGuy refused to access ${path}: it is a symbolic link to ${to} now, put there since it was chosen or opened, and ActGuy writes nothing through such a link: remove the link, or save a copy with Save As; nothing was written`;
+  const open = async () =>
+    ((await call('openMotion', { path: motion() })) as { value: { motion: { documentId: string } } }).value.motion
+      .documentId;
+  const saveMotion = (documentId: string) =>
+    call('saveMotion', {
+      documentId,
+      path: motion(),
+      mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+      tuningText: TUNING,
+    });
+
   it('Save SEV and a save with the tuning file refuse a link at the name; what it leads to is unchanged', async () => {
-    const opened = (await call('openMotion', { path: motion() })) as { value: { motion: { documentId: string } } };
-    const saveMotion = () =>
-      call('saveMotion', {
-        documentId: opened.value.motion.documentId,
-        path: motion(),
-        mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
-        tuningText: TUNING,
-      });
+    const documentId = await open();
     rmSync(sev());
     symlinkSync(tuning(), sev());
-    expect(errorOf(await call('saveSev', { path: sev(), text: 'sev 1\n' }))).toBe(
-      `Could not save ${sev()}: it is a symbolic link to ${tuning()}, put there since the motion was opened, and ActGuy writes nothing through it; remove the link and save again; nothing was written`,
-    );
+    expect(errorOf(await call('saveSev', { path: sev(), text: 'sev 1\n' }))).toBe(refusal(sev(), tuning()));
     expect(readFileSync(tuning(), 'utf8')).toBe(TUNING);
     expect(lstatSync(sev()).isSymbolicLink()).toBe(true);
-    // The tuning file's name, granted at the open, now a link to the .sev's target: the .sev's text is not replaced.
+    // The tuning file's name, granted at the open, now a link to the .sev: the .sev's text is not replaced.
     rmSync(sev());
     writeFileSync(sev(), "the user's sound events\n");
     rmSync(tuning());
     symlinkSync(sev(), tuning());
-    expect(errorOf(await saveMotion())).toBe(
-      `Could not save ${motion()}: its tuning file ${tuning()} is a symbolic link to ${sev()}, put there since the motion was opened, and ActGuy writes nothing through it; remove the link (or save a copy with Save As); nothing was written`,
-    );
+    expect(errorOf(await saveMotion(documentId))).toBe(refusal(tuning(), sev()));
     expect(readFileSync(sev(), 'utf8')).toBe("the user's sound events\n");
     // With the link gone, both save as before.
     rmSync(tuning());
     expect((await call('saveSev', { path: sev(), text: 'sev 1\n' })).ok).toBe(true);
-    expect((await saveMotion()).ok).toBe(true);
+    expect((await saveMotion(documentId)).ok).toBe(true);
     expect(readFileSync(tuning(), 'utf8')).toBe(TUNING);
+  });
+
+  it("the motion itself, chosen in a shared folder, made a link to a file of the user's workspace: not saved there", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'actguy-beside-ws-'));
+    try {
+      writeFileSync(join(workspace, 'boss.mtn'), "the user's other motion");
+      handlers = testHandlers({
+        app: { startupPath: motion(), workspaceRoot: workspace },
+        compress: compress(),
+        dialogs: scriptedDialogs(),
+        checkText: inProcessTextChecker,
+      });
+      const documentId = await open();
+      rmSync(motion());
+      symlinkSync(join(workspace, 'boss.mtn'), motion());
+      const saved = await call('saveMotion', {
+        documentId,
+        path: motion(),
+        mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+      });
+      expect(errorOf(saved)).toBe(refusal(motion(), join(workspace, 'boss.mtn')));
+      expect(readFileSync(join(workspace, 'boss.mtn'), 'utf8')).toBe("the user's other motion");
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

@@ -38,7 +38,7 @@ import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomic } from './fsutil';
-import { linkedSinceBeside, openIfBeside } from './besideFiles';
+import { openIfBeside } from './besideFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
@@ -334,12 +334,6 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           `Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`,
         );
       }
-      // Granted at the open as a plain file or none; a link there now was put there since (besideFiles.ts; round 32).
-      const linkedTo = linkedSinceBeside(policy, tuningPath);
-      if (linkedTo !== undefined)
-        throw new Error(
-          `Could not save ${path}: its tuning file ${tuningPath} is a symbolic link to ${linkedTo}, put there since the motion was opened, and ActGuy writes nothing through it; remove the link (or save a copy with Save As); nothing was written`,
-        );
       policy.allowFile(tuningPath, { beside: true });
       files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
     }

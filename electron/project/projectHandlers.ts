@@ -32,7 +32,7 @@ import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
 import { openRecentFileOrRefuse } from '../recentFiles';
-import { linkedSinceBeside, openIfBeside } from '../besideFiles';
+import { openIfBeside } from '../besideFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -400,12 +400,6 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       )
         allowUnlessLinkedOut(policy, dirname(given), given);
       const path = policy.check(given, 'write');
-      // A .sev granted beside a motion whose name is a link now: not written through it (besideFiles.ts; round 32).
-      const linkedTo = linkedSinceBeside(policy, given);
-      if (linkedTo !== undefined)
-        throw new Error(
-          `Could not save ${given}: it is a symbolic link to ${linkedTo}, put there since the motion was opened, and ActGuy writes nothing through it; remove the link and save again; nothing was written`,
-        );
       return saveCheckedText(
         'sev',
         path,
