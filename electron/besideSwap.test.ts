@@ -171,6 +171,28 @@ describe('a file written later is not written through a link put at its name sin
       });
       expect(errorOf(saved)).toBe(refusal(motion(), join(workspace, 'boss.mtn')));
       expect(readFileSync(join(workspace, 'boss.mtn'), 'utf8')).toBe("the user's other motion");
+      // Not the name but its folder: the shared folder renamed away and a link to the workspace put in its place. The
+      // page saves at the path the motion opened as; it resolves into the workspace now, onto the user's walk.mtn.
+      rmSync(motion());
+      copyFileSync(SAMPLE_MTN, motion());
+      const again = await open();
+      writeFileSync(join(workspace, 'walk.mtn'), "the user's walk in the workspace");
+      renameSync(dir, `${dir}-away`);
+      symlinkSync(workspace, dir);
+      try {
+        const through = await call('saveMotion', {
+          documentId: again,
+          path: motion(),
+          mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+        });
+        expect(errorOf(through)).toBe(
+          `ActGuy refused to access ${motion()}: it resolves to ${join(workspace, 'walk.mtn')} now, not where it lay when it was chosen or opened: a folder on its path was made a symbolic link since, and ActGuy writes nothing through it; put the folder back, or save a copy with Save As; nothing was written`,
+        );
+        expect(readFileSync(join(workspace, 'walk.mtn'), 'utf8')).toBe("the user's walk in the workspace");
+      } finally {
+        rmSync(dir);
+        renameSync(`${dir}-away`, dir);
+      }
     } finally {
       rmSync(workspace, { recursive: true, force: true });
     }
