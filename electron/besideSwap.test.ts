@@ -52,6 +52,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   besideReadSeam.judged = () => undefined;
+  besideReadSeam.opening = () => undefined;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -93,6 +94,38 @@ describe('a file beside an opened motion, read later, is judged when read (round
     expect(Buffer.from(heard.value.bytes).toString()).toBe("RIFF the user's A");
     expect(await tuningOf()).toEqual({ path: tuning(), text: TUNING });
   });
+
+  // Round 32. O_NOFOLLOW refuses a link at the name only: the motion's folder swapped for a link after the policy's
+  // check and before the open led the open to the user's own file of that name elsewhere, never granted. Linux tells
+  // where the open file lies. Mutation that fails: openBesideFile without that look.
+  it.runIf(process.platform === 'linux')(
+    'a folder above it swapped for a link just before the open: refused, naming where the open led',
+    async () => {
+      expect((await call('openMotion', { path: motion() })).ok).toBe(true);
+      const other = mkdtempSync(join(tmpdir(), 'actguy-beside-other-'));
+      try {
+        writeFileSync(join(other, 'walk.sev'), "the user's private notes, never chosen\n");
+        besideReadSeam.opening = () => {
+          besideReadSeam.opening = () => undefined;
+          renameSync(dir, `${dir}-away`);
+          symlinkSync(other, dir);
+        };
+        const read = await call('readProjectText', { path: sev() });
+        rmSync(dir);
+        renameSync(`${dir}-away`, dir);
+        expect(errorOf(read)).toBe(
+          `${sev()}: it is not there now: a folder on its path was swapped since it was checked, and the file opened lies at ${join(other, 'walk.sev')}, so it was not read`,
+        );
+        // Put back, it reads as before.
+        expect(await call('readProjectText', { path: sev() })).toEqual({
+          ok: true,
+          value: { path: sev(), text: "the user's sound events\n" },
+        });
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    },
+  );
 
   // CI runs as root; anotherUsers compares with process.getuid(), so as root user 65534's file is another user's.
   it.skipIf(process.getuid?.() !== 0)('one another user owns now: refused, saying whose it is', async () => {
