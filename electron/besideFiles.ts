@@ -1,4 +1,4 @@
-import { closeSync, fstatSync } from 'node:fs';
+import { closeSync, fstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { systemReason } from './fsErrors';
 import { anotherUsers, openNoFollow } from './fsutil';
@@ -8,7 +8,24 @@ import { canonicalPath, quotePath, type PathPolicy } from './pathPolicy';
  * A test seam: called once a file beside an opened motion has been opened and judged, before anything reads it.
  * Tests swap the file there, as a colleague could in a shared folder, to see that what is read is what was judged.
  */
-export const besideReadSeam = { judged: (_path: string): void => undefined };
+export const besideReadSeam = {
+  judged: (_path: string): void => undefined,
+  /** Called just before the open: tests swap a folder above the file there (round 32). */
+  opening: (_path: string): void => undefined,
+};
+
+/**
+ * Where the open file `fd` really lies, as the kernel says (Linux's /proc/self/fd), or undefined where it cannot be
+ * asked (another system, /proc not mounted).
+ */
+function openedAt(fd: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return realpathSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The path a file granted beside a motion was granted as: its folder resolved (the motion's, which the user chose),
@@ -32,6 +49,7 @@ export function openBesideFile(
 ): { fd: number } | { problem: string } {
   let fd: number;
   try {
+    besideReadSeam.opening(path);
     fd = openNoFollow(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP')
@@ -45,13 +63,25 @@ export function openBesideFile(
       ? 'it is not a plain file (a pipe, socket or device)'
       : anotherUsers(st.uid, uid)
         ? `it belongs to another user (user id ${st.uid}), who may have put it there since the motion was opened; copy it to a folder of yours to use it`
-        : undefined;
+        : elsewhere(fd, path);
   if (problem) {
     closeSync(fd);
     return { problem };
   }
   besideReadSeam.judged(path);
   return { fd };
+}
+
+/**
+ * Why the file opened as `path` is not the one at `path` (canonical when judged): O_NOFOLLOW refuses a link at the name
+ * only, so a folder above it swapped for a link between the policy's check and the open led the open to a file of the
+ * same name elsewhere, the user's own, never granted (docs/security.md, round 32). Asked of the kernel where it can be.
+ */
+function elsewhere(fd: number, path: string): string | undefined {
+  const at = openedAt(fd);
+  return at === undefined || at === path
+    ? undefined
+    : `it is not there now: a folder on its path was swapped since it was checked, and the file opened lies at ${quotePath(at)}`;
 }
 
 /**

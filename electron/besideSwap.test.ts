@@ -6,8 +6,10 @@
 import {
   chownSync,
   copyFileSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -50,6 +52,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   besideReadSeam.judged = () => undefined;
+  besideReadSeam.opening = () => undefined;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -92,6 +95,38 @@ describe('a file beside an opened motion, read later, is judged when read (round
     expect(await tuningOf()).toEqual({ path: tuning(), text: TUNING });
   });
 
+  // Round 32. O_NOFOLLOW refuses a link at the name only: the motion's folder swapped for a link after the policy's
+  // check and before the open led the open to the user's own file of that name elsewhere, never granted. Linux tells
+  // where the open file lies. Mutation that fails: openBesideFile without that look.
+  it.runIf(process.platform === 'linux')(
+    'a folder above it swapped for a link just before the open: refused, naming where the open led',
+    async () => {
+      expect((await call('openMotion', { path: motion() })).ok).toBe(true);
+      const other = mkdtempSync(join(tmpdir(), 'actguy-beside-other-'));
+      try {
+        writeFileSync(join(other, 'walk.sev'), "the user's private notes, never chosen\n");
+        besideReadSeam.opening = () => {
+          besideReadSeam.opening = () => undefined;
+          renameSync(dir, `${dir}-away`);
+          symlinkSync(other, dir);
+        };
+        const read = await call('readProjectText', { path: sev() });
+        rmSync(dir);
+        renameSync(`${dir}-away`, dir);
+        expect(errorOf(read)).toBe(
+          `${sev()}: it is not there now: a folder on its path was swapped since it was checked, and the file opened lies at ${join(other, 'walk.sev')}, so it was not read`,
+        );
+        // Put back, it reads as before.
+        expect(await call('readProjectText', { path: sev() })).toEqual({
+          ok: true,
+          value: { path: sev(), text: "the user's sound events\n" },
+        });
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    },
+  );
+
   // CI runs as root; anotherUsers compares with process.getuid(), so as root user 65534's file is another user's.
   it.skipIf(process.getuid?.() !== 0)('one another user owns now: refused, saying whose it is', async () => {
     expect((await call('openMotion', { path: motion() })).ok).toBe(true);
@@ -106,5 +141,93 @@ describe('a file beside an opened motion, read later, is judged when read (round
     });
     // The user's own sound beside it still plays.
     expect((await call('readSound', { path: sound('SE_B.wav') })).ok).toBe(true);
+  });
+});
+
+// Round 32. A save wrote to the path the policy resolved: through a link put at the name since it was chosen or
+// opened, the user's text replaced the file it leads to (another granted file: the tuning file, the .sev, a file of
+// the workspace). Such a save is refused now, naming the link; the file it leads to is unchanged (pathPolicy.ts check).
+// A link that already stood there when chosen is written through as before (linkedSiblings.test.ts). Mutation that
+// fails: the policy's check without the look at the name.
+describe('a file written later is not written through a link put at its name since it was opened (round 32)', () => {
+  const refusal = (path: string, to: string) =>
+    `ActGuy refused to access ${path}: it is a symbolic link to ${to} now, put there since it was chosen or opened, and ActGuy writes nothing through such a link: remove the link, or save a copy with Save As; nothing was written`;
+  const open = async () =>
+    ((await call('openMotion', { path: motion() })) as { value: { motion: { documentId: string } } }).value.motion
+      .documentId;
+  const saveMotion = (documentId: string) =>
+    call('saveMotion', {
+      documentId,
+      path: motion(),
+      mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+      tuningText: TUNING,
+    });
+
+  it('Save SEV and a save with the tuning file refuse a link at the name; what it leads to is unchanged', async () => {
+    const documentId = await open();
+    rmSync(sev());
+    symlinkSync(tuning(), sev());
+    expect(errorOf(await call('saveSev', { path: sev(), text: 'sev 1\n' }))).toBe(refusal(sev(), tuning()));
+    expect(readFileSync(tuning(), 'utf8')).toBe(TUNING);
+    expect(lstatSync(sev()).isSymbolicLink()).toBe(true);
+    // The tuning file's name, granted at the open, now a link to the .sev: the .sev's text is not replaced.
+    rmSync(sev());
+    writeFileSync(sev(), "the user's sound events\n");
+    rmSync(tuning());
+    symlinkSync(sev(), tuning());
+    expect(errorOf(await saveMotion(documentId))).toBe(refusal(tuning(), sev()));
+    expect(readFileSync(sev(), 'utf8')).toBe("the user's sound events\n");
+    // With the link gone, both save as before.
+    rmSync(tuning());
+    expect((await call('saveSev', { path: sev(), text: 'sev 1\n' })).ok).toBe(true);
+    expect((await saveMotion(documentId)).ok).toBe(true);
+    expect(readFileSync(tuning(), 'utf8')).toBe(TUNING);
+  });
+
+  it("the motion itself, chosen in a shared folder, made a link to a file of the user's workspace: not saved there", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'actguy-beside-ws-'));
+    try {
+      writeFileSync(join(workspace, 'boss.mtn'), "the user's other motion");
+      handlers = testHandlers({
+        app: { startupPath: motion(), workspaceRoot: workspace },
+        compress: compress(),
+        dialogs: scriptedDialogs(),
+        checkText: inProcessTextChecker,
+      });
+      const documentId = await open();
+      rmSync(motion());
+      symlinkSync(join(workspace, 'boss.mtn'), motion());
+      const saved = await call('saveMotion', {
+        documentId,
+        path: motion(),
+        mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+      });
+      expect(errorOf(saved)).toBe(refusal(motion(), join(workspace, 'boss.mtn')));
+      expect(readFileSync(join(workspace, 'boss.mtn'), 'utf8')).toBe("the user's other motion");
+      // Not the name but its folder: the shared folder renamed away and a link to the workspace put in its place. The
+      // page saves at the path the motion opened as; it resolves into the workspace now, onto the user's walk.mtn.
+      rmSync(motion());
+      copyFileSync(SAMPLE_MTN, motion());
+      const again = await open();
+      writeFileSync(join(workspace, 'walk.mtn'), "the user's walk in the workspace");
+      renameSync(dir, `${dir}-away`);
+      symlinkSync(workspace, dir);
+      try {
+        const through = await call('saveMotion', {
+          documentId: again,
+          path: motion(),
+          mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)),
+        });
+        expect(errorOf(through)).toBe(
+          `ActGuy refused to access ${motion()}: it resolves to ${join(workspace, 'walk.mtn')} now, not where it lay when it was chosen or opened: a folder on its path was made a symbolic link since, and ActGuy writes nothing through it; put the folder back, or save a copy with Save As; nothing was written`,
+        );
+        expect(readFileSync(join(workspace, 'walk.mtn'), 'utf8')).toBe("the user's walk in the workspace");
+      } finally {
+        rmSync(dir);
+        renameSync(`${dir}-away`, dir);
+      }
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

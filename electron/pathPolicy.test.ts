@@ -250,6 +250,42 @@ describe('path policy: edges', () => {
   });
 });
 
+describe('a write to a name granted as a file that is a symbolic link now (round 32)', () => {
+  // Chosen (or opened) as a plain file, or as none, and made a link since by whoever may write its folder: the write
+  // would replace the file the link leads to, another file the page may write. Mutation that fails: the check gone.
+  it('is refused, naming where it leads; a read is checked as before; a link there when chosen is written through', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    const chosen = join(dir, 'outside', 'chosen.mtn');
+    const saveAs = join(dir, 'outside', 'new.mtn');
+    policy.allowFile(chosen);
+    policy.allowFile(saveAs);
+    expect(policy.check(chosen, 'write')).toBe(canonicalPath(chosen));
+    rmSync(chosen);
+    symlinkSync(join(dir, 'workspace', 'sub', 'a.mtn'), chosen);
+    symlinkSync(join(dir, 'workspace', 'sub', 'later.mtn'), saveAs);
+    for (const [path, to] of [
+      [chosen, 'a.mtn'],
+      [saveAs, 'later.mtn'],
+    ])
+      expect(() => policy.check(path, 'write')).toThrow(
+        `ActGuy refused to access ${path}: it is a symbolic link to ${join(canonicalPath(join(dir, 'workspace', 'sub')), to)} now, put there since it was chosen or opened, and ActGuy writes nothing through such a link: remove the link, or save a copy with Save As; nothing was written`,
+      );
+    // Read: the file it leads to is the workspace's, which the page may read anyway.
+    expect(policy.check(chosen, 'read')).toBe(canonicalPath(join(dir, 'workspace', 'sub', 'a.mtn')));
+    // A link that stood there when it was chosen: its target was granted, not its name.
+    const linked = join(dir, 'outside', 'linked.mtn');
+    symlinkSync(join(dir, 'outside', 'secret.mtn'), linked);
+    policy.allowFile(linked);
+    expect(policy.check(linked, 'write')).toBe(canonicalPath(join(dir, 'outside', 'secret.mtn')));
+    // Inside a tree, a name is not granted on its own: a link there is the tree's (the user's workspace) as before.
+    symlinkSync(join(dir, 'workspace', 'sub', 'a.mtn'), join(dir, 'workspace', 'alias.mtn'));
+    expect(policy.check(join(dir, 'workspace', 'alias.mtn'), 'write')).toBe(
+      canonicalPath(join(dir, 'workspace', 'sub', 'a.mtn')),
+    );
+  });
+});
+
 describe('allowUnlessLinkedOut: what is named beside a chosen file', () => {
   it('grants a plain file and a folder inside the folder, and nothing a symbolic link inside it carries out', () => {
     const folder = join(dir, 'workspace', 'sub');

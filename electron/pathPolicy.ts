@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { escapeControls } from '../shared/errors';
 import { normalizePath } from '../shared/project/paths';
 import { isNetworkPath } from '../shared/windowsNames';
@@ -61,7 +61,10 @@ export interface PathPolicy {
   /**
    * Returns the canonical absolute path when `path` is allowed, else throws
    * PathNotAllowedError. For writes the file may not exist yet: its directory
-   * must, and the file itself must be allowed or under an allowed tree.
+   * must, and the file itself must be allowed or under an allowed tree. A write to a name granted as a file (a plain
+   * file or none when it was chosen or opened) that is a symbolic link now is refused, and so is one to a path granted
+   * as spelled that resolves elsewhere now (a folder on it made a link): the link was put there since, and the write
+   * would land where it leads (docs/security.md, round 32).
    */
   check(path: string, purpose: 'read' | 'write'): string;
   /** Whether `path` is allowed (check without throwing). */
@@ -337,6 +340,25 @@ export function createPathPolicy(): PathPolicy {
         );
       }
       if (purpose === 'write') {
+        // The name itself was granted (it was a plain file, or none, when chosen or opened); a link at it now was put
+        // there since, by whoever may write its folder (a colleague in a shared one), and the write would replace
+        // the file it leads to, another file the page may write (a workspace file, another pick). A link that already
+        // stood there when chosen granted its target, not its name, and is written through as before.
+        const named = join(canonicalPath(dirname(path)), basename(path));
+        if (named !== canon && files.has(named) && isSymbolicLink(named))
+          throw new PathNotAllowedError(
+            path,
+            `it is a symbolic link to ${quotePath(canon)} now, put there since it was chosen or opened, and ActGuy writes nothing through such a link: remove the link, or save a copy with Save As; nothing was written`,
+          );
+        // Granted as spelled, where it was canonical then (the page saves a document at the path it was opened as); it
+        // resolves elsewhere now: a folder on its path was made a link since (a colleague renamed a shared folder
+        // away and put a link to the user's workspace in its place), and the write would land where that leads.
+        const spelled = resolve(path);
+        if (spelled !== canon && files.has(spelled))
+          throw new PathNotAllowedError(
+            path,
+            `it resolves to ${quotePath(canon)} now, not where it lay when it was chosen or opened: a folder on its path was made a symbolic link since, and ActGuy writes nothing through it; put the folder back, or save a copy with Save As; nothing was written`,
+          );
         if (!writableCanonical(canon))
           throw new PathNotAllowedError(
             path,

@@ -371,7 +371,12 @@ export function makeStateFolder(dir: string): string | undefined {
   // Made for the user alone, whatever the umask (0 in some containers and CI runners): another user could plant a
   // log in a folder all may write, and read the paths and digests kept there (docs/security.md, round 27). One that
   // is there already, made before that under a umask of 0, is made the user's alone now, or not used (round 30).
-  const why = makeFolderNoFollow(dir, 0o700) ?? stateFolderProblem(join(dir, '..'), true) ?? stateFolderProblem(dir);
+  // The path to it is asked before anything is made there, and again once it is made (round 32).
+  const why =
+    stateFolderProblem(join(dir, '..'), true) ??
+    makeFolderNoFollow(dir, 0o700) ??
+    stateFolderProblem(join(dir, '..'), true) ??
+    stateFolderProblem(dir);
   if (why) return why;
   try {
     const owner = fs.lstatSync(dir).uid;
@@ -402,6 +407,19 @@ export function stateFolderProblem(
   me: number | undefined = process.getuid?.(),
 ): string | undefined {
   if (me === undefined) return undefined;
+  const say = (message: string) => {
+    if (stateFoldersSaid.has(`${dir}\0${message}`)) return;
+    stateFoldersSaid.add(`${dir}\0${message}`);
+    stateFolderWarnings.warn(message);
+  };
+  // Asked first, also of a state folder not made yet: nothing is made under a folder others may swap (round 32).
+  const pathWhy = follow ? statePathProblem(dir, me) : undefined;
+  if (pathWhy) {
+    say(
+      `${pathWhy}: ActGuy keeps no build state there (builds only read everything again); set ACTGUY_STATE_DIR to a folder of yours whose folders above only you and root can change${pathWhy.includes('not sticky') ? ", or take the others' write away from that folder (chmod go-w)" : ''}`,
+    );
+    return pathWhy;
+  }
   let fd: number;
   try {
     fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | (follow ? 0 : fs.constants.O_NOFOLLOW));
@@ -410,22 +428,10 @@ export function stateFolderProblem(
     if (code === 'ENOENT') return undefined;
     return code === 'ELOOP' ? `${dir} is a symbolic link` : `${dir}: ${describeFsError(e)}`;
   }
-  const say = (message: string) => {
-    if (stateFoldersSaid.has(`${dir}\0${message}`)) return;
-    stateFoldersSaid.add(`${dir}\0${message}`);
-    stateFolderWarnings.warn(message);
-  };
   try {
-    const parentWhy = follow ? stateParentProblem(dir) : undefined;
-    if (parentWhy) {
-      say(
-        `${parentWhy}: ActGuy keeps no build state there (builds only read everything again); take the others' write away from that folder (chmod go-w) or set ACTGUY_STATE_DIR to a folder inside one only you can write`,
-      );
-      return parentWhy;
-    }
     const st = fs.fstatSync(fd);
     if (anotherUsers(st.uid, me)) return `${dir} belongs to another user (user id ${st.uid})`;
-    const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+    const mode = modeOf(st);
     if ((st.mode & 0o022) === 0) return undefined;
     if (st.uid === me) {
       fs.fchmodSync(fd, 0o700);
@@ -449,35 +455,66 @@ export function stateFolderProblem(
   }
 }
 
+/** At most this many symbolic links are followed on the way to a state folder (Linux's own limit, MAXSYMLINKS). */
+const STATE_PATH_LINKS_MAX = 40;
+
 /**
- * Why the folder holding the state folder `dir` lets another user take the state folder's place, or undefined. One
- * that group or others may write without the sticky bit (as `/tmp` has) lets them rename the state folder away and
- * put a folder of theirs, with their verdicts and records, at its name between any look and a read, whoever owns it
- * (ssh refuses such a folder above `~/.ssh` too). It is the user's naming and not ActGuy's to change: the state
- * folder is then not used (docs/security.md, round 31). Asked of the folder the state folder is named in and, when
- * it is named through a link, of the one it really lies in. A folder not there yet is made 0700 (makeFolderNoFollow).
+ * Why another user could take the state folder `dir`'s place, or undefined: the path to it is walked from the root as
+ * the kernel looks it up, links followed one by one, and every folder a name is looked up in must be the user's or
+ * root's and not writable by group or others unless sticky (as `/tmp`), and every link on the way the user's or
+ * root's. Whoever may rename any folder above the state folder, or change a link on the way, can put a folder of
+ * theirs with their verdicts and records at its name between any look and a read, and receive what is written there:
+ * ssh's StrictModes walks the path to `~/.ssh` so (docs/security.md, rounds 31 and 32). The folders are the user's
+ * naming and not ActGuy's to change: the state folder is then not used. The state folder itself is stateFolderProblem's
+ * to judge; a folder not there yet is made 0700 under the last one walked (makeFolderNoFollow).
  */
-function stateParentProblem(dir: string): string | undefined {
-  const named = dirname(resolve(dir));
-  let real = named;
-  try {
-    real = dirname(fs.realpathSync(dir));
-  } catch {
-    // not there yet: only the folder it is named in holds it
-  }
-  for (const parent of new Set([named, real])) {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(parent);
-    } catch {
+export function statePathProblem(dir: string, me: number): string | undefined {
+  const above = (folder: string) => `${folder}, a folder above ${dir},`;
+  let at = '/';
+  let rest = resolve(dir).split('/').filter(Boolean);
+  for (let links = 0; rest.length > 0;) {
+    const name = rest.shift()!;
+    if (name === '.') continue;
+    if (name === '..') {
+      at = dirname(at);
       continue;
     }
-    if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
-      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
-      return `${parent}, the folder holding ${dir}, can be written by other users (mode ${mode}, not sticky), who could put a folder of theirs in its place`;
+    let folder: fs.Stats;
+    let entry: fs.Stats;
+    const next = join(at, name);
+    try {
+      folder = fs.statSync(at);
+      entry = fs.lstatSync(next);
+    } catch {
+      // Not there yet (made 0700 under `at`, judged now) or not reachable: opening the state folder meets and says it.
+      return undefined;
     }
+    if (anotherUsers(folder.uid, me))
+      return `${above(at)} belongs to another user (user id ${folder.uid}), who could put a folder of theirs in its place`;
+    if ((folder.mode & 0o022) !== 0 && (folder.mode & 0o1000) === 0)
+      return `${above(at)} can be written by other users (mode ${modeOf(folder)}, not sticky), who could put a folder of theirs in its place`;
+    if (!entry.isSymbolicLink()) {
+      at = next;
+      continue;
+    }
+    if (anotherUsers(entry.uid, me))
+      return `${next}, a symbolic link on the way to ${dir}, belongs to another user (user id ${entry.uid}), who could make it lead elsewhere`;
+    if (++links > STATE_PATH_LINKS_MAX) return undefined; // a loop: opening the state folder meets ELOOP and says it
+    let target: string;
+    try {
+      target = fs.readlinkSync(next);
+    } catch {
+      return undefined;
+    }
+    if (target.startsWith('/')) at = '/';
+    rest = [...target.split('/').filter(Boolean), ...rest];
   }
   return undefined;
+}
+
+/** A mode's permission bits as ls -l's octal: 0777, 1777. */
+function modeOf(st: fs.Stats): string {
+  return (st.mode & 0o7777).toString(8).padStart(4, '0');
 }
 
 /** Removes a file of the cache (a link itself, never what it points to). */

@@ -10,6 +10,7 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  lchownSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -23,7 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stateFolderProblem, stateFolderWarnings } from './buildCache';
+import { makeStateFolder, stateFolderProblem, stateFolderWarnings } from './buildCache';
 import {
   VERDICT_LOG_MAX_BYTES,
   openVerdictStore,
@@ -419,7 +420,7 @@ describe('the log of the local verdicts', () => {
   // "unchanged" of what changed, between any look and a read. Whoever owns that folder, the state is then not used,
   // with one warning saying why and what to do; a sticky one (as /tmp) is fine; so is the same state named through a
   // link from a safe folder only while the folder it really lies in is safe. Mutations that fail: stateFolderProblem
-  // without stateParentProblem (the store is read); the sticky bit not asked (the 1777 case refused); only the named
+  // without statePathProblem (the store is read); the sticky bit not asked (the 1777 case refused); only the named
   // parent asked (the link case is read).
   it.runIf(process.platform !== 'win32')(
     'a state folder whose parent others may write, not sticky, is not used; a sticky parent is fine',
@@ -438,9 +439,9 @@ describe('the log of the local verdicts', () => {
           expect(store.knows(k1)).toBe(false);
           expect(store.file).toBeUndefined();
         }
-        const why = `${parent}, the folder holding ${state}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`;
+        const why = `${parent}, a folder above ${state}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`;
         expect(said).toEqual([
-          `${why}: ActGuy keeps no build state there (builds only read everything again); take the others' write away from that folder (chmod go-w) or set ACTGUY_STATE_DIR to a folder inside one only you can write`,
+          `${why}: ActGuy keeps no build state there (builds only read everything again); set ACTGUY_STATE_DIR to a folder of yours whose folders above only you and root can change, or take the others' write away from that folder (chmod go-w)`,
         ]);
         expect((statSync(parent).mode & 0o7777).toString(8)).toBe('777');
         // Named through a link in a folder only the user may write: the folder it really lies in is what others can swap.
@@ -448,11 +449,127 @@ describe('the log of the local verdicts', () => {
         dirs.push(safe);
         symlinkSync(state, join(safe, 'state'));
         expect(stateFolderProblem(join(safe, 'state'), true)).toBe(
-          `${parent}, the folder holding ${join(safe, 'state')}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`,
+          `${parent}, a folder above ${join(safe, 'state')}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`,
         );
         chmodSync(parent, 0o1777);
         expect(s.open().knows(k1)).toBe(true);
         expect(stateFolderProblem(join(safe, 'state'), true)).toBeUndefined();
+      } finally {
+        stateFolderWarnings.warn = warn;
+      }
+    },
+  );
+  // Round 32. Not only the folder holding the state folder: whoever may rename any folder above it, or change a link
+  // on the way, can put a folder of theirs at its name as well (ssh's StrictModes walks the whole path to ~/.ssh). Every
+  // folder a name is looked up in on the way, links followed one by one, must be the user's or root's and not writable
+  // by others unless sticky; every link on the way the user's or root's. Mutations that fail: round 31's parent-only
+  // look (the grandparent case is read); links' targets not walked (the middle link's folder is not asked); the folder
+  // owner not asked; the link owner not asked (both in the root test below); makeStateFolder making the folder before
+  // asking its path, or stateFolderProblem asking the path only of a state folder already there (the state is made).
+  it.runIf(process.platform !== 'win32')(
+    'a state folder with a folder anywhere above it that others may write, not sticky, is not used; one met through a link too',
+    () => {
+      const top = mkdtempSync(join(tmpdir(), 'actguy-vpath-'));
+      dirs.push(top);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      try {
+        // top/shared (0777) / mine (0700) / state: the parent is the user's alone, the grandparent is everyone's.
+        const shared = join(top, 'shared');
+        const state = join(shared, 'mine', 'state');
+        mkdirSync(join(shared, 'mine'), { recursive: true, mode: 0o700 });
+        chmodSync(shared, 0o777);
+        chmodSync(join(shared, 'mine'), 0o700);
+        const cache = join(top, 'cache');
+        mkdirSync(cache);
+        const first = openVerdictStore(cache, state);
+        first.remember(k1, d1);
+        first.save();
+        expect(first.file).toBeUndefined();
+        expect(existsSync(state)).toBe(false);
+        // Nothing is made there either (web --keep-state makes its folder so): the path is asked before the mkdir.
+        expect(makeStateFolder(join(state, 'web'))).toMatch(/^.*, a folder above .*, can be written by other users/);
+        expect(existsSync(state)).toBe(false);
+        const why = `${shared}, a folder above ${state}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`;
+        expect(said).toEqual([
+          `${why}: ActGuy keeps no build state there (builds only read everything again); set ACTGUY_STATE_DIR to a folder of yours whose folders above only you and root can change, or take the others' write away from that folder (chmod go-w)`,
+        ]);
+        // Sticky (as /tmp): the state is kept and read again.
+        chmodSync(shared, 0o1777);
+        const kept = openVerdictStore(cache, state);
+        kept.remember(k1, d1);
+        kept.save();
+        expect(openVerdictStore(cache, state).knows(k1)).toBe(true);
+        // Named through two links: top/a (safe) holds l1 -> top/b/l2, and top/b (0777) holds l2 -> the real state.
+        // Neither the folder the name is in nor the one the state really lies in is open; the middle one is.
+        mkdirSync(join(top, 'a'));
+        mkdirSync(join(top, 'b'));
+        symlinkSync(join(top, 'b', 'l2'), join(top, 'a', 'l1'));
+        symlinkSync(join(shared, 'mine'), join(top, 'b', 'l2'));
+        const named = join(top, 'a', 'l1', 'state');
+        expect(openVerdictStore(cache, named).knows(k1)).toBe(true);
+        chmodSync(join(top, 'b'), 0o777);
+        expect(openVerdictStore(cache, named).knows(k1)).toBe(false);
+        expect(stateFolderProblem(named, true)).toBe(
+          `${join(top, 'b')}, a folder above ${named}, can be written by other users (mode 0777, not sticky), who could put a folder of theirs in its place`,
+        );
+        // A link back up (..) is walked as the kernel walks it: from the folder the link lies in.
+        chmodSync(join(top, 'b'), 0o755);
+        symlinkSync('../shared/mine', join(top, 'a', 'up'));
+        expect(stateFolderProblem(join(top, 'a', 'up', 'state'), true)).toBeUndefined();
+        chmodSync(top, 0o777);
+        expect(stateFolderProblem(join(top, 'a', 'up', 'state'), true)).toMatch(
+          new RegExp(`^${top}, a folder above .*, can be written by other users \\(mode 0777, not sticky\\)`),
+        );
+      } finally {
+        stateFolderWarnings.warn = warn;
+        chmodSync(top, 0o700);
+      }
+    },
+  );
+  it.runIf(process.platform !== 'win32' && process.getuid?.() === 0)(
+    "a state folder below another user's folder, or reached through another user's link, is not used",
+    () => {
+      const top = mkdtempSync(join(tmpdir(), 'actguy-vpathown-'));
+      dirs.push(top);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      try {
+        const cache = join(top, 'cache');
+        mkdirSync(cache);
+        // top/theirs (user 65534's, 0755) / mine (root's) / state: they may rename mine away and put their own there.
+        const theirs = join(top, 'theirs');
+        mkdirSync(join(theirs, 'mine'), { recursive: true });
+        const state = join(theirs, 'mine', 'state');
+        const store = openVerdictStore(cache, state);
+        store.remember(k1, d1);
+        store.save();
+        expect(openVerdictStore(cache, state).knows(k1)).toBe(true);
+        chownSync(theirs, 65534, 65534);
+        chmodSync(theirs, 0o755);
+        expect(openVerdictStore(cache, state).knows(k1)).toBe(false);
+        expect(stateFolderProblem(state, true)).toBe(
+          `${theirs}, a folder above ${state}, belongs to another user (user id 65534), who could put a folder of theirs in its place`,
+        );
+        expect(said[0]).toMatch(
+          /set ACTGUY_STATE_DIR to a folder of yours whose folders above only you and root can change$/,
+        );
+        // A sticky folder (as /tmp) holding a link another user made there: they may remove it and make another.
+        chownSync(theirs, 0, 0);
+        expect(openVerdictStore(cache, state).knows(k1)).toBe(true);
+        const sticky = join(top, 'sticky');
+        mkdirSync(sticky);
+        chmodSync(sticky, 0o1777);
+        symlinkSync(join(theirs, 'mine'), join(sticky, 'link'));
+        const named = join(sticky, 'link', 'state');
+        expect(openVerdictStore(cache, named).knows(k1)).toBe(true);
+        lchownSync(join(sticky, 'link'), 65534, 65534);
+        expect(openVerdictStore(cache, named).knows(k1)).toBe(false);
+        expect(stateFolderProblem(named, true)).toBe(
+          `${join(sticky, 'link')}, a symbolic link on the way to ${named}, belongs to another user (user id 65534), who could make it lead elsewhere`,
+        );
       } finally {
         stateFolderWarnings.warn = warn;
       }
