@@ -39,12 +39,15 @@ const fake = vi.hoisted(() => {
     openDialogAnswers: [] as string[],
     sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
+    permissionCheck: null as null | ((wc: unknown, permission: string, origin: string) => boolean),
     userData: '',
     crashReporter: [] as unknown[],
     /** What app.setPath was given, by name. */
     paths: {} as Record<string, string>,
     /** The profile and crash-reporter calls, in order. */
     startOrder: [] as string[],
+    /** app.enableSandbox and app.whenReady, in the order main called them. */
+    readyOrder: [] as string[],
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
     /** How many times the build launcher's warm worker was disposed. */
@@ -163,7 +166,11 @@ const fake = vi.hoisted(() => {
 vi.mock('electron', () => ({
   app: {
     isPackaged: false,
-    whenReady: () => Promise.resolve(),
+    whenReady: () => {
+      fake.state.readyOrder.push('whenReady');
+      return Promise.resolve();
+    },
+    enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
     getAppPath: () => resolve(__dirname, '..'),
     getPath: () => fake.state.userData,
     setPath: (name: string, value: string) => {
@@ -194,7 +201,9 @@ vi.mock('electron', () => ({
       setPermissionRequestHandler: (fn: typeof fake.state.permissionHandler) => {
         fake.state.permissionHandler = fn;
       },
-      setPermissionCheckHandler: () => {},
+      setPermissionCheckHandler: (fn: typeof fake.state.permissionCheck) => {
+        fake.state.permissionCheck = fn;
+      },
       on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
     },
   },
@@ -455,7 +464,9 @@ describe('electron main', () => {
     );
   });
 
-  it('opens a sandboxed, context-isolated window without Node, with the preload', () => {
+  it('opens a sandboxed, context-isolated window without Node, with the preload; every renderer is sandboxed', () => {
+    // app.enableSandbox() counts only before 'ready': called when main loads, before start() waits for ready.
+    expect(fake.state.readyOrder).toEqual(['enableSandbox', 'whenReady']);
     const prefs = win.options.webPreferences;
     expect(prefs).toMatchObject({
       contextIsolation: true,
@@ -516,6 +527,10 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
+    // The synchronous checks (navigator.permissions, the clipboard, HID/serial/USB) are answered no as well, the app's
+    // own origin included.
+    for (const permission of ['clipboard-read', 'media', 'hid', 'notifications'])
+      expect(fake.state.permissionCheck!({}, permission, 'actguy://app'), permission).toBe(false);
     // A download the page starts (no navigation: `<a download>` on a blob) is cancelled before any dialog.
     const download = { preventDefault: vi.fn() };
     fake.state.sessionEvents.get('will-download')!(download);
