@@ -48,6 +48,8 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** app.enableSandbox and app.whenReady, in the order main called them. */
     readyOrder: [] as string[],
+    /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
+    lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
     /** How many times the build launcher's warm worker was disposed. */
@@ -178,7 +180,10 @@ vi.mock('electron', () => ({
       fake.state.paths[name] = value;
     },
     getVersion: () => '9.9.9',
-    requestSingleInstanceLock: () => true,
+    requestSingleInstanceLock: (additionalData?: unknown) => {
+      fake.state.lockData = additionalData;
+      return true;
+    },
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
     quit: () => {},
     exit: () => {},
@@ -891,6 +896,29 @@ describe('electron main', () => {
       payload: { command: 'file.openFromSystem', path: file },
     });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  // Electron's second-instance argv is Chromium's parse of it again: switches moved before the other arguments. The
+  // second launch's own argv and folder travel as the lock's additional data, and they are what is read.
+  // Mutations that fail: the lock taken without the data; second-instance reading Electron's argv.
+  it("a second launch's files are read from the command line it sent, not Electron's reordered argv", () => {
+    // The first launch's own argv (main read it when it loaded) and folder.
+    expect(fake.state.lockData).toEqual({ argv: expect.arrayContaining([firstLaunchArgs.link]), cwd: process.cwd() });
+    const dir = mkdtempSync(join(fake.state.userData, 'reordered-'));
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, 'first.mtn'));
+    // The page listens (as it does by now when the whole file runs).
+    win.webContentsEvents.get('did-finish-load')!();
+    const sentBefore = fake.state.sent.length;
+    // `actguy first.mtn --workspace /ws`, started in `dir`, as Chromium hands it over and as the launch sent it.
+    fake.state.appEvents.get('second-instance')!(
+      {},
+      ['/usr/bin/actguy', '--workspace', 'first.mtn', '/ws', '--original-process-start-time=1'],
+      dir,
+      { argv: ['/usr/bin/actguy', 'first.mtn', '--workspace', '/ws'], cwd: dir },
+    );
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'first.mtn') } },
+    ]);
   });
 
   // Round 29. A file from the command line (a second launch; the first launch's and macOS open-file go the same way)

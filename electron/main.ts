@@ -67,6 +67,8 @@ import {
   handedOverRefusal,
   lookedAtPath,
   parseCommandLine,
+  secondLaunchCommandLine,
+  type LaunchData,
 } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
@@ -703,12 +705,13 @@ if (refusedDebugSwitches.length > 0) {
   console.error(refusal);
   dialog.showErrorBox(`${APP_NAME} could not start`, refusal);
   app.exit(1);
-} else if (!app.requestSingleInstanceLock()) {
-  // One instance per profile: a second launch focuses the first window.
+} else if (!app.requestSingleInstanceLock({ argv: process.argv, cwd: process.cwd() } satisfies LaunchData)) {
+  // One instance per profile: a second launch focuses the first window, handing it its command line as it had it.
   app.quit();
 } else {
-  app.on('second-instance', (_event, argv, cwd) => {
-    for (const file of parseCommandLine(argv, cwd).files) systemFiles.offer(file);
+  app.on('second-instance', (_event, argv, cwd, additionalData) => {
+    const launch = secondLaunchCommandLine(argv, cwd, additionalData);
+    for (const file of parseCommandLine(launch.argv, launch.cwd).files) systemFiles.offer(file);
     // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
     // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
     if (mainWindow && windowShown) {
