@@ -48,6 +48,8 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** app.enableSandbox and app.whenReady, in the order main called them. */
     readyOrder: [] as string[],
+    /** What main set the session's spell checker to (undefined: left as Electron starts it, on). */
+    spellChecker: undefined as boolean | undefined,
     /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
     lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
@@ -210,6 +212,9 @@ vi.mock('electron', () => ({
         fake.state.permissionCheck = fn;
       },
       on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
+      setSpellCheckerEnabled: (enabled: boolean) => {
+        fake.state.spellChecker = enabled;
+      },
     },
   },
   ipcMain: {
@@ -537,6 +542,8 @@ describe('electron main', () => {
     for (const permission of ['clipboard-read', 'media', 'hid', 'notifications'])
       expect(fake.state.permissionCheck!({}, permission, 'actguy://app'), permission).toBe(false);
     // A download the page starts (no navigation: `<a download>` on a blob) is cancelled before any dialog.
+    // No spell checker: nothing for Electron to fetch dictionaries for.
+    expect(fake.state.spellChecker).toBe(false);
     const download = { preventDefault: vi.fn() };
     fake.state.sessionEvents.get('will-download')!(download);
     expect(download.preventDefault).toHaveBeenCalled();

@@ -317,6 +317,9 @@ async function start(): Promise<void> {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // Nor a spell checker (the window's `spellcheck: false` is the page's side): with the session's on, Electron may
+  // fetch hunspell dictionaries from Google's servers on Windows and Linux, a request the app has no use for.
+  session.defaultSession.setSpellCheckerEnabled(false);
   // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
