@@ -92,7 +92,8 @@ if (app.isPackaged)
   requireBundleDigests(typeof __ACTGUY_WORKER_DIGESTS__ === 'object' ? __ACTGUY_WORKER_DIGESTS__ : {});
 applyAppIdentity(app, process.platform);
 // Every renderer the app could ever start runs sandboxed, not only the window made below with `sandbox: true`: a
-// window or contents added later without the flag is sandboxed all the same. Only before 'ready' (docs/architecture.md#electron).
+// window or contents added later without the flag is sandboxed all the same. It counts only when called before
+// 'ready' (docs/architecture.md#electron).
 app.enableSandbox();
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
