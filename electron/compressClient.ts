@@ -9,6 +9,7 @@ import { ActGuyApiError } from '../shared/ipc/transport';
 import type { MshExportOptions } from '../shared/msh/export';
 import type { MshExportFiles } from '../shared/msh/files';
 import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';
+import type { GlbExported, GlbExportJob } from './interchange/glbExportJob';
 
 /**
  * The main-thread side of the compress workers. Two workers stay alive, one
@@ -45,6 +46,12 @@ export interface CompressClient {
     options: MshExportOptions;
     names: { source: string; baseName: string };
   }): Promise<MshExportFiles>;
+  /**
+   * File › Export glTF's encoding (encodeGlbExport: the page's motion read, a compressed one decoded onto it, the
+   * GLB made), in a worker of its own as exportMsh: most of a second on a long capture, which the main thread must
+   * not spend. Optional for the tests' stand-in clients, which the handler then encodes for in its own thread.
+   */
+  exportGlb?(job: GlbExportJob): Promise<GlbExported>;
   /** Stops the worker; queued and running requests reject. */
   dispose(): Promise<void>;
 }
@@ -100,7 +107,7 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
   };
   let nextJobId = 1;
   let disposed = false;
-  /** MSH export workers in flight, each with how to fail its job when the client is disposed. */
+  /** Export workers in flight (MSH, glTF), each with how to fail its job when the client is disposed. */
   const exports = new Map<Worker, (error: Error) => void>();
 
   const post = (lane: Lane, msg: ToCompressWorker): void => {
@@ -146,6 +153,47 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       post(lane, { type: 'open', documentId, name: d.name, mtnBytes: d.mtnBytes });
     return w;
   };
+
+  /**
+   * Runs one job in a worker of its own, started from the same bundle and ended with the job, so that it never holds
+   * up an edit's recompression (MSH and glTF exports). `what` names the job in its errors; `answer` takes the
+   * worker's answer (undefined: not the answer yet). dispose() fails it.
+   */
+  const inWorkerOfItsOwn = <T>(
+    what: string,
+    messages: (jobId: number) => ToCompressWorker[],
+    answer: (msg: FromCompressWorker) => T | undefined,
+  ): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      let w: Worker;
+      try {
+        const workerData: CompressWorkerData = { abortWord: new SharedArrayBuffer(4), pool };
+        w = startWorkerBundle(workerPath, { workerData });
+      } catch (e) {
+        reject(new Error(`${what} did not start (${(e as Error).message})`));
+        return;
+      }
+      let settled = false;
+      const settle = (finish: () => void): void => {
+        if (settled) return;
+        settled = true;
+        exports.delete(w);
+        void w.terminate();
+        finish();
+      };
+      exports.set(w, (error) => settle(() => reject(error)));
+      w.on('message', (msg: FromCompressWorker) => {
+        if (msg.type === 'error') {
+          settle(() => reject(new ActGuyApiError(msg.error)));
+          return;
+        }
+        const value = answer(msg);
+        if (value !== undefined) settle(() => resolve(value));
+      });
+      w.on('error', (e) => settle(() => reject(isBundleRefusal(e) ? e : new Error(`${what} stopped (${e.message})`))));
+      w.on('exit', (code) => settle(() => reject(new Error(`${what} stopped (exit code ${code})`))));
+      for (const msg of messages(nextJobId++)) w.postMessage(msg);
+    });
 
   const pump = (lane: Lane): void => {
     if (disposed || lane.running || lane.waiting.length === 0) return;
@@ -217,37 +265,25 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       const doc = documents.get(documentId);
       if (!doc)
         return Promise.reject(new Error(`export MSH: document ${documentId} is not open (open a motion first)`));
-      return new Promise<MshExportFiles>((resolve, reject) => {
-        let w: Worker;
-        try {
-          const workerData: CompressWorkerData = { abortWord: new SharedArrayBuffer(4), pool };
-          w = startWorkerBundle(workerPath, { workerData });
-        } catch (e) {
-          reject(new Error(`the MSH export did not start (${(e as Error).message})`));
-          return;
-        }
-        let settled = false;
-        const settle = (finish: () => void): void => {
-          if (settled) return;
-          settled = true;
-          exports.delete(w);
-          void w.terminate();
-          finish();
-        };
-        exports.set(w, (error) => settle(() => reject(error)));
-        w.on('message', (msg: FromCompressWorker) => {
-          if (msg.type === 'msh') settle(() => resolve(msg.files));
-          else if (msg.type === 'error') settle(() => reject(new ActGuyApiError(msg.error)));
-        });
-        w.on('error', (e) =>
-          settle(() => reject(isBundleRefusal(e) ? e : new Error(`the MSH export stopped (${e.message})`))),
-        );
-        w.on('exit', (code) => settle(() => reject(new Error(`the MSH export stopped (exit code ${code})`))));
-        const jobId = nextJobId++;
-        const send = (msg: ToCompressWorker) => w.postMessage(msg);
-        send({ type: 'open', documentId, name: doc.name, mtnBytes: doc.mtnBytes });
-        send({ type: 'exportMsh', jobId, documentId, options, names });
-      });
+      return inWorkerOfItsOwn(
+        'the MSH export',
+        (jobId) => [
+          { type: 'open', documentId, name: doc.name, mtnBytes: doc.mtnBytes },
+          { type: 'exportMsh', jobId, documentId, options, names },
+        ],
+        (msg) => (msg.type === 'msh' ? msg.files : undefined),
+      );
+    },
+    exportGlb(job) {
+      if (disposed) return Promise.reject(new Error('the compressor was shut down'));
+      return inWorkerOfItsOwn(
+        'the glTF export',
+        (jobId) => [{ type: 'exportGlb', jobId, ...job }],
+        (msg) =>
+          msg.type === 'glb'
+            ? { glb: msg.glb, jointCount: msg.jointCount, frameCount: msg.frameCount, fps: msg.fps }
+            : undefined,
+      );
     },
     async dispose() {
       disposed = true;

@@ -34,6 +34,7 @@ import { deltaPossible, diffCompressResponse } from '../shared/compress/delta';
 import { exportMshFiles } from '../shared/msh/files';
 import { CompressCache } from '../shared/compress/cache';
 import { CompressAborted } from '../shared/compress/types';
+import { encodeGlbExport } from './interchange/glbExportJob';
 
 if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread');
 const port = parentPort;
@@ -84,6 +85,14 @@ port.on('message', (msg: ToCompressWorker) => {
       return;
     case 'exportMsh':
       void exportMshJob(msg);
+      return;
+    case 'exportGlb':
+      try {
+        // Copied, not transferred (see exportMshJob).
+        port.postMessage({ type: 'glb', jobId: msg.jobId, ...encodeGlbExport(msg) } satisfies FromCompressWorker);
+      } catch (e) {
+        port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
+      }
       return;
   }
 });

@@ -31,6 +31,7 @@ vi.mock('electron', () => ({
     },
     getPath: () => '/nonexistent-actguy-profile',
     setPath: () => {},
+    enableSandbox: () => {},
     on: () => {},
     requestSingleInstanceLock: () => {
       fake.went.push('requestSingleInstanceLock');

@@ -39,12 +39,19 @@ const fake = vi.hoisted(() => {
     openDialogAnswers: [] as string[],
     sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
+    permissionCheck: null as null | ((wc: unknown, permission: string, origin: string) => boolean),
     userData: '',
     crashReporter: [] as unknown[],
     /** What app.setPath was given, by name. */
     paths: {} as Record<string, string>,
     /** The profile and crash-reporter calls, in order. */
     startOrder: [] as string[],
+    /** app.enableSandbox and app.whenReady, in the order main called them. */
+    readyOrder: [] as string[],
+    /** What main set the session's spell checker to (undefined: left as Electron starts it, on). */
+    spellChecker: undefined as boolean | undefined,
+    /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
+    lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
     /** How many times the build launcher's warm worker was disposed. */
@@ -163,7 +170,11 @@ const fake = vi.hoisted(() => {
 vi.mock('electron', () => ({
   app: {
     isPackaged: false,
-    whenReady: () => Promise.resolve(),
+    whenReady: () => {
+      fake.state.readyOrder.push('whenReady');
+      return Promise.resolve();
+    },
+    enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
     getAppPath: () => resolve(__dirname, '..'),
     getPath: () => fake.state.userData,
     setPath: (name: string, value: string) => {
@@ -171,7 +182,10 @@ vi.mock('electron', () => ({
       fake.state.paths[name] = value;
     },
     getVersion: () => '9.9.9',
-    requestSingleInstanceLock: () => true,
+    requestSingleInstanceLock: (additionalData?: unknown) => {
+      fake.state.lockData = additionalData;
+      return true;
+    },
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
     quit: () => {},
     exit: () => {},
@@ -194,8 +208,13 @@ vi.mock('electron', () => ({
       setPermissionRequestHandler: (fn: typeof fake.state.permissionHandler) => {
         fake.state.permissionHandler = fn;
       },
-      setPermissionCheckHandler: () => {},
+      setPermissionCheckHandler: (fn: typeof fake.state.permissionCheck) => {
+        fake.state.permissionCheck = fn;
+      },
       on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
+      setSpellCheckerEnabled: (enabled: boolean) => {
+        fake.state.spellChecker = enabled;
+      },
     },
   },
   ipcMain: {
@@ -455,7 +474,9 @@ describe('electron main', () => {
     );
   });
 
-  it('opens a sandboxed, context-isolated window without Node, with the preload', () => {
+  it('opens a sandboxed, context-isolated window without Node, with the preload; every renderer is sandboxed', () => {
+    // app.enableSandbox() counts only before 'ready': called when main loads, before start() waits for ready.
+    expect(fake.state.readyOrder).toEqual(['enableSandbox', 'whenReady']);
     const prefs = win.options.webPreferences;
     expect(prefs).toMatchObject({
       contextIsolation: true,
@@ -516,7 +537,13 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
+    // The synchronous checks (navigator.permissions, the clipboard, HID/serial/USB) are answered no as well, the app's
+    // own origin included.
+    for (const permission of ['clipboard-read', 'media', 'hid', 'notifications'])
+      expect(fake.state.permissionCheck!({}, permission, 'actguy://app'), permission).toBe(false);
     // A download the page starts (no navigation: `<a download>` on a blob) is cancelled before any dialog.
+    // No spell checker: nothing for Electron to fetch dictionaries for.
+    expect(fake.state.spellChecker).toBe(false);
     const download = { preventDefault: vi.fn() };
     fake.state.sessionEvents.get('will-download')!(download);
     expect(download.preventDefault).toHaveBeenCalled();
@@ -876,6 +903,29 @@ describe('electron main', () => {
       payload: { command: 'file.openFromSystem', path: file },
     });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  // Electron's second-instance argv is Chromium's parse of it again: switches moved before the other arguments. The
+  // second launch's own argv and folder travel as the lock's additional data, and they are what is read.
+  // Mutations that fail: the lock taken without the data; second-instance reading Electron's argv.
+  it("a second launch's files are read from the command line it sent, not Electron's reordered argv", () => {
+    // The first launch's own argv (main read it when it loaded) and folder.
+    expect(fake.state.lockData).toEqual({ argv: expect.arrayContaining([firstLaunchArgs.link]), cwd: process.cwd() });
+    const dir = mkdtempSync(join(fake.state.userData, 'reordered-'));
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, 'first.mtn'));
+    // The page listens (as it does by now when the whole file runs).
+    win.webContentsEvents.get('did-finish-load')!();
+    const sentBefore = fake.state.sent.length;
+    // `actguy first.mtn --workspace /ws`, started in `dir`, as Chromium hands it over and as the launch sent it.
+    fake.state.appEvents.get('second-instance')!(
+      {},
+      ['/usr/bin/actguy', '--workspace', 'first.mtn', '/ws', '--original-process-start-time=1'],
+      dir,
+      { argv: ['/usr/bin/actguy', 'first.mtn', '--workspace', '/ws'], cwd: dir },
+    );
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'first.mtn') } },
+    ]);
   });
 
   // Round 29. A file from the command line (a second launch; the first launch's and macOS open-file go the same way)

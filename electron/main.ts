@@ -67,6 +67,8 @@ import {
   handedOverRefusal,
   lookedAtPath,
   parseCommandLine,
+  secondLaunchCommandLine,
+  type LaunchData,
 } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
@@ -89,6 +91,10 @@ declare const __ACTGUY_WORKER_DIGESTS__: BundleDigests | undefined;
 if (app.isPackaged)
   requireBundleDigests(typeof __ACTGUY_WORKER_DIGESTS__ === 'object' ? __ACTGUY_WORKER_DIGESTS__ : {});
 applyAppIdentity(app, process.platform);
+// Every renderer the app could ever start runs sandboxed, not only the window made below with `sandbox: true`: a
+// window or contents added later without the flag is sandboxed all the same. It counts only when called before
+// 'ready' (docs/architecture.md#electron).
+app.enableSandbox();
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
 if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
@@ -312,6 +318,9 @@ async function start(): Promise<void> {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // Nor a spell checker (the window's `spellcheck: false` is the page's side): with the session's on, Electron may
+  // fetch hunspell dictionaries from Google's servers on Windows and Linux, a request the app has no use for.
+  session.defaultSession.setSpellCheckerEnabled(false);
   // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
@@ -700,12 +709,13 @@ if (refusedDebugSwitches.length > 0) {
   console.error(refusal);
   dialog.showErrorBox(`${APP_NAME} could not start`, refusal);
   app.exit(1);
-} else if (!app.requestSingleInstanceLock()) {
-  // One instance per profile: a second launch focuses the first window.
+} else if (!app.requestSingleInstanceLock({ argv: process.argv, cwd: process.cwd() } satisfies LaunchData)) {
+  // One instance per profile: a second launch focuses the first window, handing it its command line as it had it.
   app.quit();
 } else {
-  app.on('second-instance', (_event, argv, cwd) => {
-    for (const file of parseCommandLine(argv, cwd).files) systemFiles.offer(file);
+  app.on('second-instance', (_event, argv, cwd, additionalData) => {
+    const launch = secondLaunchCommandLine(argv, cwd, additionalData);
+    for (const file of parseCommandLine(launch.argv, launch.cwd).files) systemFiles.offer(file);
     // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
     // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
     if (mainWindow && windowShown) {

@@ -199,6 +199,19 @@ describe('electron-builder.yml', () => {
     const preload = await bundleInputs('electron/preload.ts');
     expect(preload.sort()).toEqual(['electron/preload.ts', 'shared/ipc/api.ts', 'shared/ipc/transport.ts']);
   });
+
+  // Compression runs off the UI thread because main cannot run it: the compressor is in the workers' bundles only.
+  // A handler that called it directly (however small the motion) would put it in main.cjs and fail here.
+  it("main's bundle holds no compressor: every compression runs in a worker thread", async () => {
+    const main = await bundleInputs('electron/main.ts');
+    const compressor = ['compress', 'greedy', 'refine', 'dp', 'objectError', 'localKeys'].map(
+      (name) => `shared/compress/${name}.ts`,
+    );
+    expect(main.filter((f) => compressor.includes(f) || f === 'electron/build/compressPool.ts')).toEqual([]);
+    // The same files are in the compress worker's bundle: the list above names the compressor, not files gone.
+    const worker = await bundleInputs('electron/compressWorker.ts');
+    for (const file of compressor) expect(worker, file).toContain(file);
+  });
 });
 
 /** What scripts/installer-options.mjs reports electron-builder would build. */

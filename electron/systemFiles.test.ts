@@ -31,6 +31,7 @@ import {
   firstLaunchFiles,
   handedOverProblem,
   parseCommandLine,
+  secondLaunchCommandLine,
 } from './systemFiles';
 
 describe('files handed over by the OS', () => {
@@ -79,6 +80,31 @@ describe('command line', () => {
       workspace: resolve(cwd, 'ws2'),
     });
     expect(parseCommandLine(['electron', '.', '--workspace'], cwd)).toEqual({ files: [], workspace: null });
+  });
+
+  // A second launch's command line: the argv and folder it sent with the lock when they have the shape it sends;
+  // anything else is not believed, and Electron's argv is read (mutations that fail: the shape checks dropped one by one).
+  it("a second launch's own command line is read when it has the shape sent, else Electron's argv", () => {
+    const electronArgv = ['/usr/bin/actguy', '--workspace', 'a.mtn', '/ws'];
+    const sent = { argv: ['/usr/bin/actguy', 'a.mtn', '--workspace', '/ws'], cwd };
+    expect(secondLaunchCommandLine(electronArgv, '/elsewhere', sent)).toEqual(sent);
+    const fallback = { argv: electronArgv, cwd: '/elsewhere' };
+    for (const bad of [
+      undefined,
+      null,
+      'a.mtn',
+      { argv: sent.argv },
+      { argv: sent.argv, cwd: 'relative/folder' },
+      { argv: sent.argv, cwd: 42 },
+      { argv: 'a.mtn', cwd },
+      { argv: ['/usr/bin/actguy', 42], cwd },
+      { argv: ['/usr/bin/actguy', { length: 5 }], cwd },
+      { argv: ['/usr/bin/actguy', 'x'.repeat(32_769)], cwd },
+      { argv: Array.from({ length: 10_001 }, () => 'a.mtn'), cwd },
+    ])
+      expect(secondLaunchCommandLine(electronArgv, '/elsewhere', bad), JSON.stringify(bad)?.slice(0, 80)).toEqual(
+        fallback,
+      );
   });
 
   it('collects every file ActGuy opens, skipping switches, the app folder and other files', () => {

@@ -11,7 +11,7 @@
  * that loads next, instead of going to a page that cannot open it.
  */
 import { lstatSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { windowsPathProblem } from '../shared/windowsNames';
@@ -138,6 +138,40 @@ export function firstLaunchFiles(
     }
   }
   return { startupMotion, kept, refusals, workspace };
+}
+
+/** What a launch hands the running instance besides Electron's argv: its own argv and folder, as it had them. */
+export interface LaunchData {
+  argv: string[];
+  cwd: string;
+}
+
+/** At most this many arguments are taken from a second launch (a shell glob of a big folder), each at most this long. */
+const LAUNCH_MAX_ARGS = 10_000;
+const LAUNCH_MAX_ARG_CHARS = 32_768;
+
+/**
+ * The command line a second launch gave, as it gave it. Electron's `second-instance` argv is the command line as
+ * Chromium parsed it again: switches may be moved before the other arguments and some added
+ * (`--original-process-start-time`), so `a.mtn --workspace /ws` can arrive as `--workspace a.mtn /ws`, which reads
+ * `a.mtn` as the workspace and drops it. The second launch also sends its own argv and folder as the single-instance
+ * lock's additional data (Electron's advice); that is read when it has the shape sent (an absolute folder, a bounded
+ * list of strings), else Electron's argv is (docs/architecture.md#electron).
+ */
+export function secondLaunchCommandLine(argv: readonly string[], cwd: string, additionalData: unknown): LaunchData {
+  const sent = additionalData as Partial<Record<keyof LaunchData, unknown>> | null;
+  const args = sent?.argv;
+  if (
+    typeof sent === 'object' &&
+    sent !== null &&
+    typeof sent.cwd === 'string' &&
+    isAbsolute(sent.cwd) &&
+    Array.isArray(args) &&
+    args.length <= LAUNCH_MAX_ARGS &&
+    args.every((a) => typeof a === 'string' && a.length <= LAUNCH_MAX_ARG_CHARS)
+  )
+    return { argv: args as string[], cwd: sent.cwd };
+  return { argv: [...argv], cwd };
 }
 
 /**

@@ -37,6 +37,7 @@ import { inProcessImportRunner } from './interchange/importRunner';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import {
   BACKUPS_FOLDER,
+  backupFileBytes,
   createBackupStore,
   deferredBackupStore,
   MAX_BACKUP_FILE_BYTES,
@@ -210,6 +211,33 @@ describe('copies the page hands over', () => {
     expect(readdirSync(folder)).toEqual(['motion.json']);
     expect(warnings.join()).toMatch(/the backup of walk was not written: no space left/);
     expect(store.held().backups).toEqual([newer]);
+  });
+});
+
+describe('the backup file', () => {
+  // The motion's base64 is put between the quotes as bytes, not through JSON.stringify (main-thread time): the file
+  // must be the very bytes JSON.stringify gives, for a name of several UTF-8 bytes a character, one holding quotes
+  // and the key's own spelling, and MTN bytes that are a view into a larger buffer. Mutations that fail: the head's
+  // length in characters (not bytes); the view's offset ignored; the base64 written as UTF-16.
+  it('holds exactly the JSON of the copy, with the MTN bytes as base64 and the inputs', () => {
+    const mtnBytes = new Uint8Array(readFileSync(SAMPLE_MTN));
+    const padded = new Uint8Array(mtnBytes.byteLength + 7);
+    padded.set(mtnBytes, 5);
+    const copy: UnsavedBackup = {
+      part: 'motion',
+      documentId: 'doc-1',
+      name: 'wälk "mtnBytes":"" ☃',
+      path: '/home/u/wälk.mtn',
+      editedAt: 1_764_846_000_000,
+      mtnBytes: padded.subarray(5, 5 + mtnBytes.byteLength),
+      tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 },
+      rotationOverridesDeg: { 3: 2 },
+    };
+    const inputs = ['/home/u/wälk.glb'];
+    const expected = JSON.stringify({ ...copy, mtnBytes: Buffer.from(mtnBytes).toString('base64'), inputs });
+    expect(Buffer.from(backupFileBytes(copy, inputs)).toString('utf8')).toBe(expected);
+    const sev: UnsavedBackup = { part: 'sev', name: 'wälk', path: '/w.sev', motionName: 'w', editedAt: 1, text: 'é' };
+    expect(Buffer.from(backupFileBytes(sev, [])).toString('utf8')).toBe(JSON.stringify(sev));
   });
 });
 

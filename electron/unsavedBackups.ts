@@ -224,11 +224,27 @@ function checkInputs(v: unknown): string[] {
   });
 }
 
-/** A copy as its backup file holds it: the MTN bytes as base64, and a motion's inputs. */
-function toFileText(b: UnsavedBackup, inputs: readonly string[]): string {
-  return JSON.stringify(
-    b.part === 'motion' ? { ...b, mtnBytes: Buffer.from(b.mtnBytes).toString('base64'), inputs } : b,
-  );
+/**
+ * A copy as its backup file holds it: the JSON of the copy, the MTN bytes as base64, and a motion's inputs.
+ *
+ * Written on the main thread at each pause in editing, so a motion's copy (up to 43 MB of base64) is not made the
+ * plain way: `JSON.stringify` of the whole copy scans the base64 once more for characters to escape (it has none) and
+ * the write then encodes that string to UTF-8 again. The JSON of the copy is made with an empty `mtnBytes`, and the
+ * base64 goes between its quotes as bytes: the same bytes as `JSON.stringify` gives, in about half the main-thread
+ * time (a 32 MB motion: 0.37 s against 0.8 s, write and fsync included; docs/architecture.md#electron).
+ */
+export function backupFileBytes(b: UnsavedBackup, inputs: readonly string[]): Uint8Array {
+  if (b.part !== 'motion') return Buffer.from(JSON.stringify(b));
+  // A string value holds no unescaped quote, so the first `"mtnBytes":""` is the key, never text inside a name or path.
+  const shell = JSON.stringify({ ...b, mtnBytes: '', inputs });
+  const at = shell.indexOf('"mtnBytes":""') + '"mtnBytes":"'.length;
+  const base64 = Buffer.from(b.mtnBytes.buffer, b.mtnBytes.byteOffset, b.mtnBytes.byteLength).toString('base64');
+  const head = Buffer.byteLength(shell.slice(0, at));
+  const out = Buffer.allocUnsafe(head + base64.length + Buffer.byteLength(shell.slice(at)));
+  out.write(shell.slice(0, at), 0);
+  out.write(base64, head, 'latin1');
+  out.write(shell.slice(at), head + base64.length);
+  return out;
 }
 
 function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } {
@@ -354,7 +370,7 @@ export function createBackupStore(
     if (!folder) return;
     try {
       mkdirSync(folder, { recursive: true });
-      writeFileAtomic(fileOf(b.part), toFileText(b, b.part === 'motion' ? motionInputs : []));
+      writeFileAtomic(fileOf(b.part), backupFileBytes(b, b.part === 'motion' ? motionInputs : []));
     } catch (e) {
       // The copy in memory still survives a crashed page; only an app crash would lose it.
       warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);

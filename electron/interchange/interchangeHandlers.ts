@@ -7,11 +7,11 @@
  * The renderer is untrusted: the file to import must be in the allowed set (a
  * file chosen in the dialog becomes allowed; the workspace over loopback), and
  * the external buffers of a .gltf are read only from inside that file's folder
- * (importJob.ts). The parsing runs in a worker per import (importWorker.ts).
+ * (importJob.ts). The parsing runs in a worker per import (importWorker.ts), and
+ * an export's reading, decoding and encoding in a worker of its own (glbExportJob.ts).
  * Exports are written atomically to an allowed path.
  */
 import { dirname, extname, join } from 'node:path';
-import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
 import type { CompressRequest } from '../../shared/ipc/compress';
 import type { DocumentId } from '../../shared/ipc/documents';
@@ -24,9 +24,8 @@ import type {
   ImportMotionRequest,
 } from '../../shared/ipc/interchange';
 import { ActGuyApiError } from '../../shared/ipc/transport';
-import type { Motion } from '../../shared/motion/types';
-import { decodeMt3ToMotion } from '../../shared/mt3/decode';
-import { readMtn } from '../../shared/mtn/read';
+import { isBundleRefusal } from '../../shared/errors';
+import type { Mt3Motion } from '../../shared/mt3/types';
 import type { CompressClient } from '../compressClient';
 import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
@@ -37,6 +36,7 @@ import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
 import { runBatchImport } from './batchImport';
+import { encodeGlbExport, type GlbExported } from './glbExportJob';
 import { withPlainFailures, workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
@@ -139,16 +139,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
       throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
     const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
-    let motion: Motion;
-    try {
-      motion = readMtn(mtnBytes);
-    } catch (e) {
-      throw new Error(
-        `Could not export ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`,
-      );
-    }
-
-    let exported = motion;
+    let mt3: Mt3Motion | undefined;
     let totalKeys: number | null = null;
     if (source === 'compressed') {
       const compressReq = ctx.checkCompressRequest(req.compress, 'exportGltf: compress');
@@ -156,14 +147,25 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
         throw new Error('exportGltf: compress.documentId must be the exported document');
       const outcome = await compress.compress({ ...compressReq, includeBytes: false }, { coalesce: false });
       if (outcome.status !== 'done') throw new Error(`Could not export ${path}: the compressor returned no motion`);
-      // Decoded exactly as the game would play it, named and shaped by the edited source motion.
-      exported = decodeMt3ToMotion(outcome.mt3, motion);
+      mt3 = outcome.mt3;
       totalKeys = outcome.totalKeys;
     }
-    const glb = motionToGlb(exported, {
+    // Read, decoded (the compressed motion, exactly as the game would play it, named and shaped by the edited source
+    // motion) and encoded in a worker: on a long capture that is most of a second the window would not answer.
+    const job = {
+      mtnBytes,
+      ...(mt3 ? { mt3 } : {}),
       animationName: source === 'compressed' ? `${doc.name}_compressed` : doc.name,
       scale,
-    });
+    };
+    let exported: GlbExported;
+    try {
+      exported = compress.exportGlb ? await compress.exportGlb(job) : encodeGlbExport(job);
+    } catch (e) {
+      if (isBundleRefusal(e)) throw e;
+      throw new Error(`Could not export ${path}: ${(e as Error).message}; nothing was written`);
+    }
+    const { glb } = exported;
     try {
       writeFileAtomic(path, glb, { folder });
     } catch (e) {
@@ -179,7 +181,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
         name: baseNameOf(path),
         byteLength: glb.byteLength,
         source,
-        jointCount: exported.joints.length,
+        jointCount: exported.jointCount,
         frameCount: exported.frameCount,
         fps: exported.fps,
         totalKeys,
