@@ -227,6 +227,18 @@ describe('FBX curve keys between keys', () => {
     expect(onKeys.samples).toEqual([0, 10, 40]);
   });
 
+  it("an axis without a curve takes its curve node's value (d|Y), as FBX evaluates a channel, not the model's", async () => {
+    // The root's Lcl Translation is (0, 100, 0); its translation curve node says d|Y 0, and only X has a curve.
+    const keys: FbxKeys = { seconds: [0, 1], values: [3, 6], flags: [LINEAR], data: [0, 0, 0, 0], refCount: [2] };
+    const m = (await importFbx(writeFbxBinary(fbxScene(oneCurve(keys))), { fps: 30 })).motion;
+    for (let f = 0; f <= m.frameCount; f++)
+      expect(Array.from(m.translation.subarray(f * 4, f * 4 + 3)).map((v) => Number(v.toFixed(4)))).toEqual([
+        3 + (3 * f) / 30,
+        0,
+        0,
+      ]);
+  });
+
   it('TCB tangents and velocities between keys are refused, naming the curve and the key; on the keys they import', async () => {
     const tcb: FbxKeys = { seconds: [0, 1, 2], values: [0, 10, 0], flags: [0x208], data: [0, 0, 0, 0], refCount: [3] };
     for (const [format, bytes] of both(oneCurve(tcb))) {
