@@ -119,15 +119,20 @@ export function readFbxAnimation(
     const link = { prop: kind === 'OP' && typeof prop === 'string' ? prop : undefined };
     const f = key(from),
       t = key(to);
-    childrenOf.set(t, [...(childrenOf.get(t) ?? []), { id: f, ...link }]);
-    parentsOf.set(f, [...(parentsOf.get(f) ?? []), { id: t, ...link }]);
+    // Appended in place: a parent with many children (a layer's curve nodes) stays linear to read.
+    const children = childrenOf.get(t) ?? [];
+    if (!children.length) childrenOf.set(t, children);
+    children.push({ id: f, ...link });
+    const parents = parentsOf.get(f) ?? [];
+    if (!parents.length) parentsOf.set(f, parents);
+    parents.push({ id: t, ...link });
   }
   const curves = new Map<string, FbxCurve>();
   const curveOf = (id: string, label: string): FbxCurve | undefined => {
     const o = byId.get(id);
     if (o?.name !== 'AnimationCurve') return undefined;
     const done = curves.get(id);
-    if (done) return done;
+    if (done) return done.times.length ? done : undefined;
     const c = readCurve(
       label,
       placeOf(o),
@@ -138,19 +143,26 @@ export function readFbxAnimation(
       array(o, 'KeyAttrRefCount'),
       weightBits,
     );
+    const bad = c.values.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0)
+      throw new FormatError(
+        'FBX',
+        `animation curve ${label}: key ${bad} has the value ${c.values[bad]}: key values must be finite numbers`,
+        c.place,
+      );
     curves.set(id, c);
     return c.times.length ? c : undefined;
   };
   if (!objects.children.some((o) => o.name === 'AnimationCurve')) return { takes: [], models };
 
-  const takes: FbxTake[] = [];
-  for (const stack of objects.children) {
-    if (stack.name !== 'AnimationStack') continue;
-    const take: FbxTake = { name: objectName(stack.props[1]), channels: [], firstTick: NaN, lastTick: NaN };
-    takes.push(take);
-    // The first layer only, as the loader (which says so when there are more).
-    const layer = (childrenOf.get(key(stack.props[0])) ?? []).find((c) => byId.get(c.id)?.name === 'AnimationLayer');
-    for (const link of layer ? (childrenOf.get(layer.id) ?? []) : []) {
+  // A layer's channels, read once however many stacks name it (so a file of many stacks stays linear to read).
+  const layers = new Map<string, Omit<FbxTake, 'name'>>();
+  const layerChannels = (layerId: string): Omit<FbxTake, 'name'> => {
+    const done = layers.get(layerId);
+    if (done) return done;
+    const out: Omit<FbxTake, 'name'> = { channels: [], firstTick: NaN, lastTick: NaN };
+    layers.set(layerId, out);
+    for (const link of childrenOf.get(layerId) ?? []) {
       const node = byId.get(link.id);
       if (node?.name !== 'AnimationCurveNode') continue;
       const target = (parentsOf.get(link.id) ?? []).find(
@@ -165,28 +177,25 @@ export function readFbxAnimation(
         const link = (childrenOf.get(key(node.props[0])) ?? []).find((c) => c.prop === `d|${axis}`);
         const curve = link && curveOf(link.id, `${quoteJson(modelName)} ${property} ${axis}`);
         if (curve) {
-          if (!(curve.times[0] >= take.firstTick)) take.firstTick = curve.times[0];
-          if (!(curve.times[curve.times.length - 1] <= take.lastTick))
-            take.lastTick = curve.times[curve.times.length - 1];
+          if (!(curve.times[0] >= out.firstTick)) out.firstTick = curve.times[0];
+          if (!(curve.times[curve.times.length - 1] <= out.lastTick))
+            out.lastTick = curve.times[curve.times.length - 1];
           return curve;
         }
         const d = num(defaults.get(`d|${axis}`)?.[0]);
         return Number.isFinite(d) ? d : undefined;
       }) as FbxAnimatedChannel['axes'];
-      if (axes.some((a) => typeof a === 'object')) take.channels.push({ model: modelId, property, axes });
+      if (axes.some((a) => typeof a === 'object')) out.channels.push({ model: modelId, property, axes });
     }
+    return out;
+  };
+  const takes: FbxTake[] = [];
+  for (const stack of objects.children) {
+    if (stack.name !== 'AnimationStack') continue;
+    // The first layer only, as the loader (which says so when there are more).
+    const layer = (childrenOf.get(key(stack.props[0])) ?? []).find((c) => byId.get(c.id)?.name === 'AnimationLayer');
+    const name = objectName(stack.props[1]);
+    takes.push(layer ? { name, ...layerChannels(layer.id) } : { name, channels: [], firstTick: NaN, lastTick: NaN });
   }
-  for (const t of takes)
-    for (const ch of t.channels)
-      for (const a of ch.axes)
-        if (typeof a === 'object') {
-          const bad = a.values.findIndex((v) => !Number.isFinite(v));
-          if (bad >= 0)
-            throw new FormatError(
-              'FBX',
-              `animation curve ${a.label}: key ${bad} has the value ${a.values[bad]}: key values must be finite numbers`,
-              a.place,
-            );
-        }
   return { takes, models };
 }
