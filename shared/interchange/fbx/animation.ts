@@ -69,7 +69,7 @@ function properties(n: FbxNode | undefined): Map<string, FbxValue[]> {
 }
 
 /** The Model property template's RotationActive and InheritType (Definitions > ObjectType "Model"). */
-function modelTemplate(definitions: FbxNode | undefined): { rotationActive: boolean; inheritType: number } {
+export function modelTemplate(definitions: FbxNode | undefined): { rotationActive: boolean; inheritType: number } {
   const type = definitions?.children.find((c) => c.name === 'ObjectType' && c.props[0] === 'Model');
   const p = properties(child(type, 'PropertyTemplate'));
   return { rotationActive: num(p.get('RotationActive')?.[0]) === 1, inheritType: num(p.get('InheritType')?.[0]) || 0 };
@@ -88,8 +88,6 @@ export function modelSettings(
     inheritType: inherit === undefined ? template.inheritType : num(inherit),
   };
 }
-
-export { modelTemplate };
 
 /**
  * Reads the takes and models. `weightBits` gives the 32-bit pattern of a KeyAttrDataFloat weight entry (see
