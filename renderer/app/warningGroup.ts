@@ -25,7 +25,7 @@ const KIND_NAMES: Record<InterchangeWarning['code'], string> = {
   unanimated: 'unanimated',
   'rate-snapped': 'frame rates snapped',
   'positions-local': 'position channels read as local positions',
-  'keys-interpolated': 'turns between sparse keys',
+  'keys-interpolated': 'frames between auto-tangent keys',
   loader: 'from the loader',
 };
 

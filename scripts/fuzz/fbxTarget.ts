@@ -6,7 +6,7 @@
  * must give a motion that validates and survives an MTN round trip.
  */
 import { importMotionBytes } from '../../shared/interchange/importMotion';
-import { fbxScene, writeFbxAscii, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
+import { fbxScene, floatWithBits, writeFbxAscii, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
 import { mutateBinary, mutateText, pick, type Rng } from './mutate';
 import { checkMotionSaves, judgeAsync, type FuzzTarget } from './judge';
 
@@ -31,6 +31,14 @@ const FBX_TOKENS = [
   'AnimationCurve:',
   'KeyTime:',
   'KeyValueFloat:',
+  'KeyAttrFlags:',
+  'KeyAttrDataFloat:',
+  'KeyAttrRefCount:',
+  '24840',
+  '1032',
+  '50332680',
+  '"RotationActive"',
+  '"InheritType"',
   '"d|X"',
   '"Lcl Rotation"',
   '"Lcl Translation"',
@@ -68,7 +76,29 @@ export const FBX_TARGET: FuzzTarget = {
       preRotation: [0, 0, 90],
       unit: 100,
     });
+    // Every kind of key in one curve (linear, constant, cubic user, weighted, auto), a post-rotation without
+    // RotationActive, and RrSs children under an evenly scaled root (docs/import.md#fbx-keys).
+    const keyed = fbxScene({
+      bones: ['Hips', 'Spine'],
+      fps: 24,
+      postRotation: [10, 0, 0],
+      rotationActive: 0,
+      inheritType: 0,
+      rootScaling: [2, 2, 2],
+      keys: (_b, attr, axis) =>
+        attr === 'R' && axis === 1
+          ? {
+              seconds: [0, 0.25, 0.5, 0.75, 1],
+              values: [0, 30, 10, 45, 5],
+              flags: [0x04, 0x02, 0x408, 0x03000408, 0x6108],
+              data: [0, 0, 0, 0, 0, 0, 0, 0, 90, -40, 0, 0, 10, 0, floatWithBits(4000 + 3000 * 65536), 0, 0, 0, 0, 0],
+              refCount: [1, 1, 1, 1, 1],
+            }
+          : undefined,
+    });
     return [
+      writeFbxBinary(keyed),
+      writeFbxAscii(keyed),
       writeFbxBinary(one),
       writeFbxBinary(two, 7500),
       writeFbxBinary(two, 7400, true),

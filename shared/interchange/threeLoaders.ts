@@ -13,5 +13,5 @@
  */
 export { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 export { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
-// The FBX importer samples a clip with three's own mixer and math types (shared/interchange/fbx/import.ts).
-export { AnimationMixer, LoopOnce, Matrix4, Quaternion, Vector3 } from 'three';
+// The FBX importer poses the loader's scene with three's own math types (shared/interchange/fbx/import.ts).
+export { Euler, Matrix4, Quaternion, Vector3 } from 'three';

@@ -14,6 +14,7 @@
 import { unzlibSync, zlibSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FormatError, quoteJson, type FormatErrorPlace } from '../../errors';
 import { decodeUtf8 } from '../gltf/glb';
+import { modelSettings, modelTemplate, readFbxAnimation, type FbxAnimation } from './animation';
 import { BINARY_MAGIC, checkVersion, isFbx, startsWith } from './magic';
 
 export { FBX_MAX_VERSION, FBX_MIN_VERSION } from './magic';
@@ -44,6 +45,8 @@ export interface FbxContainer {
   settings: FbxSceneSettings;
   /** The file with non-animation content switched off, as FBXLoader.parse takes it. */
   forLoader: ArrayBuffer;
+  /** The takes and their curves, as ActGuy evaluates them (animation.ts). */
+  animation: FbxAnimation;
 }
 
 /**
@@ -95,7 +98,8 @@ export function readFbxContainer(bytes: Uint8Array): FbxContainer {
     return prepareAscii(bytes);
   }
   const copy = new Uint8Array(bytes);
-  return { settings: prepareBinary(copy), forLoader: copy.buffer };
+  const { settings, animation } = prepareBinary(copy);
+  return { settings, forLoader: copy.buffer, animation };
 }
 
 /**
@@ -133,7 +137,7 @@ interface BinaryNode {
   nameAt: number;
 }
 
-function prepareBinary(b: Uint8Array): FbxSceneSettings {
+function prepareBinary(b: Uint8Array): { settings: FbxSceneSettings; animation: FbxAnimation } {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.length < HEADER_BYTES)
     throw new FormatError(
@@ -345,12 +349,61 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
     const keys = byName(o.children, 'KeyValueFloat')?.props[0];
     if (keys && 'fdilb'.includes(keys.type)) checkCurve(decodeArray(b, view, keys), travel, { offset: keys.at });
   }
+  // The animation and the models, as trees (only the objects animation.ts reads).
+  const origin = new Map<FbxNode, BinaryNode>();
+  const tree = (n: BinaryNode): FbxNode => {
+    const t: FbxNode = {
+      name: n.name,
+      props: n.props.map((p): FbxValue => {
+        if (p.type === 'L') return view.getBigInt64(p.at + 1, true);
+        if ('fdilb'.includes(p.type)) return decodeArray(b, view, p);
+        return p.value ?? '';
+      }),
+      children: n.children.map(tree),
+    };
+    origin.set(t, n);
+    return t;
+  };
+  const animated = ['Model', 'AnimationStack', 'AnimationLayer', 'AnimationCurveNode', 'AnimationCurve'];
+  const objectTree: FbxNode = {
+    name: 'Objects',
+    props: [],
+    children: (objects?.children ?? []).filter((o) => animated.includes(o.name)).map(tree),
+  };
+  const connections = byName(top, 'Connections');
+  const definitions = byName(top, 'Definitions');
+  const f32 = new Float32Array(1);
+  const i32 = new Int32Array(f32.buffer);
+  const animation = readFbxAnimation(
+    objectTree,
+    connections && tree(connections),
+    definitions && tree(definitions),
+    (x) => ((f32[0] = x), i32[0]),
+    (n) => ({ offset: origin.get(n)?.start }),
+  );
+  dropInactiveRotations(objectTree, definitions && tree(definitions), (p) => {
+    const name = origin.get(p)?.props[0];
+    if (name?.type === 'S') b[name.at + 5] = '_'.charCodeAt(0);
+  });
   for (const o of objects?.children ?? []) {
     if (SKIPPED_OBJECTS.includes(o.name)) b[o.nameAt] = 'X'.charCodeAt(0);
     else if (o.name === 'Model') renameBinaryString(b, o.props[2], PLAIN_MODEL_TYPES);
     else if (o.name === 'AnimationCurveNode') renameDeformPercent(b, o.props[1]);
   }
-  return settings;
+  return { settings, animation };
+}
+
+/**
+ * FBX counts a model's PreRotation and PostRotation only when its RotationActive is 1 (its own, or the Model
+ * template's), where the loader always applies them: those of an inactive model are renamed out of its sight.
+ */
+function dropInactiveRotations(objects: FbxNode, definitions: FbxNode | undefined, rename: (p: FbxNode) => void): void {
+  const template = modelTemplate(definitions);
+  for (const o of objects.children) {
+    if (o.name !== 'Model' || modelSettings(o, template).rotationActive) continue;
+    for (const p of o.children.find((c) => c.name === 'Properties70')?.children ?? [])
+      if (p.name === 'P' && (p.props[0] === 'PreRotation' || p.props[0] === 'PostRotation')) rename(p);
+  }
 }
 
 /** The numbers of an 'f' or 'd' array property (raw or zlib). */
@@ -493,7 +546,7 @@ export interface FbxNode {
  * brace once turned key times into rotation values). Meshes, materials and
  * images are dropped rather than renamed.
  */
-function prepareAscii(b: Uint8Array): { settings: FbxSceneSettings; forLoader: ArrayBuffer } {
+function prepareAscii(b: Uint8Array): FbxContainer {
   // One character per byte, so names with any bytes survive the trip to binary unchanged.
   let text = '';
   for (let i = 0; i < b.length; i += 0x8000) text += String.fromCharCode(...b.subarray(i, i + 0x8000));
@@ -533,8 +586,24 @@ function prepareAscii(b: Uint8Array): { settings: FbxSceneSettings; forLoader: A
       if (keys instanceof Float64Array) checkCurve(keys, travel, { where: `AnimationCurve ${String(o.props[0])}` });
     }
   }
+  const animation = readFbxAnimation(
+    objects,
+    tree.find((n) => n.name === 'Connections'),
+    tree.find((n) => n.name === 'Definitions'),
+    (x) => x | 0,
+    (n) => ({ where: `${n.name} ${String(n.props[0])}` }),
+  );
+  dropInactiveRotations(
+    objects,
+    tree.find((n) => n.name === 'Definitions'),
+    (p) => (p.props[0] = `_${String(p.props[0]).slice(1)}`),
+  );
   const out = writeBinaryFbx(tree, 7400);
-  return { settings, forLoader: out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer };
+  return {
+    settings,
+    forLoader: out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer,
+    animation,
+  };
 }
 
 /** Parses ASCII FBX into nodes; anything not in the SDK's shape is a FormatError at its line and column. */

@@ -1,11 +1,13 @@
 /**
  * FBX skeletal animation -> Motion (docs/import.md), with three.js's FBXLoader
- * for what it does well (binary and ASCII FBX 7.x, animation curves, Euler
- * orders, pre- and post-rotations) and its AnimationMixer for the pose at
- * each frame time. Hand-written around it: the container check and the
- * switching-off of meshes, materials, images and cameras before the loader
- * runs (container.ts: so no DOM is touched), the skeleton (bones in hierarchy
- * order, names kept exactly or refused), the clip choice, and the sampling.
+ * for the scene it builds well (binary and ASCII FBX 7.x, the node hierarchy,
+ * rest poses, Euler orders, pre- and post-rotations). Hand-written around it:
+ * the container check and the switching-off of meshes, materials, images and
+ * cameras before the loader runs (container.ts: so no DOM is touched), the
+ * takes and their curves evaluated as FBX specifies (animation.ts, curves.ts:
+ * the loader's own clips interpolate every key linearly), the skeleton (bones
+ * in hierarchy order, names kept exactly or refused), the clip choice, and the
+ * sampling: at each frame time every animated node is posed from its curves.
  *
  * Every joint's pose is read from the world matrices the mixer leaves: the
  * root's world rotation and position become joint 0's rotation and the root
@@ -14,7 +16,7 @@
  * (and above the root) are thus folded in, animated or not, and the motion's
  * forward kinematics puts every joint where the loader puts its bone.
  */
-import type { AnimationClip, Object3D } from 'three';
+import type { EulerOrder, Object3D } from 'three';
 import { FormatError, quoteJson } from '../../errors';
 import { formatFps, snapFrameRate } from '../../motion/frameRate';
 import { MotionFlag, copyJoints, emptyMotion } from '../../motion/types';
@@ -25,9 +27,11 @@ import { loadThreeLoaders, type ThreeLoaders } from '../loadThreeLoaders';
 import { makeQuatsContinuous, quatMul, quatRotate, type Quat } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { MAX_JOINT_NAME } from '../names';
-import { snapToKey, targetFrameCount } from '../resample';
+import { targetFrameCount } from '../resample';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
+import { ANIMATED_PROPERTIES, type FbxAnimation, type FbxTake } from './animation';
 import { readFbxContainer, type FbxSceneSettings } from './container';
+import { evaluateCurve, FBX_TICKS, type CurveNotes } from './curves';
 
 export interface FbxImportOptions extends ImportOptions {
   /** Animation clip (FBX AnimationStack) to import: its name, or its index (as a number or a digit string). Required when the file has several. */
@@ -37,17 +41,28 @@ export interface FbxImportOptions extends ImportOptions {
 /** A three.js object as FBXLoader builds it: `ID` is the FBX object id (absent on the group the loader adds around the scene). */
 type FbxObject = Object3D & { ID?: number; isBone?: boolean };
 
+/** What the loader keeps of a model's transform (userData.transformData): degrees, file units, a three.js Euler order. */
+interface TransformData {
+  eulerOrder?: string;
+  translation?: number[];
+  rotation?: number[];
+  scale?: number[];
+  preRotation?: number[];
+  postRotation?: number[];
+  inheritType?: number;
+}
+
 interface LoadedFbx {
   settings: FbxSceneSettings;
   /** What FBXLoader warned about while reading (an ignored animation layer, an unused curve), for the import's warnings. */
   notes: string[];
   root: FbxObject;
-  clips: AnimationClip[];
+  animation: FbxAnimation;
 }
 
 /** Lists the animation clips (AnimationStacks) of an FBX file (empty when it has none). */
 export async function listFbxClips(bytes: Uint8Array): Promise<ClipInfo[]> {
-  return clipInfos(loadFbx(await loadThreeLoaders(), bytes).clips);
+  return clipInfos(loadFbx(await loadThreeLoaders(), bytes).animation.takes);
 }
 
 /**
@@ -60,12 +75,12 @@ export async function listFbxClips(bytes: Uint8Array): Promise<ClipInfo[]> {
 export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {}): Promise<ImportResult> {
   // three.js comes through the lazy chunk (loadThreeLoaders.ts), so a run that imports no FBX never loads it.
   const three = await loadThreeLoaders();
-  const { AnimationMixer, LoopOnce, Matrix4, Quaternion, Vector3 } = three;
+  const { Euler, Matrix4, Quaternion, Vector3 } = three;
   const fps = options.fps ?? 30;
   const scale = options.scale ?? 1;
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
-  const { settings, root, clips, notes } = loadFbx(three, bytes);
+  const { settings, root, animation, notes } = loadFbx(three, bytes);
   const warnings: InterchangeWarning[] = notes.map((message) => ({ code: 'loader', message }));
 
   // The skeleton: every bone, parents first. The loader duplicates a bone shared by several skins as its own child (same ID): skipped.
@@ -128,7 +143,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   checkJointNames(names);
 
   // The clip.
-  const infos = clipInfos(clips);
+  const infos = clipInfos(animation.takes);
   if (!infos.length)
     throw new FormatError(
       'FBX',
@@ -136,12 +151,18 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       { where: 'AnimationStack' },
     );
   const clipIndex = chooseClip(infos, options.clip, 'FBX', 'AnimationStack');
-  const clip = clips[clipIndex];
+  const take = animation.takes[clipIndex];
   const clipName = infos[clipIndex].name;
+  // The loader's node of every model (a bone shared by several skins is duplicated as its own child: the first).
+  const nodeOf = new Map<number, FbxObject>();
+  root.traverse((o: FbxObject) => {
+    if (o.ID !== undefined && !nodeOf.has(o.ID)) nodeOf.set(o.ID, o);
+  });
+  const posed = posedChannels(take, nodeOf, three);
   // Which nodes the clip moves: a skeletal clip moves a joint or a node above one.
-  const moved = new Set(clip.tracks.map((t) => t.name.slice(0, t.name.lastIndexOf('.'))));
+  const moved = new Set(posed.map((c) => c.node));
   const posesJoints = order.some((o) => {
-    for (let a: Object3D | null = o; a; a = a.parent) if (moved.has(a.name)) return true;
+    for (let a: Object3D | null = o; a; a = a.parent) if (moved.has(a)) return true;
     return false;
   });
   if (!posesJoints)
@@ -152,15 +173,14 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     );
   refuseAnimatedPivots(order, moved, clipName);
 
-  // Timing: from the clip's first key to its end, at the target rate; target times within 1e-3 frame of a key land on it.
-  const keyTimes = [...new Set(clip.tracks.flatMap((t) => Array.from(t.times)))].sort((a, b) => a - b);
-  const t0 = keyTimes.length ? keyTimes[0] : 0;
-  const t1 = Math.max(t0, clip.duration);
-  const N = targetFrameCount(t1 - t0, fps);
+  // Timing: from the take's first key to its last, at the target rate; a frame within 1e-3 frame of a key takes it.
+  const t0 = take.firstTick;
+  const t1 = Math.max(t0, take.lastTick);
+  const N = targetFrameCount((t1 - t0) / FBX_TICKS, fps);
   if (N > MTN_MAX_FRAMES)
     throw new FormatError(
       'FBX',
-      `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
+      `${((t1 - t0) / FBX_TICKS).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
       { where: `AnimationStack ${quoteJson(clipName)}` },
     );
   let sourceRate: number | undefined;
@@ -174,13 +194,6 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       });
   }
 
-  const sparse = sparseRotationKeys(clip, order, t0, fps);
-  if (sparse)
-    warnings.push({
-      code: 'keys-interpolated',
-      message: `rotation keys of ${sparse.nodes > 1 ? `${sparse.nodes} nodes, "${sparse.name}" the most,` : quoteJson(sparse.name)} turn up to ${sparse.degrees.toFixed(1)} degrees from one key to the next with frames between (at ${sparse.at.toFixed(3)} s): between keys the motion turns the shortest way, where FBX curves interpolate each Euler angle along its tangents, so those frames may differ from your animation tool; export with the animation baked (a key every frame)`,
-    });
-
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
   const joints = copyJoints(
@@ -189,11 +202,13 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   const m = emptyMotion(N, joints, fps);
   const unit = settings.unitScaleFactor * scale;
 
-  const mixer = new AnimationMixer(root);
-  const action = mixer.clipAction(clip);
-  action.setLoop(LoopOnce, 1);
-  action.clampWhenFinished = true;
-  action.play();
+  // Every model the joints' poses depend on (the joints and the nodes above them), for the InheritType check.
+  const chain = new Set<FbxObject>();
+  for (const joint of order)
+    for (let a: FbxObject | null = joint; a && a.ID !== undefined; a = a.parent as FbxObject | null) chain.add(a);
+  const curveNotes: CurveNotes = {};
+  const snap = (1e-3 * FBX_TICKS) / fps;
+  const euler = new Euler();
   const worldPos = new Float64Array(J * 3);
   const worldRot = new Float64Array(J * 4);
   const worldScale = new Float64Array(J * 3);
@@ -204,10 +219,26 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     mat = new Matrix4();
   let offsetsMove = false;
   const scaleIssues = new Set<number>();
+  const value = [0, 0, 0];
   for (let f = 0; f <= N; f++) {
-    const t = Math.min(snapToKey(keyTimes, t0 + f / fps, fps), t1);
-    mixer.setTime(t);
+    const t = Math.min(t0 + (f * FBX_TICKS) / fps, t1);
+    for (const c of posed) {
+      for (let k = 0; k < 3; k++) {
+        const axis = c.axes[k];
+        value[k] = typeof axis === 'object' ? evaluateCurve(axis, t, snap, curveNotes) : (axis ?? c.rest[k]);
+      }
+      if (c.property === 'position') c.node.position.fromArray(value);
+      else if (c.property === 'scale') c.node.scale.fromArray(value);
+      else {
+        // As the loader composes a rotation key: pre * R(order) * post^-1, pre and post in XYZ order.
+        euler.set((value[0] * Math.PI) / 180, (value[1] * Math.PI) / 180, (value[2] * Math.PI) / 180, c.order);
+        c.node.quaternion.setFromEuler(euler);
+        if (c.pre) c.node.quaternion.premultiply(c.pre);
+        if (c.postInverse) c.node.quaternion.multiply(c.postInverse);
+      }
+    }
     root.updateMatrixWorld(true);
+    refuseInheritedScale(chain, animation, f, three);
     for (let j = 0; j < J; j++) {
       mat.copy(order[j].matrixWorld).decompose(p, q, s);
       worldPos.set([p.x, p.y, p.z], j * 3);
@@ -242,7 +273,13 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         scaleIssues.add(j);
     }
   }
-  mixer.stopAllAction();
+  if (curveNotes.auto) {
+    const { label, key, seconds, curves } = curveNotes.auto;
+    warnings.push({
+      code: 'keys-interpolated',
+      message: `${curves.size > 1 ? `${curves.size} curves with auto tangents, ${label} the first,` : `curve ${label} with auto tangents`} shape frames between keys (key ${key} at ${seconds.toFixed(3)} s): FBX derives an auto key's slope from its neighbours as a cardinal spline, which ActGuy evaluates (flat at the first and last key, and at a peak when clamped), but the FBX SDK does not document its clamping, so those frames may differ slightly from your animation tool; import at the file's frame rate with the animation baked (a key every frame) for an exact import`,
+    });
+  }
   makeQuatsContinuous(m.rotation, N + 1, J);
   if (offsetsMove || options.offsets) m.flags |= MotionFlag.OFFSETS;
   if (scaleIssues.size) {
@@ -284,51 +321,92 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
           ? 'inches'
           : `${settings.unitScaleFactor} cm`;
   const summary =
-    `clip ${quoteJson(clipName)} (${clipIndex + 1} of ${infos.length}), ${bones.length} bones, ${(t1 - t0).toFixed(2)} s${sourceRate !== undefined ? ` at ${formatFps(sourceRate)} fps` : ''}; ` +
+    `clip ${quoteJson(clipName)} (${clipIndex + 1} of ${infos.length}), ${bones.length} bones, ${((t1 - t0) / FBX_TICKS).toFixed(2)} s${sourceRate !== undefined ? ` at ${formatFps(sourceRate)} fps` : ''}; ` +
     `file unit ${unitWords} (UnitScaleFactor ${settings.unitScaleFactor}), positions x ${Number(unit.toPrecision(6))} to centimetres${scale !== 1 ? ` (unit x --scale ${scale})` : ''}`;
   return { motion: m, warnings, summary, clip: clipName };
 }
 
-/** The name a node has in the file (the loader keeps it as `originalName`; its own `name` is sanitised for track binding). */
-/**
- * A key step above this many degrees, with target frames between the two keys, is said (docs/import.md): the mixer
- * interpolates the loader's rotation keys as quaternions, while FBX interpolates each Euler angle curve on its own
- * (linearly or along cubic tangents). Per-frame (baked) keys turn a few degrees a step and stay within hundredths of
- * a degree of the file; three rotation keys turning 40 to 120 degrees on every axis were 3 degrees off between keys.
- */
-const SPARSE_KEY_DEGREES = 10;
+/** One animated property of a node, with what posing it needs beyond the curves. */
+interface PosedChannel {
+  node: FbxObject;
+  property: 'position' | 'rotation' | 'scale';
+  axes: FbxTake['channels'][number]['axes'];
+  /** The model's own value of the property, for an axis with neither curve nor curve node value. */
+  rest: number[];
+  order: EulerOrder;
+  pre?: InstanceType<ThreeLoaders['Quaternion']>;
+  postInverse?: InstanceType<ThreeLoaders['Quaternion']>;
+}
 
-/** The largest rotation key step of a joint or a node above one that has target frames between its keys, when above SPARSE_KEY_DEGREES. */
-function sparseRotationKeys(
-  clip: AnimationClip,
-  order: Object3D[],
-  t0: number,
-  fps: number,
-): { name: string; nodes: number; degrees: number; at: number } | undefined {
-  const posing = new Map<string, Object3D>();
-  for (const joint of order) for (let a: Object3D | null = joint; a; a = a.parent) posing.set(a.name, a);
-  let worst: { name: string; nodes: number; degrees: number; at: number } | undefined;
-  let nodes = 0;
-  for (const track of clip.tracks) {
-    const dot = track.name.lastIndexOf('.');
-    const node = posing.get(track.name.slice(0, dot));
-    if (!node || track.name.slice(dot + 1) !== 'quaternion') continue;
-    const { times, values } = track;
-    let most = 0,
-      at = 0;
-    for (let k = 0; k + 1 < times.length; k++) {
-      const first = Math.ceil((times[k] - t0) * fps + 1e-3);
-      if (first >= (times[k + 1] - t0) * fps - 1e-3) continue;
-      let d = 0;
-      for (let c = 0; c < 4; c++) d += values[k * 4 + c] * values[(k + 1) * 4 + c];
-      const degrees = (2 * Math.acos(Math.min(1, Math.abs(d))) * 180) / Math.PI;
-      if (degrees > most) [most, at] = [degrees, times[k]];
-    }
-    if (!(most > SPARSE_KEY_DEGREES)) continue;
-    nodes++;
-    if (!worst || most > worst.degrees) worst = { name: nameOf(node), nodes: 0, degrees: most, at };
+/** The take's channels on nodes the loader built (a curve on a model it skipped poses nothing, as in the loader). */
+function posedChannels(take: FbxTake, nodeOf: Map<number, FbxObject>, three: ThreeLoaders): PosedChannel[] {
+  const { Euler, Quaternion } = three;
+  const xyz = (deg: number[]) => {
+    const [x, y, z] = deg.map((d) => (d * Math.PI) / 180);
+    return new Quaternion().setFromEuler(new Euler(x, y, z, 'ZYX'));
+  };
+  const out: PosedChannel[] = [];
+  for (const c of take.channels) {
+    const node = nodeOf.get(c.model);
+    if (!node) continue;
+    const data = (node.userData as { transformData?: TransformData }).transformData ?? {};
+    const property = ANIMATED_PROPERTIES[c.property];
+    const rest =
+      property === 'position'
+        ? (data.translation ?? [0, 0, 0])
+        : property === 'scale'
+          ? (data.scale ?? [1, 1, 1])
+          : (data.rotation ?? [0, 0, 0]);
+    out.push({
+      node,
+      property,
+      axes: c.axes,
+      rest: rest.map(Number),
+      order: (data.eulerOrder ?? 'ZYX') as EulerOrder,
+      pre: data.preRotation && xyz(data.preRotation),
+      postInverse: data.postRotation && xyz(data.postRotation).invert(),
+    });
   }
-  return worst && { ...worst, nodes };
+  return out;
+}
+
+const INHERIT_NAMES = ['RrSs', 'RSrs', 'Rrs'];
+
+/**
+ * Three.js (like the motion's own kinematics) applies a parent's whole matrix to its children: FBX's InheritType 1
+ * (RSrs). FBX's default RrSs (0) applies the parent's scale after the child's rotation, and Rrs (2) leaves the
+ * parent's own scale out of the child's; both give the same pose as RSrs while every parent's scale is even and, for
+ * Rrs, the parent's own scale is 1. Otherwise the node's pose would be another than the file's: refused, naming it.
+ */
+function refuseInheritedScale(
+  chain: Set<FbxObject>,
+  animation: FbxAnimation,
+  frame: number,
+  three: ThreeLoaders,
+): void {
+  const { Matrix4, Quaternion, Vector3 } = three;
+  const p = new Vector3(),
+    q = new Quaternion(),
+    s = new Vector3();
+  const off = (a: number, b: number) => Math.abs(a - b) > 1e-4 * Math.max(Math.abs(a), Math.abs(b));
+  for (const node of chain) {
+    const parent = node.parent as FbxObject | null;
+    if (!parent || parent.ID === undefined) continue;
+    const inherit = animation.models.get(node.ID!)?.inheritType ?? 0;
+    const loaderInherit = (node.userData as { transformData?: TransformData }).transformData?.inheritType ?? 0;
+    if (inherit === 1 && loaderInherit === 1) continue;
+    new Matrix4().copy(parent.matrixWorld).decompose(p, q, s);
+    const uneven = off(s.x, s.y) || off(s.x, s.z);
+    const own = parent.scale;
+    const scaled = (inherit === 2 || loaderInherit === 2) && [own.x, own.y, own.z].some((v) => off(v, 1));
+    if (!uneven && !scaled) continue;
+    const v = (x: Object3D['scale']) => [x.x, x.y, x.z].map((n) => Number(n.toPrecision(4))).join(', ');
+    throw new FormatError(
+      'FBX',
+      `node ${quoteJson(nameOf(node))} inherits its parent's scale as ${INHERIT_NAMES[inherit] ?? '?'} (InheritType ${inherit}) and its parent ${quoteJson(nameOf(parent))} is ${uneven ? `scaled unevenly in the scene (${v(s)})` : `scaled (${v(own)})`} at frame ${frame}: ActGuy poses every node as RSrs (InheritType 1), which places this one otherwise; remove that scale (or set the node's InheritType to RSrs) and export again`,
+      { where: `Model ${quoteJson(nameOf(node))} InheritType` },
+    );
+  }
 }
 
 /** The FBX node properties that move a node's rotation and scaling centre (docs/import.md). */
@@ -346,12 +424,12 @@ const PIVOT_PROPERTIES = [
  * pivots") would be placed wrongly on every frame, its bones away from where the authoring tool shows them.
  * Refused, naming the node and the property, rather than imported wrong.
  */
-function refuseAnimatedPivots(order: Object3D[], moved: Set<string>, clipName: string): void {
+function refuseAnimatedPivots(order: Object3D[], moved: Set<Object3D>, clipName: string): void {
   const seen = new Set<Object3D>();
   for (const joint of order)
     for (let a: Object3D | null = joint; a && !seen.has(a); a = a.parent) {
       seen.add(a);
-      if (!moved.has(a.name)) continue;
+      if (!moved.has(a)) continue;
       const data = (a.userData as { transformData?: Record<string, unknown> }).transformData ?? {};
       for (const [key, property] of PIVOT_PROPERTIES) {
         const v = data[key];
@@ -365,6 +443,7 @@ function refuseAnimatedPivots(order: Object3D[], moved: Set<string>, clipName: s
     }
 }
 
+/** The name a node has in the file (the loader keeps it as `originalName`; its own `name` is sanitised for track binding). */
 function nameOf(o: Object3D): string {
   const original = (o.userData as { originalName?: unknown }).originalName;
   return typeof original === 'string' ? original : o.name;
@@ -410,17 +489,17 @@ function checkJointNames(names: readonly string[]): void {
   });
 }
 
-function clipInfos(clips: AnimationClip[]): ClipInfo[] {
-  return clips.map((c, i) => {
-    let t0 = Infinity;
-    for (const tr of c.tracks) if (tr.times.length) t0 = Math.min(t0, tr.times[0]);
-    return { index: i, name: c.name, duration: Number.isFinite(t0) ? Math.max(0, c.duration - t0) : 0 };
-  });
+function clipInfos(takes: FbxTake[]): ClipInfo[] {
+  return takes.map((t, i) => ({
+    index: i,
+    name: t.name,
+    duration: Number.isFinite(t.firstTick) ? (t.lastTick - t.firstTick) / FBX_TICKS : 0,
+  }));
 }
 
 /** Checks and prepares the container, then runs FBXLoader; anything the loader throws is a FormatError naming it. */
 function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
-  const { settings, forLoader } = readFbxContainer(bytes);
+  const { settings, forLoader, animation } = readFbxContainer(bytes);
   let root: FbxObject;
   // The loader tells what it skipped through console.warn; those lines become import warnings (the console is restored at once: parse is synchronous).
   const host = globalThis as { console?: { warn: (...a: unknown[]) => void } };
@@ -443,24 +522,5 @@ function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
   } finally {
     if (host.console && warn) host.console.warn = warn;
   }
-  // Key times must be finite and sorted for the mixer's interpolants, and key values finite.
-  for (const clip of root.animations)
-    for (const t of clip.tracks) {
-      const where = { where: `AnimationStack ${quoteJson(clip.name)}` };
-      for (let k = 0; k < t.times.length; k++)
-        if (!Number.isFinite(t.times[k]) || (k > 0 && t.times[k] < t.times[k - 1]))
-          throw new FormatError(
-            'FBX',
-            `clip ${quoteJson(clip.name)} track ${t.name} has key time ${t.times[k]}${k > 0 ? ` after ${t.times[k - 1]}` : ''}: key times must be finite and increasing`,
-            where,
-          );
-      const bad = Array.prototype.findIndex.call(t.values, (v: number) => !Number.isFinite(v));
-      if (bad >= 0)
-        throw new FormatError(
-          'FBX',
-          `clip ${quoteJson(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`,
-          where,
-        );
-    }
-  return { settings, root, clips: root.animations, notes };
+  return { settings, root, animation, notes };
 }

@@ -27,6 +27,35 @@ export interface FbxSceneOptions {
   propOnly?: boolean;
   /** PreRotation of every bone, degrees. */
   preRotation?: [number, number, number];
+  /** PostRotation of every bone, degrees. */
+  postRotation?: [number, number, number];
+  /** RotationActive of every bone (default 1 when a pre- or post-rotation is given, else not written). */
+  rotationActive?: 0 | 1;
+  /** InheritType of every bone but the root (not written when absent). */
+  inheritType?: number;
+  /** Lcl Scaling of the root bone (not written when absent). */
+  rootScaling?: [number, number, number];
+  /** The keys of a curve (bone index, 'R' or 'T', axis 0..2), instead of the default sine keys; null: no curve. */
+  keys?: (bone: number, attr: 'R' | 'T', axis: number) => FbxKeys | null | undefined;
+}
+
+/** One AnimationCurve's keys as FBX stores them. */
+export interface FbxKeys {
+  /** Key times in seconds. */
+  seconds: number[];
+  values: number[];
+  /** KeyAttrFlags, KeyAttrDataFloat (4 per run) and KeyAttrRefCount, written as given (KeyAttrDataFloat as doubles when `dataDoubles`). */
+  flags: number[];
+  data: number[];
+  refCount: number[];
+  /** Write KeyAttrDataFloat as a double array (ASCII files print its weight entries as integers; see curves.ts). */
+  dataDoubles?: boolean;
+}
+
+/** A float whose 32 bits are the given integer (how binary FBX stores the packed tangent weights). */
+export function floatWithBits(bits: number): number {
+  const i = new Int32Array([bits]);
+  return new Float32Array(i.buffer)[0];
 }
 
 const TIME_MODES: Record<number, number> = { 120: 1, 100: 2, 60: 3, 50: 4, 48: 5, 30: 6, 25: 10, 24: 11 };
@@ -67,8 +96,12 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
       p('Lcl Translation', 'Lcl Translation', 0, i === 0 ? 100 : 20, 0),
       p('Lcl Rotation', 'Lcl Rotation', 0, 0, 0),
     ];
-    if (o.preRotation && !isProp)
-      props.push(p('PreRotation', 'Vector3D', ...o.preRotation), p('RotationActive', 'bool', 1));
+    if (o.preRotation && !isProp) props.push(p('PreRotation', 'Vector3D', ...o.preRotation));
+    if (o.postRotation && !isProp) props.push(p('PostRotation', 'Vector3D', ...o.postRotation));
+    const active = o.rotationActive ?? (o.preRotation || o.postRotation ? 1 : undefined);
+    if (active !== undefined && !isProp) props.push(p('RotationActive', 'bool', active));
+    if (o.inheritType !== undefined && i > 0 && !isProp) props.push(p('InheritType', 'enum', o.inheritType));
+    if (o.rootScaling && i === 0) props.push(p('Lcl Scaling', 'Lcl Scaling', ...o.rootScaling));
     objects.push(
       n(
         'Model',
@@ -110,13 +143,18 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
         oo(node, layer);
         op(node, mid, prop);
         ['X', 'Y', 'Z'].forEach((axis, k) => {
+          const given = o.keys?.(b, attr, k);
+          if (given === null) return;
           const curve = id();
-          const times = new BigInt64Array(frames);
-          const values = new Float32Array(frames);
-          for (let f = 0; f < frames; f++) {
-            times[f] = (BigInt(f) * FBX_TICKS_PER_SECOND * 1000n) / BigInt(Math.round(fps * 1000));
-            values[f] =
-              attr === 'R'
+          const times = new BigInt64Array(given ? given.seconds.length : frames);
+          const values = new Float32Array(times.length);
+          for (let f = 0; f < times.length; f++) {
+            times[f] = given
+              ? BigInt(Math.round(given.seconds[f] * Number(FBX_TICKS_PER_SECOND)))
+              : (BigInt(f) * FBX_TICKS_PER_SECOND * 1000n) / BigInt(Math.round(fps * 1000));
+            values[f] = given
+              ? given.values[f]
+              : attr === 'R'
                 ? (c + 1) * (10 + 7 * k + 3 * b) * Math.sin(f * 0.7 + k)
                 : (k === 1 ? 100 : 0) + (c + 1) * 5 * f * (k === 2 ? 1 : 0.2);
           }
@@ -129,9 +167,13 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
                 n('KeyVer', [4008], [], true),
                 n('KeyTime', [times]),
                 n('KeyValueFloat', [values]),
-                n('KeyAttrFlags', [new Int32Array([24840])]),
-                n('KeyAttrDataFloat', [new Float32Array([0, 0, 0, 0])]),
-                n('KeyAttrRefCount', [new Int32Array([frames])]),
+                n('KeyAttrFlags', [new Int32Array(given ? given.flags : [24840])]),
+                n('KeyAttrDataFloat', [
+                  given?.dataDoubles
+                    ? new Float64Array(given.data)
+                    : new Float32Array(given ? given.data : [0, 0, 0, 0]),
+                ]),
+                n('KeyAttrRefCount', [new Int32Array(given ? given.refCount : [frames])]),
               ],
             ),
           );

@@ -1,0 +1,199 @@
+/**
+ * The animation of an FBX file as ActGuy evaluates it (docs/import.md#fbx-keys): every AnimationStack (a take, in
+ * file order) with the Lcl Translation, Lcl Rotation and Lcl Scaling curves of its first AnimationLayer, found
+ * through the Connections (curve -> curve node "d|X" -> model "Lcl Rotation"; curve node -> layer -> stack), and
+ * what of each Model the pose depends on beyond what three.js's FBXLoader reads: RotationActive and InheritType,
+ * with the defaults of the file's Model property template.
+ */
+import { FormatError, quoteJson } from '../../errors';
+import type { FbxNode, FbxValue } from './container';
+import { readCurve, type FbxCurve } from './curves';
+
+/** The transform properties a curve node can animate, with the three.js track property each poses. */
+export const ANIMATED_PROPERTIES = {
+  'Lcl Translation': 'position',
+  'Lcl Rotation': 'rotation',
+  'Lcl Scaling': 'scale',
+} as const;
+export type AnimatedProperty = keyof typeof ANIMATED_PROPERTIES;
+
+/** One animated transform property of a model: per axis a curve, or the curve node's value for an axis without one. */
+export interface FbxAnimatedChannel {
+  /** The model's object id as a number (as three.js's FBXLoader keeps it in `ID`). */
+  model: number;
+  property: AnimatedProperty;
+  axes: [FbxCurve | number | undefined, FbxCurve | number | undefined, FbxCurve | number | undefined];
+}
+
+export interface FbxTake {
+  name: string;
+  channels: FbxAnimatedChannel[];
+  /** First and last key time over the take's curves, in ticks (NaN when it has no keys). */
+  firstTick: number;
+  lastTick: number;
+}
+
+export interface FbxModelInfo {
+  name: string;
+  /** RotationActive: pre- and post-rotations count only when true. */
+  rotationActive: boolean;
+  /** InheritType: 0 RrSs, 1 RSrs, 2 Rrs. */
+  inheritType: number;
+}
+
+export interface FbxAnimation {
+  /** Every stack, in file order; empty when the file has no AnimationCurve (as the loader has no clips then). */
+  takes: FbxTake[];
+  models: Map<number, FbxModelInfo>;
+}
+
+const num = (v: FbxValue | undefined): number =>
+  typeof v === 'bigint' ? Number(v) : typeof v === 'number' ? v : typeof v === 'string' ? NaN : NaN;
+const key = (v: FbxValue | undefined): string => (typeof v === 'bigint' || typeof v === 'number' ? String(v) : '');
+/** An object's name as written: binary "Name\0\x01Class", ASCII "Class::Name" (the ASCII reader drops the class). */
+export const objectName = (v: FbxValue | undefined): string =>
+  typeof v === 'string' ? v.split('\0\x01')[0].replace(/^\w+::/, '') : '';
+const child = (n: FbxNode | undefined, name: string) => n?.children.find((c) => c.name === name);
+const array = (n: FbxNode | undefined, name: string): ArrayLike<number> => {
+  const v = child(n, name)?.props[0];
+  if (v instanceof BigInt64Array) return Array.from(v, Number);
+  return v instanceof Float64Array || v instanceof Float32Array || v instanceof Int32Array ? v : [];
+};
+
+/** Properties70 entries by name: the values after name, type, label and flags. */
+function properties(n: FbxNode | undefined): Map<string, FbxValue[]> {
+  const out = new Map<string, FbxValue[]>();
+  for (const p of child(n, 'Properties70')?.children ?? [])
+    if (p.name === 'P' && typeof p.props[0] === 'string') out.set(p.props[0], p.props.slice(4));
+  return out;
+}
+
+/** The Model property template's RotationActive and InheritType (Definitions > ObjectType "Model"). */
+export function modelTemplate(definitions: FbxNode | undefined): { rotationActive: boolean; inheritType: number } {
+  const type = definitions?.children.find((c) => c.name === 'ObjectType' && c.props[0] === 'Model');
+  const p = properties(child(type, 'PropertyTemplate'));
+  return { rotationActive: num(p.get('RotationActive')?.[0]) === 1, inheritType: num(p.get('InheritType')?.[0]) || 0 };
+}
+
+/** RotationActive and InheritType of a Model node, its own or the template's. */
+export function modelSettings(
+  model: FbxNode,
+  template: { rotationActive: boolean; inheritType: number },
+): { rotationActive: boolean; inheritType: number } {
+  const p = properties(model);
+  const active = p.get('RotationActive')?.[0];
+  const inherit = p.get('InheritType')?.[0];
+  return {
+    rotationActive: active === undefined ? template.rotationActive : num(active) === 1,
+    inheritType: inherit === undefined ? template.inheritType : num(inherit),
+  };
+}
+
+/**
+ * Reads the takes and models. `weightBits` gives the 32-bit pattern of a KeyAttrDataFloat weight entry (see
+ * readCurve); `placeOf` says where an object is in the file.
+ */
+export function readFbxAnimation(
+  objects: FbxNode,
+  connections: FbxNode | undefined,
+  definitions: FbxNode | undefined,
+  weightBits: (x: number) => number,
+  placeOf: (n: FbxNode) => { offset?: number; line?: number; column?: number; where?: string },
+): FbxAnimation {
+  const template = modelTemplate(definitions);
+  const byId = new Map<string, FbxNode>();
+  const models = new Map<number, FbxModelInfo>();
+  for (const o of objects.children) {
+    byId.set(key(o.props[0]), o);
+    if (o.name === 'Model')
+      models.set(num(o.props[0]), { name: objectName(o.props[1]), ...modelSettings(o, template) });
+  }
+  const childrenOf = new Map<string, { id: string; prop?: string }[]>();
+  const parentsOf = new Map<string, { id: string; prop?: string }[]>();
+  for (const c of connections?.children ?? []) {
+    if (c.name !== 'C') continue;
+    const [kind, from, to, prop] = c.props;
+    if (kind !== 'OO' && kind !== 'OP') continue;
+    const link = { prop: kind === 'OP' && typeof prop === 'string' ? prop : undefined };
+    const f = key(from),
+      t = key(to);
+    // Appended in place: a parent with many children (a layer's curve nodes) stays linear to read.
+    const children = childrenOf.get(t) ?? [];
+    if (!children.length) childrenOf.set(t, children);
+    children.push({ id: f, ...link });
+    const parents = parentsOf.get(f) ?? [];
+    if (!parents.length) parentsOf.set(f, parents);
+    parents.push({ id: t, ...link });
+  }
+  const curves = new Map<string, FbxCurve>();
+  const curveOf = (id: string, label: string): FbxCurve | undefined => {
+    const o = byId.get(id);
+    if (o?.name !== 'AnimationCurve') return undefined;
+    const done = curves.get(id);
+    if (done) return done.times.length ? done : undefined;
+    const c = readCurve(
+      label,
+      placeOf(o),
+      array(o, 'KeyTime'),
+      array(o, 'KeyValueFloat'),
+      array(o, 'KeyAttrFlags'),
+      array(o, 'KeyAttrDataFloat'),
+      array(o, 'KeyAttrRefCount'),
+      weightBits,
+    );
+    const bad = c.values.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0)
+      throw new FormatError(
+        'FBX',
+        `animation curve ${label}: key ${bad} has the value ${c.values[bad]}: key values must be finite numbers`,
+        c.place,
+      );
+    curves.set(id, c);
+    return c.times.length ? c : undefined;
+  };
+  if (!objects.children.some((o) => o.name === 'AnimationCurve')) return { takes: [], models };
+
+  // A layer's channels, read once however many stacks name it (so a file of many stacks stays linear to read).
+  const layers = new Map<string, Omit<FbxTake, 'name'>>();
+  const layerChannels = (layerId: string): Omit<FbxTake, 'name'> => {
+    const done = layers.get(layerId);
+    if (done) return done;
+    const out: Omit<FbxTake, 'name'> = { channels: [], firstTick: NaN, lastTick: NaN };
+    layers.set(layerId, out);
+    for (const link of childrenOf.get(layerId) ?? []) {
+      const node = byId.get(link.id);
+      if (node?.name !== 'AnimationCurveNode') continue;
+      const target = (parentsOf.get(link.id) ?? []).find(
+        (p) => p.prop !== undefined && p.prop in ANIMATED_PROPERTIES && byId.get(p.id)?.name === 'Model',
+      );
+      if (!target) continue;
+      const property = target.prop as AnimatedProperty;
+      const modelId = num(byId.get(target.id)!.props[0]);
+      const modelName = models.get(modelId)?.name ?? '';
+      const defaults = properties(node);
+      const axes = (['X', 'Y', 'Z'] as const).map((axis) => {
+        const link = (childrenOf.get(key(node.props[0])) ?? []).find((c) => c.prop === `d|${axis}`);
+        const curve = link && curveOf(link.id, `${quoteJson(modelName)} ${property} ${axis}`);
+        if (curve) {
+          if (!(curve.times[0] >= out.firstTick)) out.firstTick = curve.times[0];
+          if (!(curve.times[curve.times.length - 1] <= out.lastTick))
+            out.lastTick = curve.times[curve.times.length - 1];
+          return curve;
+        }
+        const d = num(defaults.get(`d|${axis}`)?.[0]);
+        return Number.isFinite(d) ? d : undefined;
+      }) as FbxAnimatedChannel['axes'];
+      if (axes.some((a) => typeof a === 'object')) out.channels.push({ model: modelId, property, axes });
+    }
+    return out;
+  };
+  const takes: FbxTake[] = [];
+  for (const stack of objects.children) {
+    if (stack.name !== 'AnimationStack') continue;
+    // The first layer only, as the loader (which says so when there are more).
+    const layer = (childrenOf.get(key(stack.props[0])) ?? []).find((c) => byId.get(c.id)?.name === 'AnimationLayer');
+    const name = objectName(stack.props[1]);
+    takes.push(layer ? { name, ...layerChannels(layer.id) } : { name, channels: [], firstTick: NaN, lastTick: NaN });
+  }
+  return { takes, models };
+}
