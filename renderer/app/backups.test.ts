@@ -8,46 +8,24 @@ import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
 import { sevBelongsTo } from '../sev/sevBinding';
-import { openPath, save } from './motionFiles';
+import { save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { BACKUP_DELAY_MS, backupUnsavedOnChange, discardRestoredQuestion, restoreHeldBackups } from './backups';
 import { fakeApi } from './fakeApiForTests';
 import walkSevText from '../../assets/walk.sev?raw';
+import { FAKE_JOINTS, fakeOpenedMotion, openFakeMotion } from '../testing/fakeMotions';
 
-const joints = [
-  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
-];
-const walkBytes = writeMtn(emptyMotion(20, joints));
 let saved: Uint8Array[];
 let opened: string[];
 
 async function openWalk(): Promise<void> {
-  setAppApi(
-    fakeApi({
-      openMotion: async ({ path }) => {
-        opened.push(path);
-        return {
-          status: 'opened',
-          motion: {
-            documentId: 'd1',
-            path: '/ws/walk.mtn',
-            name: 'walk',
-            kind: 'mtn',
-            readOnly: false,
-            mtnBytes: walkBytes,
-            skeletonPath: null,
-            marEntry: null,
-          },
-        };
-      },
-      saveMotion: async ({ path, mtnBytes }) => {
-        saved.push(mtnBytes);
-        return { status: 'saved', file: { path, name: 'walk', byteLength: mtnBytes.byteLength } };
-      },
-    }),
-  );
-  await openPath('/ws/walk.mtn', false);
+  await openFakeMotion({
+    openMotion: async ({ path }) => (opened.push(path), { status: 'opened', motion: fakeOpenedMotion() }),
+    saveMotion: async ({ path, mtnBytes }) => {
+      saved.push(mtnBytes);
+      return { status: 'saved', file: { path, name: 'walk', byteLength: mtnBytes.byteLength } };
+    },
+  });
 }
 
 function moveFirstEvent(): void {
@@ -131,7 +109,7 @@ describe('copies sent to main', () => {
 describe('restoring after a crash', () => {
   it('shows the copies as unsaved documents, names them and when, and Discard reads the files again', async () => {
     await openWalk();
-    const m = emptyMotion(20, joints);
+    const m = emptyMotion(20, FAKE_JOINTS);
     m.jointKeyInfo[(7 * 2 + 1) * 4] |= KeyFlag.KEY;
     const edited = writeMtn(m);
     const tolerances = {
@@ -207,7 +185,7 @@ describe('restoring after a crash', () => {
   // Mutation that fails: discardRestored without its question (the motion went at the click, tried cold round 6).
   it('Discard asks first, then drops the restored motion: Cancel keeps it, Discard changes opens the file again', async () => {
     await openWalk();
-    const m = emptyMotion(20, joints);
+    const m = emptyMotion(20, FAKE_JOINTS);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
     const copy: UnsavedBackup = {
       part: 'motion',
@@ -257,7 +235,7 @@ describe('restoring after a crash', () => {
       name: 'jump_capture',
       path: null,
       editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, joints)),
+      mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
       tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
       rotationOverridesDeg: {},
     };
@@ -316,7 +294,7 @@ describe('restoring after a crash', () => {
       name: '01_03',
       path: null,
       editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, joints)),
+      mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
       tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
       rotationOverridesDeg: {},
     };

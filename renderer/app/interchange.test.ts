@@ -5,7 +5,6 @@ import type {
   ImportMotionOutcome,
   ImportMotionRequest,
   ImportedMotion,
-  OpenedMotion,
   SaveMotionAsRequest,
 } from '../../shared/ipc';
 import { emptyMotion } from '../../shared/motion/types';
@@ -19,6 +18,7 @@ import { openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
+import { fakeOpenedMotion } from '../testing/fakeMotions';
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { plainImportFailure } from '../../shared/fileProblem';
 
@@ -45,18 +45,7 @@ function imported(id: string, name: string, clip: string | null = null): Importe
   };
 }
 
-function opened(id: string): OpenedMotion {
-  return {
-    documentId: id,
-    path: '/ws/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    mtnBytes: writeMtn(emptyMotion(20, joints)),
-    skeletonPath: null,
-    marEntry: null,
-  };
-}
+const opened = (id: string) => fakeOpenedMotion(id, 'walk', joints);
 
 /** Waits until a modal question or the import options are shown (they open after awaited API calls). */
 async function until(cond: () => boolean): Promise<void> {

@@ -6,32 +6,11 @@ import { sevStore } from './sevStore';
 import { events, footsteps, ses, seDeletionText } from './sevActions';
 import { addEventTitle, addJointLabel } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
+import { loadWalkWithSev, sevJoint as joint, WALK_SEV } from '../testing/fakeMotions';
 
-const WALK = `sev 1
-motion walk
-se 0 SE_FOOT_L
-se 1 SE_FOOT_R
-event 5 0 1  # left heel
-event 21 1 2
-event 38 0 1
-event 54 1 2
-`;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
-const WALK_JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
 /** Another skeleton: the feet are other joints. */
 const CMU_JOINTS = [joint('Hips', -1), joint('RightFoot'), joint('Neck'), joint('LeftFoot')];
 
-function openWalk(): void {
-  documentStore.getState().load({
-    documentId: 'walk-1',
-    path: '/p/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    motion: emptyMotion(60, WALK_JOINTS),
-  });
-  sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
-}
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
 const lastWarning = () =>
   sessionStore
@@ -43,7 +22,7 @@ beforeEach(() => {
   resetUndoOrderForTests();
   sessionStore.setState({ messages: [], playhead: 0 });
   sevStore.getState().setClipboard(null);
-  openWalk();
+  loadWalkWithSev(WALK_SEV);
 });
 
 describe('multi-event edits', () => {

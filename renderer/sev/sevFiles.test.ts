@@ -1,14 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SaveSevRequest } from '../../shared/ipc';
-import { emptyMotion } from '../../shared/motion/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { setAppApi } from '../app/appApi';
 import { fakeApi } from '../app/fakeApiForTests';
-import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { isSevDirty, sevStore } from './sevStore';
 import { loadSev, reloadSev, saveSev } from './sevFiles';
+import { loadWalkWithSev, WALK_BINDING } from '../testing/fakeMotions';
 
 const WALK = `sev 1
 motion walk
@@ -16,21 +15,6 @@ se 0 SE_FOOT_L
 event 5 0 1
 event 21 0 2
 `;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
-const BINDING = { documentId: 'walk-1', path: '/p/walk.mtn' };
-
-function openWalk(): void {
-  documentStore.getState().load({
-    documentId: 'walk-1',
-    path: '/p/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')]),
-  });
-  sevStore.getState().load('/p/walk.sev', 'walk', WALK, BINDING);
-}
-
 function moveFirstEvent(): void {
   expect(
     sevStore
@@ -48,7 +32,7 @@ const messages = (level: string) =>
 beforeEach(() => {
   projectStore.getState().close();
   sessionStore.setState({ messages: [], confirm: null });
-  openWalk();
+  loadWalkWithSev(WALK);
 });
 
 describe('saving the open .sev through the API', () => {
@@ -121,7 +105,7 @@ describe('saving the open .sev through the API', () => {
       fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: 0 }) }),
     );
     expect(await saveSev()).toBe(true);
-    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', BINDING);
+    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', WALK_BINDING);
     sevStore.getState().setBrokenText('sev 1\nevent y\n');
     expect(isSevDirty(sevStore.getState().file)).toBe(true);
     expect(await saveSev()).toBe(false);
@@ -155,7 +139,7 @@ describe('reading a .sev through the API', () => {
     await loadSev('/p/walk.sev', 'walk');
     expect(read).toEqual(['/p/walk.sev']);
     expect(sevStore.getState().file!.doc!.events.map((e) => e.frame)).toEqual([5, 22]);
-    expect(sevStore.getState().file!.motion).toEqual(BINDING);
+    expect(sevStore.getState().file!.motion).toEqual(WALK_BINDING);
     await reloadSev();
     expect(read).toEqual(['/p/walk.sev', '/p/walk.sev']);
   });
@@ -171,7 +155,7 @@ describe('reading a .sev through the API', () => {
     sevStore.getState().close();
     const loading = loadSev('/p/cmu.sev', 'cmu');
     // Meanwhile the unsaved copy of walk.sev comes back (renderer/app/backups.ts restoreHeldBackups).
-    sevStore.getState().load('/p/walk.sev', 'walk', WALK.replace('event 21', 'event 23'), BINDING);
+    sevStore.getState().load('/p/walk.sev', 'walk', WALK.replace('event 21', 'event 23'), WALK_BINDING);
     sevStore.getState().markUnsaved();
     answer('sev 1\nmotion cmu\n');
     await loading;
