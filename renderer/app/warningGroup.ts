@@ -25,6 +25,7 @@ const KIND_NAMES: Record<InterchangeWarning['code'], string> = {
   unanimated: 'unanimated',
   'rate-snapped': 'frame rates snapped',
   'positions-local': 'position channels read as local positions',
+  'positions-added': 'position channels read as displacements',
   'keys-interpolated': 'turns between sparse keys',
   loader: 'from the loader',
 };

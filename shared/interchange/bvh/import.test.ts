@@ -7,6 +7,7 @@ import { worldPose, quatSlerpShortest, quatFromEulerOrder } from '../kinematics'
 import { bvhWorldPositions } from './fk';
 import { importBvh } from './import';
 import { BVH_MAX_FRAME_TIME, BVH_MIN_FRAME_TIME, parseBvh } from './parse';
+import { hipsAtHeightBvh } from '../../testing/bvhFixtures';
 
 /** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
 function sampleBvh(
@@ -159,6 +160,55 @@ describe('BVH import', () => {
       expect(added.warnings.map((w) => w.code)).not.toContain('positions-local');
       expect(maxDiff(worldPose(added.motion, 1).positions, bvhWorldPositions(parseBvh(text), 1))).toBeLessThan(1e-5);
     }
+  });
+
+  describe('the judgement of position channels can be overridden for the file (bvhPositions)', () => {
+    const hipsHeights = (text: string, bvhPositions?: 'added' | 'local') => {
+      const { motion, warnings } = importBvh(text, { fps: 30, bvhPositions });
+      const heights = Array.from({ length: motion.frameCount + 1 }, (_, f) => motion.translation[f * 4 + 1]);
+      return { heights, positions: warnings.filter((w) => w.code.startsWith('positions-')) };
+    };
+    const near = (heights: number[], base: number) =>
+      expect(
+        maxDiff(
+          heights,
+          heights.map((_, f) => Math.fround(base + Math.sin(f))),
+        ),
+      ).toBeLessThan(1e-5);
+
+    it('a crawl from an exporter of local positions (hips at a third of their rest height) says how to read it as written', () => {
+      const crawl = hipsAtHeightBvh(30);
+      // Nearer zero than the OFFSET: added, so the hips float at 120, and the warning names the override.
+      const judged = hipsHeights(crawl);
+      near(judged.heights, 120);
+      expect(judged.positions.map((w) => w.code)).toEqual(['positions-added']);
+      expect(judged.positions[0].message).toContain('1 joint(s) (Hips)');
+      expect(judged.positions[0].message).toContain('import it with --bvh-positions local');
+      // Read as written (local positions): the hips crawl at 30, and nothing is left to warn about.
+      const forced = hipsHeights(crawl, 'local');
+      near(forced.heights, 30);
+      expect(forced.positions).toEqual([]);
+    });
+
+    it('a standing take read as local positions names the override that adds them; "added" adds them', () => {
+      const standing = hipsAtHeightBvh(90);
+      const judged = hipsHeights(standing);
+      near(judged.heights, 90);
+      expect(judged.positions.map((w) => w.code)).toEqual(['positions-local']);
+      expect(judged.positions[0].message).toContain('import it with --bvh-positions added');
+      const forced = hipsHeights(standing, 'added');
+      near(forced.heights, 180);
+      expect(forced.positions).toEqual([]);
+    });
+
+    it('displacements near zero add without a warning; an unknown reading is the caller’s mistake', () => {
+      const displaced = hipsHeights(hipsAtHeightBvh(2));
+      near(displaced.heights, 92);
+      expect(displaced.positions).toEqual([]);
+      expect(() => importBvh(hipsAtHeightBvh(2), { bvhPositions: 'sideways' as 'auto' })).toThrow(
+        new RangeError('bvhPositions must be one of auto, added, local, got sideways'),
+      );
+    });
   });
 
   it('matches the BVH forward kinematics at every frame for every channel order', () => {
