@@ -199,7 +199,7 @@ function positionJudgementWarnings(doc: BvhDocument, shares: (number | null)[]):
   if (localNames.length)
     warnings.push({
       code: 'positions-local',
-      message: `the position channels of ${localNames.length} joint(s) (${listNames(localNames)}) stay near their OFFSETs rather than near zero (as Blender, LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it; if this file means them as displacements, import it with --bvh-positions added (File › Import: BVH positions "added to OFFSET")`,
+      message: `the position channels of ${localNames.length} joint(s) (${listNames(localNames)}) stay near their OFFSETs rather than near zero (as Blender, LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it; if this file means them as displacements, import it with --bvh-positions added (File › Import: BVH positions "added")`,
     });
   const lowNames = doc.joints
     .filter((_, j) => !readsLocal(shares[j]) && shares[j] !== null && shares[j]! >= LOW_LOCAL_SHARE)
