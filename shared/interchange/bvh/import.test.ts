@@ -176,28 +176,28 @@ describe('BVH import', () => {
         ),
       ).toBeLessThan(1e-5);
 
-    it('a crawl from an exporter of local positions (hips at a third of their rest height) says how to read it as written', () => {
-      const crawl = hipsAtHeightBvh(30);
-      // Nearer zero than the OFFSET: added, so the hips float at 120, and the warning names the override.
-      const judged = hipsHeights(crawl);
-      near(judged.heights, 120);
-      expect(judged.positions.map((w) => w.code)).toEqual(['positions-added']);
-      expect(judged.positions[0].message).toContain('1 joint(s) (Hips)');
-      expect(judged.positions[0].message).toContain('import it with --bvh-positions local');
-      // Read as written (local positions): the hips crawl at 30, and nothing is left to warn about.
-      const forced = hipsHeights(crawl, 'local');
-      near(forced.heights, 30);
-      expect(forced.positions).toEqual([]);
-    });
-
-    it('a standing take read as local positions names the override that adds them; "added" adds them', () => {
-      const standing = hipsAtHeightBvh(90);
-      const judged = hipsHeights(standing);
-      near(judged.heights, 90);
-      expect(judged.positions.map((w) => w.code)).toEqual(['positions-local']);
-      expect(judged.positions[0].message).toContain('import it with --bvh-positions added');
-      const forced = hipsHeights(standing, 'added');
-      near(forced.heights, 180);
+    // A crawl from an exporter of local positions (hips at a third of their rest height) is nearer zero than its
+    // OFFSET: added, the hips float at 120. A standing take is nearer its OFFSET: local. Each warning names the
+    // reading that takes the file the other way, and with that reading nothing is left to warn about.
+    it.each([
+      { take: 'a crawl', height: 30, judged: 120, code: 'positions-added', reading: 'local' as const, forced: 30 },
+      {
+        take: 'a standing take',
+        height: 90,
+        judged: 90,
+        code: 'positions-local',
+        reading: 'added' as const,
+        forced: 180,
+      },
+    ])('$take is judged $code, whose warning names --bvh-positions $reading; that reads it so', (c) => {
+      const text = hipsAtHeightBvh(c.height);
+      const judged = hipsHeights(text);
+      near(judged.heights, c.judged);
+      expect(judged.positions.map((w) => w.code)).toEqual([c.code]);
+      expect(judged.positions[0].message).toMatch(/^the position channels of 1 joint\(s\) \(Hips\) /);
+      expect(judged.positions[0].message).toContain(`import it with --bvh-positions ${c.reading}`);
+      const forced = hipsHeights(text, c.reading);
+      near(forced.heights, c.forced);
       expect(forced.positions).toEqual([]);
     });
 
