@@ -28,6 +28,24 @@ async function openWalk(): Promise<void> {
   });
 }
 
+/**
+ * A motion's copy as main hands it back after a crash: document d9, a still motion on FAKE_JOINTS never saved
+ * (no path), tolerances 1, edited at time 1; `over` gives what a test's copy has otherwise.
+ */
+function heldMotionCopy(over: Partial<Extract<UnsavedBackup, { part: 'motion' }>>): UnsavedBackup {
+  return {
+    part: 'motion',
+    documentId: 'd9',
+    name: 'capture',
+    path: null,
+    editedAt: 1,
+    mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
+    tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+    rotationOverridesDeg: {},
+    ...over,
+  };
+}
+
 function moveFirstEvent(): void {
   expect(
     sevStore.getState().edit('move event', (doc) => ({
@@ -187,16 +205,7 @@ describe('restoring after a crash', () => {
     await openWalk();
     const m = emptyMotion(20, FAKE_JOINTS);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
-    const copy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd9',
-      name: 'walk',
-      path: '/ws/walk.mtn',
-      editedAt: 1,
-      mtnBytes: writeMtn(m),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const copy = heldMotionCopy({ name: 'walk', path: '/ws/walk.mtn', mtnBytes: writeMtn(m) });
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
     const restoredMessage = () => sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'));
@@ -229,16 +238,7 @@ describe('restoring after a crash', () => {
   // an imported capture has no file, and Discard closes it); discardRestored passing onDisk true for every part.
   it('Discard of a restored capture never saved says it closes it, as it does, and not that it reads it from disk', async () => {
     setAppApi(fakeApi({}));
-    const copy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd9',
-      name: 'jump_capture',
-      path: null,
-      editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const copy = heldMotionCopy({ name: 'jump_capture' });
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().documentId).toBe('d9');
     const m = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!;
@@ -288,16 +288,7 @@ describe('restoring after a crash', () => {
   it('keeps a restored .sev with its own motion, hidden while the tuner shows another (an imported capture)', async () => {
     await openWalk();
     // walk.sev had unsaved edits, parked while an imported capture (no file yet) was in the tuner; both come back.
-    const captureCopy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd7',
-      name: '01_03',
-      path: null,
-      editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const captureCopy = heldMotionCopy({ documentId: 'd7', name: '01_03' });
     const sevCopy: UnsavedBackup = {
       part: 'sev',
       name: 'walk.sev',
