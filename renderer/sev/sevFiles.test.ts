@@ -8,6 +8,7 @@ import { projectStore } from '../project/projectStore';
 import { isSevDirty, sevStore } from './sevStore';
 import { loadSev, reloadSev, saveSev } from './sevFiles';
 import { loadWalkWithSev, WALK_BINDING } from '../testing/fakeMotions';
+import { messageTexts } from '../testing/sessionMessages';
 
 const WALK = `sev 1
 motion walk
@@ -22,12 +23,6 @@ function moveFirstEvent(): void {
       .edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: 6 } : e)) })),
   ).toBeNull();
 }
-
-const messages = (level: string) =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === level)
-    .map((m) => m.text);
 
 beforeEach(() => {
   projectStore.getState().close();
@@ -49,7 +44,7 @@ describe('saving the open .sev through the API', () => {
     expect(saved).toEqual([{ path: '/p/walk.sev', text: serializeSev(doc) }]);
     expect(saved[0].text).toContain('event 6 0 1');
     expect(isSevDirty(sevStore.getState().file)).toBe(false);
-    expect(messages('info')).toContain('Saved /p/walk.sev.');
+    expect(messageTexts('info')).toContain('Saved /p/walk.sev.');
   });
 
   it('a failed save keeps the edits dirty and says which file and why', async () => {
@@ -58,7 +53,7 @@ describe('saving the open .sev through the API', () => {
     expect(await saveSev()).toBe(false);
     expect(isSevDirty(sevStore.getState().file)).toBe(true);
     expect(sevStore.getState().file!.doc!.events[0].frame).toBe(6);
-    expect(messages('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
+    expect(messageTexts('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
   });
 
   // Tried cold, round 6 (as for a motion). Mutation that fails: saveSev without dismissOnceSaveSettles; the
@@ -76,7 +71,7 @@ describe('saving the open .sev through the API', () => {
     );
     moveFirstEvent();
     expect(await saveSev()).toBe(false);
-    const failed = () => messages('error').filter((t) => t.startsWith('Save walk.sev failed'));
+    const failed = () => messageTexts('error').filter((t) => t.startsWith('Save walk.sev failed'));
     expect(failed()).toHaveLength(1);
     // More edits: still unsaved, the message still holds.
     expect(
@@ -110,7 +105,7 @@ describe('saving the open .sev through the API', () => {
     expect(isSevDirty(sevStore.getState().file)).toBe(true);
     expect(await saveSev()).toBe(false);
     expect(saved).toEqual([]);
-    expect(messages('error')[0]).toMatch(/^walk\.sev still has 1 error; fix them before saving/);
+    expect(messageTexts('error')[0]).toMatch(/^walk\.sev still has 1 error; fix them before saving/);
   });
 
   it("a motion's first .sev is listed in the project when it is saved", async () => {
@@ -212,6 +207,6 @@ describe('reading a .sev through the API', () => {
     setAppApi(fakeApi({ readProjectText: () => Promise.reject(new Error('/p/run.sev: permission denied')) }));
     await loadSev('/p/run.sev', 'run');
     expect(sevStore.getState().file).toBeNull();
-    expect(messages('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
+    expect(messageTexts('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
   });
 });
