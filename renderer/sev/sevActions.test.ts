@@ -7,16 +7,13 @@ import { events, footsteps, ses, seDeletionText } from './sevActions';
 import { addEventTitle, addJointLabel } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
 import { loadWalkWithSev, sevJoint as joint, WALK_SEV } from '../testing/fakeMotions';
+import { messageTexts } from '../testing/sessionMessages';
 
 /** Another skeleton: the feet are other joints. */
 const CMU_JOINTS = [joint('Hips', -1), joint('RightFoot'), joint('Neck'), joint('LeftFoot')];
 
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
-const lastWarning = () =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === 'warning')
-    .at(-1)?.text ?? '';
+const lastWarning = () => messageTexts('warning').at(-1) ?? '';
 
 beforeEach(() => {
   resetUndoOrderForTests();
@@ -220,11 +217,7 @@ describe('deleting an SE its events use', () => {
 });
 
 describe('adding at the playhead names the joint it takes from the selection', () => {
-  const lastInfo = () =>
-    sessionStore
-      .getState()
-      .messages.filter((m) => m.level === 'info')
-      .at(-1)?.text ?? '';
+  const lastInfo = () => messageTexts('info').at(-1) ?? '';
 
   it('the undo step and the message say which joint (Hips when the curves selected it), or no joint', () => {
     sessionStore.getState().setPlayhead(12);
