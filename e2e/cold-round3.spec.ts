@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
-import { waitForCompression, waitForDocument } from './ui';
+import { waitForCompression, waitForDocument, waitForDocumentAt1280 } from './ui';
 
 async function undoLabel(page: Page): Promise<string> {
   await page.getByTestId('menu-edit').click();
@@ -27,8 +27,7 @@ test('Ctrl+S with a value still typed in its field saves that value, not the one
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   const tuning = workspace.path('walk.mtn.actguy-tuning.json');
   expect(existsSync(tuning), 'the sample has no tuning file yet').toBe(false);
@@ -68,8 +67,7 @@ test('a refused tolerance stops saying what it stays at once the value moves on 
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   const rotation = page.getByTestId('tol-rotation');
   const refusal = page.getByTestId('tol-rotation-error');
   const refuse = async () => {
@@ -212,8 +210,7 @@ test('opening a project over a motion whose tuning file says otherwise names wha
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   // walk.mtn was tuned on its own (rotation 1.02°); the sample project gives walk 0.5° and three overrides.
   const tuning = workspace.path('walk.mtn.actguy-tuning.json');
   writeFileSync(tuning, JSON.stringify({ version: 1, tolerances: { rotationDeg: 1.02 } }));

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, openLoopbackPage, startLoopbackChild, stopChild, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { screenshotOf, waitForDocument } from './ui';
+import { screenshotOf, waitForDocument, waitForDocumentAt1280 } from './ui';
 
 test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 1280x800', async ({
   page,
@@ -20,8 +20,7 @@ test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   // docs/sound-events.md "Suggest footsteps", in the Sound events mode the guide sends a sound designer to.
   await page.keyboard.press('Control+2');
   await expect(page.getByTestId('sev-track')).toBeVisible();

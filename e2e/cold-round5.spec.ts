@@ -15,7 +15,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Workspace } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { screenshotOf, waitForDocument } from './ui';
+import { screenshotOf, waitForDocument, waitForDocumentAt1280 } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The element that has the keyboard, by test id (or its text when it has none). */
@@ -46,8 +46,7 @@ test('the menu bar works from the keyboard: Enter opens, arrows move, Escape giv
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   // Tab reaches the titles (they were Tab stops already); Enter opened nothing, so Open .sev… had no way in.
   await page.getByTestId('menu-file').focus();
   await page.keyboard.press('Enter');
@@ -107,8 +106,7 @@ test("an event's joint picked with the keyboard leaves the keyboard on its butto
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await page.keyboard.press('Control+2');
   const joint = page.getByTestId('sev-event-joint').nth(1);
   await expect(joint).toHaveText(/17 LeftFoot/);

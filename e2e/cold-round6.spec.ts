@@ -11,14 +11,29 @@
  * the trace keys drawn before the playhead line.
  */
 import { mkdirSync, renameSync, rmdirSync } from 'node:fs';
-import { expect, test } from './fixtures';
+import { expect, test, type Workspace } from './fixtures';
 import { chooseFile } from './sev-ui';
-import { screenshotOf, waitForDocument } from './ui';
+import { goToFrame, screenshotOf, waitForDocument, waitForDocumentAt1280 } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The playhead's frame field and the motion's last frame beside it ("50", "/ 132"). */
 async function frameField(page: Page): Promise<string> {
   return page.getByTestId('frame-number').inputValue();
+}
+
+/**
+ * Runs `body` with a folder where the workspace's walk.mtn was, so a save's rename onto it fails whoever runs it (root
+ * included), then puts walk.mtn back.
+ */
+async function withFolderForWalk(workspace: Workspace, body: () => Promise<void>): Promise<void> {
+  renameSync(workspace.path('walk.mtn'), workspace.path('walk.mtn.moved'));
+  mkdirSync(workspace.path('walk.mtn'));
+  try {
+    await body();
+  } finally {
+    rmdirSync(workspace.path('walk.mtn'));
+    renameSync(workspace.path('walk.mtn.moved'), workspace.path('walk.mtn'));
+  }
 }
 
 /** A user key at the playhead from the keyboard (K), with the keys going to the page. */
@@ -35,16 +50,11 @@ test('a save the disk refuses says what to do, and its message goes once the edi
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await page.keyboard.press('Control+1');
-  await page.getByTestId('frame-number').fill('50');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 50);
   await addKeyAtPlayhead(page);
-  // A folder where walk.mtn was: the save's rename fails whoever runs it (root included).
-  renameSync(workspace.path('walk.mtn'), workspace.path('walk.mtn.moved'));
-  mkdirSync(workspace.path('walk.mtn'));
-  try {
+  await withFolderForWalk(workspace, async () => {
     await page.keyboard.press('Control+s');
     const failed = page.getByTestId('message-list').locator('.message').filter({ hasText: 'Could not save' });
     await expect(failed).toContainText(
@@ -62,10 +72,7 @@ test('a save the disk refuses says what to do, and its message goes once the edi
     });
     await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
     await expect(failed).toHaveCount(0);
-  } finally {
-    rmdirSync(workspace.path('walk.mtn'));
-    renameSync(workspace.path('walk.mtn.moved'), workspace.path('walk.mtn'));
-  }
+  });
   expect(pageErrors).toEqual([]);
 });
 
@@ -75,22 +82,15 @@ test("a failed save's message goes when its edits are discarded: it does not say
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await page.keyboard.press('Control+1');
-  await page.getByTestId('frame-number').fill('50');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 50);
   await addKeyAtPlayhead(page);
-  renameSync(workspace.path('walk.mtn'), workspace.path('walk.mtn.moved'));
-  mkdirSync(workspace.path('walk.mtn'));
   const failed = page.getByTestId('message-list').locator('.message').filter({ hasText: 'Could not save' });
-  try {
+  await withFolderForWalk(workspace, async () => {
     await page.keyboard.press('Control+s');
     await expect(failed).toContainText('your edits are kept');
-  } finally {
-    rmdirSync(workspace.path('walk.mtn'));
-    renameSync(workspace.path('walk.mtn.moved'), workspace.path('walk.mtn'));
-  }
+  });
   // The edits given up: walk.mtn opened again from disk over them. The message stayed over the same file, saying
   // the edits were kept.
   await chooseFile(page, electronApp, workspace, 'walk.mtn', 'open', async () => {
@@ -115,8 +115,7 @@ test('Discard on restored changes asks before it drops a restored motion; Cancel
   await first.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(first);
   await first.keyboard.press('Control+1');
-  await first.getByTestId('frame-number').fill('50');
-  await first.getByTestId('frame-number').press('Enter');
+  await goToFrame(first, 50);
   const copied = first.waitForResponse((r) => r.url().includes('/rpc/backupUnsaved') && r.ok());
   await addKeyAtPlayhead(first);
   await copied;
@@ -133,8 +132,7 @@ test('Discard on restored changes asks before it drops a restored motion; Cancel
     .filter({ hasText: 'Restored unsaved changes to walk.mtn' });
   // The restored key, then more work on top of it: one click dropped both, with no undo.
   await page.keyboard.press('Control+1');
-  await page.getByTestId('frame-number').fill('70');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 70);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('k');
   await expect(page.getByTestId('curve-canvas')).toHaveAttribute('data-user-key-frames', '50,70');
@@ -162,14 +160,12 @@ test('File › Close leaves no frame behind, and its question says the .sev keep
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   // An unsaved .sev edit (Alt+→ nudges the selected event), then one of the motion.
   await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
   await page.keyboard.press('Alt+ArrowRight');
   await expect(page.getByTestId('sev-file')).toContainText('modified');
-  await page.getByTestId('frame-number').fill('50');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 50);
   await addKeyAtPlayhead(page);
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-close').click();
@@ -191,8 +187,7 @@ test('File › Close leaves no frame behind, and its question says the .sev keep
 });
 
 test('an export the disk refuses says what to do', async ({ page, workspace, electronApp, pageErrors }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   mkdirSync(workspace.path('walk.mt3'));
   await chooseFile(page, electronApp, workspace, 'walk.mt3', 'save', () => page.keyboard.press('Control+e'));
   const failed = page.getByTestId('message-list').locator('.message').filter({ hasText: 'Could not export' });
@@ -206,8 +201,7 @@ test("an SE's removed floor variants say what is hidden and how they come back",
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await page.keyboard.press('Control+2');
   await page.getByTestId('sev-se-name').first().click();
   await page.getByTestId('sev-variants-remove').click();
@@ -242,8 +236,7 @@ test('a row brought into view from above lands below the sticky header of its ta
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   // The event list scrolled to its end, then the second event selected on the timeline: its row went to the column's
   // top, half under the header ("Frame SE Joint").
   await page.locator('.sev-col.events').evaluate((c) => (c.scrollTop = c.scrollHeight));
@@ -264,16 +257,13 @@ test('a trace key a frame from the playhead is one marker: the playhead line doe
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   await page.keyboard.press('Control+1');
-  await page.getByTestId('frame-number').fill('60');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 60);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('t');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
-  await page.getByTestId('frame-number').fill('59');
-  await page.getByTestId('frame-number').press('Enter');
+  await goToFrame(page, 59);
   // Across the trace row's middle: the playhead line (#ff5a36) showed through the key at 60, 3 px off its centre.
   const playheadPixels = async () =>
     page.getByTestId('timeline-canvas').evaluate((c) => {

@@ -6,7 +6,7 @@ import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../shared/interchange/importMotion';
 import { readMtn } from '../shared/mtn/read';
-import { HEAD_CHAIN_BVH } from '../shared/testing/bvhFixtures';
+import { HEAD_CHAIN_BVH, hipsAtHeightBvh } from '../shared/testing/bvhFixtures';
 
 /** The CMU take Debian's assimp-testmodels ships (31 joints, 120 fps); used when installed. */
 const REAL_BVH = '/usr/share/assimp/models/BVH/01_03.bvh';
@@ -56,7 +56,7 @@ async function importFile(
   electronApp: ElectronApplication | null,
   workspace: Workspace,
   relativePath: string,
-  options: { fps?: string; scale?: string; discardEdits?: boolean } = {},
+  options: { fps?: string; scale?: string; bvhPositions?: 'auto' | 'added' | 'local'; discardEdits?: boolean } = {},
 ): Promise<void> {
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-import').click();
@@ -68,6 +68,7 @@ async function importFile(
   await expect(dialog).toBeVisible();
   if (options.fps) await dialog.getByTestId('import-fps').fill(options.fps);
   if (options.scale) await dialog.getByTestId('import-scale').fill(options.scale);
+  if (options.bvhPositions) await dialog.getByTestId('import-bvh-positions').selectOption(options.bvhPositions);
   await answerFileDialog(
     page,
     electronApp,
@@ -220,6 +221,42 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   const rootNode = readGltfContainer(sourceBytes).json.nodes![0];
   expect(rootNode.translation![1]).toBeCloseTo(expected.translation[1] * 0.01, 4);
   expect(source.translation[1]).toBeCloseTo(expected.translation[1], 2);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a crawl judged as floating says which BVH positions read it as written, and that choice reads it so', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}, testInfo) => {
+  await waitForDocument(page);
+  // Hips at a third of their rest height, written as local positions (Blender): judged as displacements, they float.
+  writeFileSync(workspace.path('crawl.bvh'), hipsAtHeightBvh(30));
+  await importFile(page, electronApp, workspace, 'crawl.bvh');
+  await expect(page.getByTestId('doc-name')).toHaveText('crawl');
+  const floating = page.getByTestId('message-list').locator('.message').filter({ hasText: 'sit well off zero' });
+  await expect(floating).toContainText('File › Import: BVH positions "local"');
+  // The choice the warning names, in the dialog (the same take under another name: its motion shows when it is in).
+  writeFileSync(workspace.path('crawl_local.bvh'), hipsAtHeightBvh(30));
+  await importFile(page, electronApp, workspace, 'crawl_local.bvh', { bvhPositions: 'local', discardEdits: true });
+  await expect(page.getByTestId('doc-name')).toHaveText('crawl_local');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  const saveFromMenu = async (): Promise<void> => {
+    await page.getByTestId('menu-file').click();
+    await page.getByTestId('menu-save').click();
+  };
+  await answerFileDialog(page, electronApp, workspace, 'save', 'crawl_local.mtn', saveFromMenu);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  // The hips crawl at 30, not at 120.
+  expect(readMtn(readFileSync(workspace.path('crawl_local.mtn'))).translation[1]).toBe(30);
+  // The override was for that file: the next import starts at auto again.
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-import').click();
+  const dialog = page.getByTestId('import-options');
+  await expect(dialog.getByTestId('import-bvh-positions')).toHaveValue('auto');
+  await screenshotOf(dialog, testInfo.project.name, 'import-options-bvh-positions');
+  await dialog.getByTestId('import-cancel').click();
   expect(pageErrors).toEqual([]);
 });
 

@@ -21,6 +21,21 @@ export async function waitForDocument(page: Page, name = 'walk'): Promise<void> 
 }
 
 /**
+ * The cold rounds' start: the browser build's page at the laptop size the rounds were tried at (1280x800; the
+ * Electron window keeps its own), then the sample open as waitForDocument waits for it.
+ */
+export async function waitForDocumentAt1280(page: Page, electronApp: unknown): Promise<void> {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+}
+
+/** Types `frame` into the playhead's frame field and presses Enter, as a user moves the playhead to it. */
+export async function goToFrame(page: Page, frame: number): Promise<void> {
+  await page.getByTestId('frame-number').fill(String(frame));
+  await page.getByTestId('frame-number').press('Enter');
+}
+
+/**
  * Waits until no compression is in flight and the refined result has replaced the instant greedy one (the
  * stats answer the latest edit and will not change on their own any more).
  */

@@ -17,7 +17,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { quoteJson } from '../../shared/errors';
 import type { PlainFileProblem } from '../../shared/fileProblem';
 import { motionNameProblem } from '../../shared/motionName';
-import type { InterchangeWarning } from '../../shared/interchange/types';
+import type { BvhPositionReading, InterchangeWarning } from '../../shared/interchange/types';
 import type { ProjectParseResult } from '../../shared/project/validate';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeUtf8Text } from '../../shared/sev/text';
@@ -31,6 +31,8 @@ export interface BatchImportOptions {
   fps: number;
   scale: number;
   offsets?: boolean;
+  /** How BVH position channels are read (shared/interchange/types.ts BvhPositionReading); other formats ignore it. */
+  bvhPositions?: BvhPositionReading;
   /** One clip (name or index) from every glTF/FBX; without it every clip of a file becomes a motion. */
   clip?: string | number;
   /** Folder the .mtn files go to (made when missing). */
@@ -152,7 +154,7 @@ export async function runBatchImport(
     done++;
     onProgress?.({ done, count, item });
   };
-  const base = { fps: options.fps, scale: options.scale, offsets: options.offsets };
+  const base = { fps: options.fps, scale: options.scale, offsets: options.offsets, bvhPositions: options.bvhPositions };
   /** External buffers read by any import of the batch, with the file that named them: inputs too. */
   const buffers = new Map<string, string>();
   const noteBuffers = (paths: readonly string[], input: string) => {

@@ -16,6 +16,8 @@ import { readMtn } from '../../shared/mtn/read';
 import { exportGltfCommand } from '../cli/commands/export-gltf';
 import { importCommand } from '../cli/commands/import';
 import { ASSIMP_BVH_DIR } from './realBvhSamples';
+import { UsageError } from '../cli/args';
+import { hipsAtHeightBvh } from '../../shared/testing/bvhFixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'actguy-interchange-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,6 +111,59 @@ describe('actguy export-gltf / import', () => {
     const err = await Promise.resolve(run(importCommand, [bad, '-o', join(dir, 'x.mtn')])).catch((e) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect(err.message).toBe(`${bad}:11:7: frame 1 has more values than the 3 channels the hierarchy declares`);
+  });
+});
+
+describe("actguy import --bvh-positions: a BVH's position channels read as the file writes them", () => {
+  /** The hips' height (the root translation's y) at each frame of the .mtn at `path`. */
+  const hipsHeights = (path: string) => {
+    const m = readMtn(new Uint8Array(readFileSync(path)));
+    return Array.from({ length: m.frameCount + 1 }, (_, f) => m.translation[f * 4 + 1]);
+  };
+  const writeBvh = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('a crawl judged as displacements says which option reads it as written; with it the hips crawl', async () => {
+    const crawl = writeBvh('crawl.bvh', hipsAtHeightBvh(30));
+    const judged = join(dir, 'crawl_judged.mtn');
+    const r = await run(importCommand, [crawl, '-o', judged]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: ${crawl}: the position channels of 1 joint(s) (Hips) sit well off zero`);
+    expect(r.stderr).toContain('import it with --bvh-positions local');
+    expect(hipsHeights(judged)[0]).toBe(120);
+    const forced = join(dir, 'crawl_local.mtn');
+    expect(await run(importCommand, [crawl, '-o', forced, '--bvh-positions', 'local'])).toEqual({
+      code: 0,
+      stderr: '',
+    });
+    expect(hipsHeights(forced)[0]).toBe(30);
+  });
+
+  it('a batch reads every BVH as the option says, with no judgement left to warn about', async () => {
+    const crawl = writeBvh('batch_crawl.bvh', hipsAtHeightBvh(30));
+    const standing = writeBvh('batch_standing.bvh', hipsAtHeightBvh(90));
+    const out = join(dir, 'batch_added');
+    mkdirSync(out);
+    const r = await run(importCommand, [crawl, standing, '-o', out, '--bvh-positions', 'added']);
+    expect(r).toEqual({ code: 0, stderr: '' });
+    expect(hipsHeights(join(out, 'batch_crawl.mtn'))[0]).toBe(120);
+    expect(hipsHeights(join(out, 'batch_standing.mtn'))[0]).toBe(180);
+  });
+
+  it('refuses a reading it does not know, and the option on a file that is not a BVH, before writing anything', async () => {
+    const crawl = writeBvh('crawl_refused.bvh', hipsAtHeightBvh(30));
+    const out = join(dir, 'crawl_refused.mtn');
+    await expect(run(importCommand, [crawl, '-o', out, '--bvh-positions', 'Local'])).rejects.toThrow(
+      new UsageError('--bvh-positions takes auto, added, local, got "Local"'),
+    );
+    const glb = await exportWalkGlb('walk_for_bvh_positions.glb');
+    await expect(run(importCommand, [glb, '-o', out, '--bvh-positions', 'local'])).rejects.toThrow(
+      new UsageError('--bvh-positions applies to BVH input only'),
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@ import { FormatError, quoteJson, type FileKind } from '../../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../../shared/fileProblem';
 import { ClipChoiceError } from '../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
-import type { InterchangeWarning } from '../../shared/interchange/types';
+import type { BvhPositionReading, InterchangeWarning } from '../../shared/interchange/types';
 import type { ImportClipSummary } from '../../shared/ipc/interchange';
 import { writeMtn } from '../../shared/mtn/write';
 import { systemReason } from '../fsErrors';
@@ -34,6 +34,8 @@ export interface ImportJobRequest {
   clip?: number | string;
   /** Set the OFFSETS flag even when the offsets are constant (`actguy import --offsets`). */
   offsets?: boolean;
+  /** How a BVH's position channels are read (`actguy import --bvh-positions`, File > Import); default auto. */
+  bvhPositions?: BvhPositionReading;
 }
 
 export type ImportJobResult =
@@ -129,7 +131,7 @@ function sourceProblem(e: unknown, path: string): string {
 }
 
 async function importFile(
-  { path, fps, scale, clip, offsets }: ImportJobRequest,
+  { path, fps, scale, clip, offsets, bvhPositions }: ImportJobRequest,
   signal?: AbortSignal,
 ): Promise<ImportJobResult> {
   const bytes = await readImportSourceAsync(path, signal);
@@ -147,7 +149,7 @@ async function importFile(
   const resolveUri = externalBufferReader(path, (p) => buffers.push(p));
   let result;
   try {
-    result = await importMotionBytes(bytes, path, { fps, scale, clip, offsets, resolveUri });
+    result = await importMotionBytes(bytes, path, { fps, scale, clip, offsets, bvhPositions, resolveUri });
   } catch (e) {
     // Several clips and none chosen: the renderer shows them and asks again with `clip`.
     if (e instanceof ClipChoiceError && clip === undefined)

@@ -25,7 +25,7 @@ import {
 } from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
-import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
+import { hipsAtHeightBvh, SMALL_BVH } from '../../shared/testing/bvhFixtures';
 
 const compress = useCompressClientPerTest();
 
@@ -128,6 +128,32 @@ describe('File > Import', () => {
 
     dialogs.answers.push(null);
     expect(await handlers.importMotionDialog({})).toEqual({ status: 'cancelled' });
+  });
+
+  it("the dialog's BVH positions reach the import worker, one file and a batch; one the page made up is refused", async () => {
+    const crawl = join(workspace, 'crawl.bvh');
+    writeFileSync(crawl, hipsAtHeightBvh(30));
+    const hips = (bytes: Uint8Array) => readMtn(bytes).translation[1];
+    // Judged: added to the rest height, with the warning that names the choice.
+    const judged = await handlers.importMotion({ path: crawl });
+    if (judged.status !== 'imported') throw new Error(`expected imported, got ${judged.status}`);
+    expect(hips(judged.motion.mtnBytes)).toBe(120);
+    expect(judged.motion.warnings.map((w) => w.code)).toContain('positions-added');
+    dialogs.answers.push(crawl);
+    const local = await handlers.importMotionDialog({ fps: 30, scale: 1, bvhPositions: 'local' });
+    if (local.status !== 'imported') throw new Error(`expected imported, got ${local.status}`);
+    expect(hips(local.motion.mtnBytes)).toBe(30);
+    expect(local.motion.warnings.map((w) => w.code)).toEqual(['rate-snapped']);
+    const standing = join(workspace, 'standing.bvh');
+    writeFileSync(standing, hipsAtHeightBvh(90));
+    const batch = await handlers.importMotionBatch({ paths: [crawl, standing], bvhPositions: 'added' });
+    if (batch.status !== 'done') throw new Error(`expected done, got ${batch.status}`);
+    expect(batch.failed).toBe(0);
+    expect(hips(readFileSync(join(workspace, 'standing.mtn')))).toBe(180);
+    const made = await dispatchInvoke(handlers, 'importMotion', { path: crawl, bvhPositions: 'sideways' });
+    expect(made.ok).toBe(false);
+    if (!made.ok)
+      expect(made.error.message).toBe('importMotion: bvhPositions must be one of auto, added, local, found "sideways"');
   });
 
   it('a two-clip glTF asks for the clip; the pick imports under "<file>_<clip>"', async () => {

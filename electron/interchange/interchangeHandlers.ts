@@ -13,6 +13,8 @@
  */
 import { dirname, extname, join } from 'node:path';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
+import { BVH_POSITION_READINGS, type BvhPositionReading } from '../../shared/interchange/types';
+import { quoteJson } from '../../shared/errors';
 import type { CompressRequest } from '../../shared/ipc/compress';
 import type { DocumentId } from '../../shared/ipc/documents';
 import type {
@@ -91,7 +93,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
       throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
     const path = policy.check(given, 'read');
-    const { fps, scale } = importOptions(req, 'importMotion');
+    const { fps, scale, bvhPositions } = importOptions(req, 'importMotion');
     const clip = req.clip;
     if (clip !== undefined && !(typeof clip === 'string' ? clip.length > 0 : Number.isInteger(clip) && clip >= 0))
       throw new Error('importMotion: clip must be a clip index (an integer >= 0) or a clip name');
@@ -101,7 +103,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     importsInFlight.add(abort);
     let job;
     try {
-      job = await runImport({ path, fps, scale, clip }, abort.signal);
+      job = await runImport({ path, fps, scale, clip, bvhPositions }, abort.signal);
     } finally {
       importsInFlight.delete(abort);
     }
@@ -223,7 +225,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
           throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
         return policy.check(given, 'read');
       });
-      const { fps, scale } = importOptions(req, 'importMotionBatch');
+      const { fps, scale, bvhPositions } = importOptions(req, 'importMotionBatch');
       const abort = new AbortController();
       importsInFlight.add(abort);
       try {
@@ -233,6 +235,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
           {
             fps,
             scale,
+            bvhPositions,
             outDir: dirname(paths[0]),
             allOrNothing: req.allOrNothing === true,
             reservedNames: Array.isArray(req.reservedNames)
@@ -309,14 +312,23 @@ export function suggestedName(base: string, clip: string | null): string {
   return joined.slice(0, 64);
 }
 
-function importOptions(req: { fps?: unknown; scale?: unknown }, what: string): { fps: number; scale: number } {
+function importOptions(
+  req: { fps?: unknown; scale?: unknown; bvhPositions?: unknown },
+  what: string,
+): { fps: number; scale: number; bvhPositions?: BvhPositionReading } {
   const fps = req.fps === undefined ? 30 : req.fps;
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_MAX_FPS))
     throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${String(req.fps)}`);
   if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
     throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
-  return { fps, scale };
+  if (req.bvhPositions === undefined) return { fps, scale };
+  const bvhPositions = BVH_POSITION_READINGS.find((r) => r === req.bvhPositions);
+  if (!bvhPositions)
+    throw new Error(
+      `${what}: bvhPositions must be one of ${BVH_POSITION_READINGS.join(', ')}, found ${quoteJson(String(req.bvhPositions))}`,
+    );
+  return { fps, scale, bvhPositions };
 }
 
 function requireSource(v: unknown, what: string): GltfExportSource {

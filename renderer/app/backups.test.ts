@@ -8,46 +8,42 @@ import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
 import { sevBelongsTo } from '../sev/sevBinding';
-import { openPath, save } from './motionFiles';
+import { save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { BACKUP_DELAY_MS, backupUnsavedOnChange, discardRestoredQuestion, restoreHeldBackups } from './backups';
 import { fakeApi } from './fakeApiForTests';
 import walkSevText from '../../assets/walk.sev?raw';
+import { FAKE_JOINTS, fakeOpenedMotion, openFakeMotion } from '../testing/fakeMotions';
 
-const joints = [
-  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
-];
-const walkBytes = writeMtn(emptyMotion(20, joints));
 let saved: Uint8Array[];
 let opened: string[];
 
 async function openWalk(): Promise<void> {
-  setAppApi(
-    fakeApi({
-      openMotion: async ({ path }) => {
-        opened.push(path);
-        return {
-          status: 'opened',
-          motion: {
-            documentId: 'd1',
-            path: '/ws/walk.mtn',
-            name: 'walk',
-            kind: 'mtn',
-            readOnly: false,
-            mtnBytes: walkBytes,
-            skeletonPath: null,
-            marEntry: null,
-          },
-        };
-      },
-      saveMotion: async ({ path, mtnBytes }) => {
-        saved.push(mtnBytes);
-        return { status: 'saved', file: { path, name: 'walk', byteLength: mtnBytes.byteLength } };
-      },
-    }),
-  );
-  await openPath('/ws/walk.mtn', false);
+  await openFakeMotion({
+    openMotion: async ({ path }) => (opened.push(path), { status: 'opened', motion: fakeOpenedMotion() }),
+    saveMotion: async ({ path, mtnBytes }) => {
+      saved.push(mtnBytes);
+      return { status: 'saved', file: { path, name: 'walk', byteLength: mtnBytes.byteLength } };
+    },
+  });
+}
+
+/**
+ * A motion's copy as main hands it back after a crash: document d9, a still motion on FAKE_JOINTS never saved
+ * (no path), tolerances 1, edited at time 1; `over` gives what a test's copy has otherwise.
+ */
+function heldMotionCopy(over: Partial<Extract<UnsavedBackup, { part: 'motion' }>>): UnsavedBackup {
+  return {
+    part: 'motion',
+    documentId: 'd9',
+    name: 'capture',
+    path: null,
+    editedAt: 1,
+    mtnBytes: writeMtn(emptyMotion(20, FAKE_JOINTS)),
+    tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+    rotationOverridesDeg: {},
+    ...over,
+  };
 }
 
 function moveFirstEvent(): void {
@@ -131,7 +127,7 @@ describe('copies sent to main', () => {
 describe('restoring after a crash', () => {
   it('shows the copies as unsaved documents, names them and when, and Discard reads the files again', async () => {
     await openWalk();
-    const m = emptyMotion(20, joints);
+    const m = emptyMotion(20, FAKE_JOINTS);
     m.jointKeyInfo[(7 * 2 + 1) * 4] |= KeyFlag.KEY;
     const edited = writeMtn(m);
     const tolerances = {
@@ -207,18 +203,9 @@ describe('restoring after a crash', () => {
   // Mutation that fails: discardRestored without its question (the motion went at the click, tried cold round 6).
   it('Discard asks first, then drops the restored motion: Cancel keeps it, Discard changes opens the file again', async () => {
     await openWalk();
-    const m = emptyMotion(20, joints);
+    const m = emptyMotion(20, FAKE_JOINTS);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
-    const copy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd9',
-      name: 'walk',
-      path: '/ws/walk.mtn',
-      editedAt: 1,
-      mtnBytes: writeMtn(m),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const copy = heldMotionCopy({ name: 'walk', path: '/ws/walk.mtn', mtnBytes: writeMtn(m) });
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
     const restoredMessage = () => sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'));
@@ -251,16 +238,7 @@ describe('restoring after a crash', () => {
   // an imported capture has no file, and Discard closes it); discardRestored passing onDisk true for every part.
   it('Discard of a restored capture never saved says it closes it, as it does, and not that it reads it from disk', async () => {
     setAppApi(fakeApi({}));
-    const copy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd9',
-      name: 'jump_capture',
-      path: null,
-      editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, joints)),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const copy = heldMotionCopy({ name: 'jump_capture' });
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().documentId).toBe('d9');
     const m = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!;
@@ -310,16 +288,7 @@ describe('restoring after a crash', () => {
   it('keeps a restored .sev with its own motion, hidden while the tuner shows another (an imported capture)', async () => {
     await openWalk();
     // walk.sev had unsaved edits, parked while an imported capture (no file yet) was in the tuner; both come back.
-    const captureCopy: UnsavedBackup = {
-      part: 'motion',
-      documentId: 'd7',
-      name: '01_03',
-      path: null,
-      editedAt: 1,
-      mtnBytes: writeMtn(emptyMotion(20, joints)),
-      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
-      rotationOverridesDeg: {},
-    };
+    const captureCopy = heldMotionCopy({ documentId: 'd7', name: '01_03' });
     const sevCopy: UnsavedBackup = {
       part: 'sev',
       name: 'walk.sev',

@@ -24,20 +24,10 @@ import * as keyEdits from './keyEdits';
 import * as defaultTolerances from '../tuner/defaultTolerances';
 import { setAppApi } from './appApi';
 import { fakeApi } from './fakeApiForTests';
+import { sevJoint as joint, WALK_SEV } from '../testing/fakeMotions';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
 
 const { events, ses, footsteps } = sevActions;
-
-const WALK_SEV = `sev 1
-motion walk
-se 0 SE_FOOT_L
-se 1 SE_FOOT_R
-event 5 0 1  # left heel
-event 21 1 2
-event 38 0 1
-event 54 1 2
-`;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
 
 /** The sample project with the tuner on its first motion (walk) and walk's .sev open. */
 function openAll(): void {

@@ -5,7 +5,6 @@ import type {
   ImportMotionOutcome,
   ImportMotionRequest,
   ImportedMotion,
-  OpenedMotion,
   SaveMotionAsRequest,
 } from '../../shared/ipc';
 import { emptyMotion } from '../../shared/motion/types';
@@ -19,6 +18,7 @@ import { openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
+import { fakeOpenedMotion } from '../testing/fakeMotions';
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { plainImportFailure } from '../../shared/fileProblem';
 
@@ -45,18 +45,7 @@ function imported(id: string, name: string, clip: string | null = null): Importe
   };
 }
 
-function opened(id: string): OpenedMotion {
-  return {
-    documentId: id,
-    path: '/ws/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    mtnBytes: writeMtn(emptyMotion(20, joints)),
-    skeletonPath: null,
-    marEntry: null,
-  };
-}
+const opened = (id: string) => fakeOpenedMotion(id, 'walk', joints);
 
 /** Waits until a modal question or the import options are shown (they open after awaited API calls). */
 async function until(cond: () => boolean): Promise<void> {
@@ -174,7 +163,7 @@ describe('File > Import', () => {
     expect(details[100]).toBe('200 more warnings not listed (only the first 100 are)');
   });
 
-  it('asks fps and scale, imports a new unsaved motion with its warnings, and Save goes through Save As', async () => {
+  it('asks fps, scale and BVH positions, imports a new unsaved motion with its warnings, and Save goes through Save As', async () => {
     const calls: unknown[] = [];
     const saveAs: SaveMotionAsRequest[] = [];
     setAppApi(
@@ -191,10 +180,10 @@ describe('File > Import', () => {
     );
     const done = importMotion();
     await until(() => importOptionsStore.getState().request !== null);
-    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 30, scale: 1 });
-    importOptionsStore.getState().request!.resolve({ fps: 60, scale: 0.5 });
+    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 30, scale: 1, bvhPositions: 'auto' });
+    importOptionsStore.getState().request!.resolve({ fps: 60, scale: 0.5, bvhPositions: 'local' });
     await done;
-    expect(calls).toEqual([{ fps: 60, scale: 0.5 }]);
+    expect(calls).toEqual([{ fps: 60, scale: 0.5, bvhPositions: 'local' }]);
     const doc = documentStore.getState();
     expect(doc.documentId).toBe('n1');
     expect(doc.path).toBeNull();
@@ -218,11 +207,12 @@ describe('File > Import', () => {
     expect(saveAs[0].defaultName).toBe('take.mtn');
     expect(documentStore.getState().dirty).toBe(false);
     expect(documentStore.getState().path).toBe('/ws/take.mtn');
-    // The next import starts from the options used last, kept in the preferences (so the next window has them too).
+    // The next import starts from the rate and scale used last, kept in the preferences (so the next window has them
+    // too); the BVH positions start at auto again: an override is for the file it was chosen for.
     expect(preferencesStore.getState().importOptions).toEqual({ fps: 60, scale: 0.5 });
     const again = importMotion();
     await until(() => importOptionsStore.getState().request !== null);
-    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 60, scale: 0.5 });
+    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 60, scale: 0.5, bvhPositions: 'auto' });
     importOptionsStore.getState().request!.resolve(null);
     await again;
     expect(documentStore.getState().documentId).toBe('n1');

@@ -4,43 +4,17 @@
  * message up (a second press adds another); tuningEditsShown answering true (the key is added unseen).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { writeMtn } from '../../shared/mtn/write';
-import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectLayoutStore } from '../project/layout';
-import { setAppApi } from './appApi';
-import { fakeApi } from './fakeApiForTests';
-import { openPath } from './motionFiles';
+import { openFakeMotion } from '../testing/fakeMotions';
 import { toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, tuningEditHiddenMessage } from './keyEdits';
-
-const joints = [
-  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
-];
 
 beforeEach(async () => {
   documentStore.getState().close();
   projectLayoutStore.getState().showAllPanels();
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 1, playhead: 0 });
-  setAppApi(
-    fakeApi({
-      openMotion: async () => ({
-        status: 'opened',
-        motion: {
-          documentId: 'd1',
-          path: '/ws/walk.mtn',
-          name: 'walk',
-          kind: 'mtn',
-          readOnly: false,
-          mtnBytes: writeMtn(emptyMotion(20, joints)),
-          skeletonPath: null,
-          marEntry: null,
-        },
-      }),
-    }),
-  );
-  await openPath('/ws/walk.mtn', false);
+  await openFakeMotion();
   sessionStore.getState().select(1);
   sessionStore.getState().setPlayhead(5);
 });

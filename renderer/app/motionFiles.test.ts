@@ -1,32 +1,18 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import type { OpenedMotion, SaveMotionRequest, ExportMt3DialogRequest } from '../../shared/ipc';
-import { writeMtn } from '../../shared/mtn/write';
 import { readMtn } from '../../shared/mtn/read';
-import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
+import { KeyFlag, jointFlagsAt } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { cancelOpen, carryJointSelection, exportMt3, openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { toggleKeyAtPlayhead, toggleLockAtPlayhead } from './keyEdits';
 import { fakeApi } from './fakeApiForTests';
+import { FAKE_JOINTS, fakeOpenedMotion } from '../testing/fakeMotions';
 
-function opened(id: string, name: string): OpenedMotion {
-  const joints = [
-    { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-    { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
-    { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'hand' },
-  ];
-  return {
-    documentId: id,
-    path: `/ws/${name}.mtn`,
-    name,
-    kind: 'mtn',
-    readOnly: false,
-    mtnBytes: writeMtn(emptyMotion(20, joints)),
-    skeletonPath: null,
-    marEntry: null,
-  };
-}
+/** The hips with a foot and a hand under them. */
+const JOINTS = [...FAKE_JOINTS, { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'hand' }];
+const opened = (id: string, name: string) => fakeOpenedMotion(id, name, JOINTS);
 
 beforeEach(() => {
   documentStore.getState().close();

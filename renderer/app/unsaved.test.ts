@@ -1,7 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentStateReport } from '../../shared/ipc';
-import { writeMtn } from '../../shared/mtn/write';
-import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from '../sev/sevStore';
@@ -13,35 +11,10 @@ import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
 import { fakeApi } from './fakeApiForTests';
 import { registerFeatures } from './features';
+import { openFakeMotion } from '../testing/fakeMotions';
 
 // The app registers every feature's commands and savable parts at start-up (renderer/main.tsx).
 registerFeatures();
-
-const joints = [
-  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
-];
-
-async function openWalk(): Promise<void> {
-  setAppApi(
-    fakeApi({
-      openMotion: async () => ({
-        status: 'opened',
-        motion: {
-          documentId: 'd1',
-          path: '/ws/walk.mtn',
-          name: 'walk',
-          kind: 'mtn',
-          readOnly: false,
-          mtnBytes: writeMtn(emptyMotion(20, joints)),
-          skeletonPath: null,
-          marEntry: null,
-        },
-      }),
-    }),
-  );
-  await openPath('/ws/walk.mtn', false);
-}
 
 function editSev(): void {
   expect(
@@ -76,7 +49,7 @@ beforeEach(() => {
 
 describe('unsaved work across the motion, the SEV and the project', () => {
   it('main hears the combined dirty state and every unsaved name, not only the motion', async () => {
-    await openWalk();
+    await openFakeMotion();
     const reports: DocumentStateReport[] = [];
     const off = reportUnsavedStateOnChange({ reportDocumentState: async (r) => void reports.push(r) });
     expect(reports.at(-1)).toMatchObject({ documentName: 'walk', dirty: false, unsaved: [] });
@@ -94,7 +67,7 @@ describe('unsaved work across the motion, the SEV and the project', () => {
   });
 
   it('one question names everything the action would lose; cancel keeps it all, discard goes on', async () => {
-    await openWalk();
+    await openFakeMotion();
     documentStore.getState().keys.toggle(1, 5);
     editSev();
     editProject();
@@ -112,7 +85,7 @@ describe('unsaved work across the motion, the SEV and the project', () => {
   });
 
   it('opening another motion from the File menu asks about the motion only (the SEV and project stay open)', async () => {
-    await openWalk();
+    await openFakeMotion();
     editSev();
     // The SEV is dirty but File > Open does not replace it: no question.
     await openPath('/ws/walk.mtn');
@@ -128,7 +101,7 @@ describe('unsaved work across the motion, the SEV and the project', () => {
   });
 
   it("the native close question's Save saves everything, tells main it is clean, then closes; a failed save keeps the window", async () => {
-    await openWalk();
+    await openFakeMotion();
     const reports: DocumentStateReport[] = [];
     let closed = 0;
     const close = () => closed++;

@@ -25,6 +25,7 @@ const KIND_NAMES: Record<InterchangeWarning['code'], string> = {
   unanimated: 'unanimated',
   'rate-snapped': 'frame rates snapped',
   'positions-local': 'position channels read as local positions',
+  'positions-added': 'position channels read as displacements',
   'keys-interpolated': 'frames between auto-tangent keys',
   loader: 'from the loader',
 };

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import type { BvhPositionReading } from '../../shared/interchange/types';
 import { importOptionsStore, parseImportOptions } from './importOptions';
 import './interchange.css';
 
@@ -8,17 +9,19 @@ export function ImportOptionsDialog() {
   const req = useStore(importOptionsStore, (s) => s.request);
   const [fps, setFps] = useState('30');
   const [scale, setScale] = useState('1');
+  const [bvhPositions, setBvhPositions] = useState<BvhPositionReading>('auto');
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!req) return;
     setFps(String(req.initial.fps));
     setScale(String(req.initial.scale));
+    setBvhPositions(req.initial.bvhPositions ?? 'auto');
     setTimeout(() => first.current?.select(), 0);
   }, [req]);
   if (!req) return null;
   const parsed = parseImportOptions(fps, scale);
   const accept = () => {
-    if (!('error' in parsed)) req.resolve(parsed);
+    if (!('error' in parsed)) req.resolve({ ...parsed, bvhPositions });
   };
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
@@ -64,6 +67,23 @@ export function ImportOptionsDialog() {
               data-testid="import-scale"
             />
             <span className="dim">× every position (CMU BVH → cm: 5.644444)</span>
+          </label>
+          <label>
+            <span>BVH positions</span>
+            <select
+              value={bvhPositions}
+              onChange={(e) => setBvhPositions(e.target.value as BvhPositionReading)}
+              aria-label="BVH positions"
+              data-testid="import-bvh-positions"
+            >
+              <option value="auto">auto</option>
+              <option value="added">added</option>
+              <option value="local">local</option>
+            </select>
+            <span className="dim">
+              auto judges each joint; added: to its OFFSET (BVH description); local: its whole position (Blender,
+              LAFAN1). Change it when the import&apos;s warning says so.
+            </span>
           </label>
           {'error' in parsed && (
             <div className="bad small" data-testid="import-options-error">

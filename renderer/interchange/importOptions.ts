@@ -10,12 +10,19 @@ import { IMPORT_FPS_MAX, preferencesStore } from '../state/preferencesStore';
 
 export { IMPORT_FPS_MAX };
 
-/** The options as the import member takes them, with defaults filled in. */
-export type ImportOptions = Required<ImportMotionOptions>;
+/**
+ * The options as the import member takes them, the frame rate and scale filled in; how a BVH's position channels are
+ * read is given when the user chose it (absent: the importer judges, as 'auto').
+ */
+export type ImportOptions = Required<Pick<ImportMotionOptions, 'fps' | 'scale'>> &
+  Pick<ImportMotionOptions, 'bvhPositions'>;
 
 /** A pending question. */
 export interface ImportOptionsRequest {
-  /** Starting values: the last import's options (kept in the preferences, so they outlast the window), else 30 fps and scale 1. */
+  /**
+   * Starting values: the last import's frame rate and scale (kept in the preferences, so they outlast the window),
+   * else 30 fps and scale 1. The BVH positions start at auto every time: an override is for the file it was chosen for.
+   */
   initial: ImportOptions;
   resolve(options: ImportOptions | null): void;
 }
@@ -35,7 +42,7 @@ export function askImportOptions(): Promise<ImportOptions | null> {
   return new Promise((resolve) => {
     importOptionsStore.setState({
       request: {
-        initial: { ...preferencesStore.getState().importOptions },
+        initial: { ...preferencesStore.getState().importOptions, bvhPositions: 'auto' },
         resolve: (options) => {
           if (options) preferencesStore.getState().set({ importOptions: { fps: options.fps, scale: options.scale } });
           importOptionsStore.setState({ request: null });

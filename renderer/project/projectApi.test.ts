@@ -12,6 +12,7 @@ import { buildArchives, checkProject } from './projectBuild';
 import { loadSounds } from './auditionSounds';
 import { registerFeatures } from '../app/features';
 import { saveAllAndClose } from '../app/unsaved';
+import { messageTexts } from '../testing/sessionMessages';
 
 const PROJECT = JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }] });
 const WALK_SEV = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 5 0 1\n';
@@ -44,12 +45,6 @@ function editSev(): void {
     sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e, frame: 6 })) })),
   ).toBeNull();
 }
-
-const messages = (level: string) =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === level)
-    .map((m) => m.text);
 
 beforeEach(() => {
   sessionStore.setState({ messages: [], confirm: null });
@@ -91,7 +86,7 @@ describe('saving the project through the API', () => {
     editProject();
     expect(await saveProject()).toBe(false);
     expect(isProjectDirty(projectStore.getState())).toBe(true);
-    expect(messages('error')).toEqual(['Save project failed: /p/game.actguy.json: read-only']);
+    expect(messageTexts('error')).toEqual(['Save project failed: /p/game.actguy.json: read-only']);
   });
 
   it('saves asked for at once (Ctrl+S reaches the tuner and the SEV editor) write the project one after another, once per change', async () => {
@@ -120,7 +115,7 @@ describe('saving the project through the API', () => {
     release();
     expect(await Promise.all(twice)).toEqual([true, true]);
     expect(log).toEqual(['start 2', 'end 2']);
-    expect(messages('info')).toEqual(['Saved /p/game.actguy.json.']);
+    expect(messageTexts('info')).toEqual(['Saved /p/game.actguy.json.']);
     // An edit while a save is on its way: the next save waits for it and writes the newer text after it.
     const releaseAgain = holdFirstWrite();
     editProject();
@@ -180,7 +175,7 @@ describe('checks and builds through the API', () => {
     expect(JSON.parse(started[0].projectText).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'run']);
     expect(started[0].sevTexts).toEqual([{ path: '/p/walk.sev', text: expect.stringContaining('event 6 0 1') }]);
     expect(projectStore.getState().build?.status?.state).toBe('done');
-    expect(messages('info')).toEqual(['Built game.mar, game.sar: 1 motions in 1.2 s.']);
+    expect(messageTexts('info')).toEqual(['Built game.mar, game.sar: 1 motions in 1.2 s.']);
   });
 
   it("a check is a dry run whose problems become the panel's; a check that cannot start says why", async () => {
@@ -282,7 +277,7 @@ describe('audition sounds through the API', () => {
     setAppApi(fakeApi({ listSounds: () => Promise.reject(new Error('/p/gone: no such folder')) }));
     await loadSounds('/p/gone');
     expect(projectStore.getState().sounds).toEqual({});
-    expect(messages('error')).toEqual(['Audition folder: /p/gone: no such folder']);
+    expect(messageTexts('error')).toEqual(['Audition folder: /p/gone: no such folder']);
   });
 });
 
@@ -333,7 +328,7 @@ describe('a project that does not open', () => {
     );
     await openProject('/q/broken.actguy.json');
     expect(projectStore.getState().json).toBeNull();
-    expect(messages('error').join('\n')).toMatch(/Could not read broken\.actguy\.json as a project/);
+    expect(messageTexts('error').join('\n')).toMatch(/Could not read broken\.actguy\.json as a project/);
     expect(read).toContain('/p/walk.sev');
     const f = sevStore.getState().file;
     expect(f?.path).toBe('/p/walk.sev');

@@ -6,6 +6,7 @@ import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { disabledEventsCommands, eventsCommandsEnabled, runEventsCommand } from './eventsMenu';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
+import { loadWalkWithSev, WALK_JOINTS } from '../testing/fakeMotions';
 
 const WALK = `sev 1
 motion walk
@@ -14,27 +15,13 @@ se 1 SE_FOOT_R
 event 5 0 1
 event 21 1 2
 `;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
-const JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
-
-function openWalk(): void {
-  documentStore.getState().load({
-    documentId: 'walk-1',
-    path: '/p/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    motion: emptyMotion(60, JOINTS),
-  });
-  sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
-}
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
 
 beforeEach(() => {
   resetUndoOrderForTests();
   sessionStore.setState({ messages: [], playhead: 0, selectedJoint: 1 });
   sevStore.getState().setClipboard(null);
-  openWalk();
+  loadWalkWithSev(WALK);
 });
 
 describe('Events menu availability', () => {
@@ -62,7 +49,7 @@ describe('Events menu availability', () => {
   it('disables every command without a .sev, and the edits while the .sev belongs to another motion', () => {
     sevStore.getState().close();
     expect(disabledEventsCommands()).toEqual([...EVENTS_MENU_COMMANDS]);
-    openWalk();
+    loadWalkWithSev(WALK);
     sevStore.getState().selectEvents([0]);
     void runEventsCommand('events.nudgeLater');
     documentStore.getState().load({
@@ -71,7 +58,7 @@ describe('Events menu availability', () => {
       name: 'cmu',
       kind: 'mtn',
       readOnly: false,
-      motion: emptyMotion(90, JOINTS),
+      motion: emptyMotion(90, WALK_JOINTS),
     });
     // walk.sev is parked: only its Save stays (its banner offers the same).
     expect(disabledEventsCommands()).toEqual(EVENTS_MENU_COMMANDS.filter((c) => c !== 'events.saveSev'));

@@ -6,44 +6,20 @@ import { sevStore } from './sevStore';
 import { events, footsteps, ses, seDeletionText } from './sevActions';
 import { addEventTitle, addJointLabel } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
+import { loadWalkWithSev, sevJoint as joint, WALK_SEV } from '../testing/fakeMotions';
+import { messageTexts } from '../testing/sessionMessages';
 
-const WALK = `sev 1
-motion walk
-se 0 SE_FOOT_L
-se 1 SE_FOOT_R
-event 5 0 1  # left heel
-event 21 1 2
-event 38 0 1
-event 54 1 2
-`;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
-const WALK_JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
 /** Another skeleton: the feet are other joints. */
 const CMU_JOINTS = [joint('Hips', -1), joint('RightFoot'), joint('Neck'), joint('LeftFoot')];
 
-function openWalk(): void {
-  documentStore.getState().load({
-    documentId: 'walk-1',
-    path: '/p/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    motion: emptyMotion(60, WALK_JOINTS),
-  });
-  sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
-}
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
-const lastWarning = () =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === 'warning')
-    .at(-1)?.text ?? '';
+const lastWarning = () => messageTexts('warning').at(-1) ?? '';
 
 beforeEach(() => {
   resetUndoOrderForTests();
   sessionStore.setState({ messages: [], playhead: 0 });
   sevStore.getState().setClipboard(null);
-  openWalk();
+  loadWalkWithSev(WALK_SEV);
 });
 
 describe('multi-event edits', () => {
@@ -241,11 +217,7 @@ describe('deleting an SE its events use', () => {
 });
 
 describe('adding at the playhead names the joint it takes from the selection', () => {
-  const lastInfo = () =>
-    sessionStore
-      .getState()
-      .messages.filter((m) => m.level === 'info')
-      .at(-1)?.text ?? '';
+  const lastInfo = () => messageTexts('info').at(-1) ?? '';
 
   it('the undo step and the message say which joint (Hips when the curves selected it), or no joint', () => {
     sessionStore.getState().setPlayhead(12);

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SaveSevRequest } from '../../shared/ipc';
-import { emptyMotion } from '../../shared/motion/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { setAppApi } from '../app/appApi';
 import { fakeApi } from '../app/fakeApiForTests';
-import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { isSevDirty, sevStore } from './sevStore';
 import { loadSev, reloadSev, saveSev } from './sevFiles';
+import { loadWalkWithSev, WALK_BINDING } from '../testing/fakeMotions';
+import { messageTexts } from '../testing/sessionMessages';
 
 const WALK = `sev 1
 motion walk
@@ -16,21 +16,6 @@ se 0 SE_FOOT_L
 event 5 0 1
 event 21 0 2
 `;
-const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
-const BINDING = { documentId: 'walk-1', path: '/p/walk.mtn' };
-
-function openWalk(): void {
-  documentStore.getState().load({
-    documentId: 'walk-1',
-    path: '/p/walk.mtn',
-    name: 'walk',
-    kind: 'mtn',
-    readOnly: false,
-    motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')]),
-  });
-  sevStore.getState().load('/p/walk.sev', 'walk', WALK, BINDING);
-}
-
 function moveFirstEvent(): void {
   expect(
     sevStore
@@ -39,16 +24,10 @@ function moveFirstEvent(): void {
   ).toBeNull();
 }
 
-const messages = (level: string) =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === level)
-    .map((m) => m.text);
-
 beforeEach(() => {
   projectStore.getState().close();
   sessionStore.setState({ messages: [], confirm: null });
-  openWalk();
+  loadWalkWithSev(WALK);
 });
 
 describe('saving the open .sev through the API', () => {
@@ -65,7 +44,7 @@ describe('saving the open .sev through the API', () => {
     expect(saved).toEqual([{ path: '/p/walk.sev', text: serializeSev(doc) }]);
     expect(saved[0].text).toContain('event 6 0 1');
     expect(isSevDirty(sevStore.getState().file)).toBe(false);
-    expect(messages('info')).toContain('Saved /p/walk.sev.');
+    expect(messageTexts('info')).toContain('Saved /p/walk.sev.');
   });
 
   it('a failed save keeps the edits dirty and says which file and why', async () => {
@@ -74,7 +53,7 @@ describe('saving the open .sev through the API', () => {
     expect(await saveSev()).toBe(false);
     expect(isSevDirty(sevStore.getState().file)).toBe(true);
     expect(sevStore.getState().file!.doc!.events[0].frame).toBe(6);
-    expect(messages('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
+    expect(messageTexts('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
   });
 
   // Tried cold, round 6 (as for a motion). Mutation that fails: saveSev without dismissOnceSaveSettles; the
@@ -92,7 +71,7 @@ describe('saving the open .sev through the API', () => {
     );
     moveFirstEvent();
     expect(await saveSev()).toBe(false);
-    const failed = () => messages('error').filter((t) => t.startsWith('Save walk.sev failed'));
+    const failed = () => messageTexts('error').filter((t) => t.startsWith('Save walk.sev failed'));
     expect(failed()).toHaveLength(1);
     // More edits: still unsaved, the message still holds.
     expect(
@@ -121,12 +100,12 @@ describe('saving the open .sev through the API', () => {
       fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: 0 }) }),
     );
     expect(await saveSev()).toBe(true);
-    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', BINDING);
+    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', WALK_BINDING);
     sevStore.getState().setBrokenText('sev 1\nevent y\n');
     expect(isSevDirty(sevStore.getState().file)).toBe(true);
     expect(await saveSev()).toBe(false);
     expect(saved).toEqual([]);
-    expect(messages('error')[0]).toMatch(/^walk\.sev still has 1 error; fix them before saving/);
+    expect(messageTexts('error')[0]).toMatch(/^walk\.sev still has 1 error; fix them before saving/);
   });
 
   it("a motion's first .sev is listed in the project when it is saved", async () => {
@@ -155,7 +134,7 @@ describe('reading a .sev through the API', () => {
     await loadSev('/p/walk.sev', 'walk');
     expect(read).toEqual(['/p/walk.sev']);
     expect(sevStore.getState().file!.doc!.events.map((e) => e.frame)).toEqual([5, 22]);
-    expect(sevStore.getState().file!.motion).toEqual(BINDING);
+    expect(sevStore.getState().file!.motion).toEqual(WALK_BINDING);
     await reloadSev();
     expect(read).toEqual(['/p/walk.sev', '/p/walk.sev']);
   });
@@ -171,7 +150,7 @@ describe('reading a .sev through the API', () => {
     sevStore.getState().close();
     const loading = loadSev('/p/cmu.sev', 'cmu');
     // Meanwhile the unsaved copy of walk.sev comes back (renderer/app/backups.ts restoreHeldBackups).
-    sevStore.getState().load('/p/walk.sev', 'walk', WALK.replace('event 21', 'event 23'), BINDING);
+    sevStore.getState().load('/p/walk.sev', 'walk', WALK.replace('event 21', 'event 23'), WALK_BINDING);
     sevStore.getState().markUnsaved();
     answer('sev 1\nmotion cmu\n');
     await loading;
@@ -228,6 +207,6 @@ describe('reading a .sev through the API', () => {
     setAppApi(fakeApi({ readProjectText: () => Promise.reject(new Error('/p/run.sev: permission denied')) }));
     await loadSev('/p/run.sev', 'run');
     expect(sevStore.getState().file).toBeNull();
-    expect(messages('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
+    expect(messageTexts('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
   });
 });

@@ -25,6 +25,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
 import { adoptAsDefaults, defaultsLabel, resetDefaultsHistoryForTests, sameTolerances } from './defaultTolerances';
+import { messageTexts } from '../testing/sessionMessages';
 
 const TUNED: Tolerances = { positionTolerance: 0.3, rotationToleranceDeg: 3, offsetTolerance: 0.5 };
 
@@ -34,11 +35,6 @@ function storedDefaults(): unknown {
   return raw ? (JSON.parse(raw) as { state: { defaultTolerances: unknown } }).state.defaultTolerances : undefined;
 }
 const defaults = () => preferencesStore.getState().defaultTolerances;
-const messages = (level: string) =>
-  sessionStore
-    .getState()
-    .messages.filter((m) => m.level === level)
-    .map((m) => m.text);
 
 function loadMotion(id: string): void {
   const motion = readMtn(writeMtn(emptyMotion(20, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }])));
@@ -79,7 +75,7 @@ describe('"Use as defaults for new motions" is one named undo step', () => {
     redoLatest();
     expect(defaults()).toEqual(TUNED);
     expect(storedDefaults()).toEqual(TUNED);
-    expect(messages('warning')).toEqual([]);
+    expect(messageTexts('warning')).toEqual([]);
   });
 
   it('takes its place in the one undo order with motion edits, and outlives opening another motion', () => {
@@ -117,7 +113,7 @@ describe('"Use as defaults for new motions" is one named undo step', () => {
   it('the defaults already: no step, and the message bar says so', () => {
     adoptAsDefaults({ ...DEFAULT_TOLERANCES, method: 'refined' });
     expect(latestUndoLabel()).toBeNull();
-    expect(messages('info')).toEqual(['These tolerances are the defaults for new motions already.']);
+    expect(messageTexts('info')).toEqual(['These tolerances are the defaults for new motions already.']);
   });
 
   it('a write that does not reach the storage keeps the edit in this window and says it will not outlast it', () => {
@@ -125,7 +121,7 @@ describe('"Use as defaults for new motions" is one named undo step', () => {
     adoptAsDefaults(TUNED);
     expect(defaults()).toEqual(TUNED);
     expect(storedDefaults()).toEqual(DEFAULT_TOLERANCES);
-    expect(messages('warning')).toEqual([
+    expect(messageTexts('warning')).toEqual([
       'The defaults for new motions apply in this window, but could not be stored for the next start (QuotaExceededError: the quota has been exceeded).',
     ]);
     // Undo works the same way (and is stored once the storage takes writes again).
@@ -133,7 +129,7 @@ describe('"Use as defaults for new motions" is one named undo step', () => {
     undoLatest();
     expect(defaults()).toEqual(DEFAULT_TOLERANCES);
     expect(storedDefaults()).toEqual(DEFAULT_TOLERANCES);
-    expect(messages('warning')).toHaveLength(1);
+    expect(messageTexts('warning')).toHaveLength(1);
   });
 });
 

@@ -13,7 +13,7 @@ import { isFbx } from './fbx/magic';
 import { decodeUtf8, isGlb } from './gltf/glb';
 import { importBvh } from './bvh/import';
 import { importGltf, listGltfClips, type GltfImportOptions } from './gltf/import';
-import type { ImportResult } from './types';
+import { BVH_POSITION_READINGS, type ImportResult } from './types';
 
 export type MotionSourceKind = 'bvh' | 'gltf' | 'fbx';
 
@@ -44,6 +44,10 @@ export async function importMotionBytes(
     if (v !== undefined && !(Number.isFinite(v) && v > 0))
       throw new RangeError(`${key} must be a number > 0, got ${v}`);
   }
+  if (options.bvhPositions !== undefined && !BVH_POSITION_READINGS.includes(options.bvhPositions))
+    throw new RangeError(
+      `bvhPositions must be one of ${BVH_POSITION_READINGS.join(', ')}, got ${String(options.bvhPositions)}`,
+    );
   if (kind === 'bvh' && options.clip !== undefined)
     throw new RangeError('a clip can be chosen for glTF/GLB and FBX input only');
   try {

@@ -19,6 +19,7 @@ export interface InterchangeWarning {
     | 'unanimated'
     | 'rate-snapped'
     | 'positions-local'
+    | 'positions-added'
     | 'keys-interpolated'
     | 'loader';
   /** One line a user can act on. */
@@ -47,4 +48,17 @@ export interface ImportOptions {
    * their own whenever offsets are animated.
    */
   offsets?: boolean;
+  /** How a BVH's position channels are read (BvhPositionReading); other formats have none. Default 'auto'. */
+  bvhPositions?: BvhPositionReading;
 }
+
+/**
+ * How a BVH's position channels are read (docs/interchange.md#conventions): 'auto' judges each joint by its values
+ * (displacements near zero add to the OFFSET, values near the OFFSET replace it); 'added' adds every joint's
+ * channels to its OFFSET, as the BVH description says; 'local' reads every joint's channels as its whole local
+ * position, replacing its OFFSET on their axes. The override is for the file the judgement reads wrong.
+ */
+export type BvhPositionReading = 'auto' | 'added' | 'local';
+
+/** Every BvhPositionReading, in the order a choice lists them. */
+export const BVH_POSITION_READINGS: readonly BvhPositionReading[] = ['auto', 'added', 'local'];

@@ -3,7 +3,7 @@
  * glTF and File > Export MSH.
  */
 import type { PlainFileProblem } from '../fileProblem';
-import type { InterchangeWarning } from '../interchange/types';
+import type { BvhPositionReading, InterchangeWarning } from '../interchange/types';
 import type { MshExportFiles } from '../msh/files';
 import type { CompressRequest } from './compress';
 import type { DocumentId, SavedFile } from './documents';
@@ -14,6 +14,8 @@ export interface ImportMotionOptions {
   fps?: number;
   /** Multiplies every position and offset (unit conversion), > 0. Default 1. */
   scale?: number;
+  /** How a BVH's position channels are read: 'auto' (default) judges each joint; 'added' or 'local' for the whole file. */
+  bvhPositions?: BvhPositionReading;
 }
 
 /** Imports a .bvh, .glb, .gltf or .fbx by path as a new, unsaved motion. */

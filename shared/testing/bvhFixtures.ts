@@ -3,12 +3,15 @@
  * its assertion). Every one is 30 fps (Frame Time 0.0333333) with Hips as its root.
  */
 
-/** Hips with a Spine and an End Site above it; one frame per row of nine values (root position and rotation, Spine rotation, ZXY). */
-export function spineBvh(rows: readonly string[]): string {
+/**
+ * Hips with a Spine and an End Site above it; one frame per row of nine values (root position and rotation, Spine
+ * rotation, ZXY). The hips' OFFSET is `hipsOffset`.
+ */
+export function spineBvh(rows: readonly string[], hipsOffset = '0 0 0'): string {
   return `HIERARCHY
 ROOT Hips
 {
-  OFFSET 0 0 0
+  OFFSET ${hipsOffset}
   CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
   JOINT Spine
   {
@@ -25,6 +28,16 @@ Frames: ${rows.length}
 Frame Time: 0.0333333
 ${rows.join('\n')}
 `;
+}
+
+/**
+ * spineBvh with the hips' rest height as their OFFSET (0 90 0, as Blender writes it) and 12 frames walking along x
+ * whose hips channel height is `height` plus a sway of sin(frame): 90 stands and 30 crawls as an exporter of local
+ * positions writes them; 2 sways about the rest height as displacements do.
+ */
+export function hipsAtHeightBvh(height: number): string {
+  const rows = Array.from({ length: 12 }, (_, f) => `${2 * f} ${height + Math.sin(f)} 0 0 0 0 0 0 0`);
+  return spineBvh(rows, '0 90 0');
 }
 
 /** spineBvh of 5 frames: the root walks and turns, the Spine bends. */

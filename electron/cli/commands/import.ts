@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { escapeControls, quoteJson } from '../../../shared/errors';
 import { ClipChoiceError } from '../../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
-import type { ImportResult } from '../../../shared/interchange/types';
+import { BVH_POSITION_READINGS, type BvhPositionReading, type ImportResult } from '../../../shared/interchange/types';
 import { formatEta } from '../../../shared/project/eta';
 import { writeMtn } from '../../../shared/mtn/write';
 import { writeFileAtomic } from '../../fsutil';
@@ -10,7 +10,7 @@ import { parseProject } from '../../../shared/project/validate';
 import { runBatchImport, type BatchProgress } from '../../interchange/batchImport';
 import { externalBufferReader, readImportSource } from '../../interchange/importJob';
 import { inProcessImportRunner } from '../../interchange/importRunner';
-import { parseArgs, positiveNumberOption, requiredOption, stringOption, UsageError } from '../args';
+import { parseArgs, positiveNumberOption, requiredOption, stringOption, UsageError, type ParsedArgs } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { shownWarnings } from '../../shownWarnings';
@@ -18,14 +18,18 @@ import { shownWarnings } from '../../shownWarnings';
 export const importCommand: CliCommand = {
   name: 'import',
   usage:
-    'import IN.bvh|IN.glb|IN.gltf|IN.fbx -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]\n  import IN... -o OUTDIR [--project P.actguy.json] [--overwrite] [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
+    'import IN.bvh|IN.glb|IN.gltf|IN.fbx -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--bvh-positions auto|added|local] [--quiet]\n  import IN... -o OUTDIR [--project P.actguy.json] [--overwrite] [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--bvh-positions auto|added|local] [--quiet]',
   summary:
     'convert BVH mocap, a glTF/GLB or an FBX skeletal animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a file has several and no --clip. ' +
-    'With several inputs (or a folder as -o, or --project): one .mtn per clip named after its file, each file reported, and with --project the motions are added to the project in the order given, all or nothing',
+    'With several inputs (or a folder as -o, or --project): one .mtn per clip named after its file, each file reported, and with --project the motions are added to the project in the order given, all or nothing. ' +
+    "--bvh-positions says how a BVH's position channels are read: auto (default) judges each joint by its values, added adds them to the joint's OFFSET (the BVH description), local reads them as the joint's whole local position (Blender, LAFAN1, MotionBuilder); for the take the judgement reads wrong, as its warning says (a crawl)",
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip', 'project'], ['offsets', 'quiet', 'overwrite'], {
-      out: 'o',
-    });
+    const args = parseArgs(
+      argv,
+      ['o', 'fps', 'scale', 'clip', 'project', 'bvh-positions'],
+      ['offsets', 'quiet', 'overwrite'],
+      { out: 'o' },
+    );
     if (args.positionals.length === 0) throw new UsageError('expected an input file (.bvh, .glb, .gltf or .fbx)');
     const output = requiredOption(args, 'o', 'OUT.mtn (or OUTDIR)');
     const fps = positiveNumberOption(args, 'fps', 30);
@@ -33,6 +37,7 @@ export const importCommand: CliCommand = {
     const offsets = args.options.has('offsets');
     const clip = stringOption(args, 'clip');
     const project = stringOption(args, 'project');
+    const bvhPositions = bvhPositionsOption(args);
     const isDir = (() => {
       try {
         return statSync(output).isDirectory();
@@ -49,7 +54,17 @@ export const importCommand: CliCommand = {
       const progress = quiet ? undefined : importProgressPrinter(Boolean(process.stdout.isTTY));
       const outcome = await runBatchImport(
         args.positionals,
-        { fps, scale, offsets, clip, outDir: output, project, parseProject, overwrite: args.options.has('overwrite') },
+        {
+          fps,
+          scale,
+          offsets,
+          clip,
+          bvhPositions,
+          outDir: output,
+          project,
+          parseProject,
+          overwrite: args.options.has('overwrite'),
+        },
         inProcessImportRunner,
         progress?.item,
       );
@@ -77,6 +92,7 @@ export const importCommand: CliCommand = {
     const kind = motionSourceKind(bytes, input);
     if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb, .gltf or .fbx file`);
     if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB and FBX input only');
+    if (kind !== 'bvh' && bvhPositions !== undefined) throw new UsageError('--bvh-positions applies to BVH input only');
 
     let result: ImportResult;
     const buffersRead: string[] = [];
@@ -87,6 +103,7 @@ export const importCommand: CliCommand = {
         scale,
         offsets,
         clip,
+        bvhPositions,
         resolveUri: externalBufferReader(input, (path) => buffersRead.push(path)),
       });
     } catch (e) {
@@ -117,6 +134,15 @@ export const importCommand: CliCommand = {
     return 0;
   },
 };
+
+/** `--bvh-positions auto|added|local`, or undefined when not given (the importer's default, auto). */
+function bvhPositionsOption(args: ParsedArgs): BvhPositionReading | undefined {
+  const v = stringOption(args, 'bvh-positions');
+  if (v === undefined) return undefined;
+  const reading = BVH_POSITION_READINGS.find((r) => r === v);
+  if (!reading) throw new UsageError(`--bvh-positions takes ${BVH_POSITION_READINGS.join(', ')}, got ${quoteJson(v)}`);
+  return reading;
+}
 
 /**
  * An import's warnings as the CLI prints them, the snapped rate left to the summary: a received BVH of 1,024 joints

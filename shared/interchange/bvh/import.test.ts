@@ -7,6 +7,7 @@ import { worldPose, quatSlerpShortest, quatFromEulerOrder } from '../kinematics'
 import { bvhWorldPositions } from './fk';
 import { importBvh } from './import';
 import { BVH_MAX_FRAME_TIME, BVH_MIN_FRAME_TIME, parseBvh } from './parse';
+import { hipsAtHeightBvh } from '../../testing/bvhFixtures';
 
 /** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
 function sampleBvh(
@@ -159,6 +160,55 @@ describe('BVH import', () => {
       expect(added.warnings.map((w) => w.code)).not.toContain('positions-local');
       expect(maxDiff(worldPose(added.motion, 1).positions, bvhWorldPositions(parseBvh(text), 1))).toBeLessThan(1e-5);
     }
+  });
+
+  describe('the judgement of position channels can be overridden for the file (bvhPositions)', () => {
+    const hipsHeights = (text: string, bvhPositions?: 'added' | 'local') => {
+      const { motion, warnings } = importBvh(text, { fps: 30, bvhPositions });
+      const heights = Array.from({ length: motion.frameCount + 1 }, (_, f) => motion.translation[f * 4 + 1]);
+      return { heights, positions: warnings.filter((w) => w.code.startsWith('positions-')) };
+    };
+    const near = (heights: number[], base: number) =>
+      expect(
+        maxDiff(
+          heights,
+          heights.map((_, f) => Math.fround(base + Math.sin(f))),
+        ),
+      ).toBeLessThan(1e-5);
+
+    // A crawl from an exporter of local positions (hips at a third of their rest height) is nearer zero than its
+    // OFFSET: added, the hips float at 120. A standing take is nearer its OFFSET: local. Each warning names the
+    // reading that takes the file the other way, and with that reading nothing is left to warn about.
+    it.each([
+      { take: 'a crawl', height: 30, judged: 120, code: 'positions-added', reading: 'local' as const, forced: 30 },
+      {
+        take: 'a standing take',
+        height: 90,
+        judged: 90,
+        code: 'positions-local',
+        reading: 'added' as const,
+        forced: 180,
+      },
+    ])('$take is judged $code, whose warning names --bvh-positions $reading; that reads it so', (c) => {
+      const text = hipsAtHeightBvh(c.height);
+      const judged = hipsHeights(text);
+      near(judged.heights, c.judged);
+      expect(judged.positions.map((w) => w.code)).toEqual([c.code]);
+      expect(judged.positions[0].message).toMatch(/^the position channels of 1 joint\(s\) \(Hips\) /);
+      expect(judged.positions[0].message).toContain(`import it with --bvh-positions ${c.reading}`);
+      const forced = hipsHeights(text, c.reading);
+      near(forced.heights, c.forced);
+      expect(forced.positions).toEqual([]);
+    });
+
+    it('displacements near zero add without a warning; an unknown reading is the caller’s mistake', () => {
+      const displaced = hipsHeights(hipsAtHeightBvh(2));
+      near(displaced.heights, 92);
+      expect(displaced.positions).toEqual([]);
+      expect(() => importBvh(hipsAtHeightBvh(2), { bvhPositions: 'sideways' as 'auto' })).toThrow(
+        new RangeError('bvhPositions must be one of auto, added, local, got sideways'),
+      );
+    });
   });
 
   it('matches the BVH forward kinematics at every frame for every channel order', () => {

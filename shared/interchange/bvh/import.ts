@@ -4,7 +4,8 @@
  * OFFSET) become the root translation; non-root position channels animate that
  * joint's offset and set MotionFlag.OFFSETS. Position channels that stay near
  * their joint's OFFSET hold that joint's local position instead (Blender,
- * LAFAN1: see bvhLocalPositionJoints). End Sites are dropped. The motion
+ * LAFAN1: see bvhLocalPositionJoints; `options.bvhPositions` overrides that
+ * judgement for the whole file). End Sites are dropped. The motion
  * is resampled to the target rate: slerp (shorter arc) for rotations, linear
  * for positions. Mirror pairs and body parts are guessed from the names.
  */
@@ -17,7 +18,7 @@ import { makeQuatsContinuous, quatFromEulerOrder, quatSlerpShortest } from '../k
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { sanitizeJointNames } from '../names';
 import { bvhSourceRate, sourcePosition, targetFrameCount } from '../resample';
-import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
+import { BVH_POSITION_READINGS, type ImportOptions, type ImportResult, type InterchangeWarning } from '../types';
 import { parseBvh, type BvhDocument } from './parse';
 
 const DEG = Math.PI / 180;
@@ -33,6 +34,9 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const scale = options.scale ?? 1;
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
+  const reading = options.bvhPositions ?? 'auto';
+  if (!BVH_POSITION_READINGS.includes(reading))
+    throw new RangeError(`bvhPositions must be one of ${BVH_POSITION_READINGS.join(', ')}, got ${String(reading)}`);
   const warnings: InterchangeWarning[] = doc.warnings.map((message) => ({ code: 'frames-extra' as const, message }));
   const J = doc.joints.length;
   if (J > MTN_MAX_JOINTS)
@@ -67,13 +71,12 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const srcRot = new Float64Array(F * J * 4);
   const srcPos = new Float64Array(F * J * 3);
   let animatedOffsets = false;
-  const localPositions = bvhLocalPositionJoints(doc);
-  const localNames = doc.joints.filter((_, j) => localPositions[j]).map((jt) => jt.name);
-  if (localNames.length)
-    warnings.push({
-      code: 'positions-local',
-      message: `the position channels of ${localNames.length} joint(s) (${listNames(localNames)}) stay near their OFFSETs rather than near zero (as Blender, LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it`,
-    });
+  // Judged per joint by its values, unless the caller says how this file writes them.
+  const shares = reading === 'auto' ? bvhPositionShares(doc) : null;
+  const localPositions = shares
+    ? shares.map(readsLocal)
+    : doc.joints.map((jt) => reading === 'local' && jt.channels.some((c) => c.endsWith('position')));
+  if (shares) warnings.push(...positionJudgementWarnings(doc, shares));
   for (let f = 0; f < F; f++) {
     const v = doc.values.subarray(f * doc.channelCount, (f + 1) * doc.channelCount);
     for (let j = 0; j < J; j++) {
@@ -171,9 +174,49 @@ function listNames(names: string[]): string {
  * the channels' medians project onto the OFFSET past half its length (nearer
  * the OFFSET than zero). So a first frame off the rest pose (Blender exports
  * the scene's frames, not the rest pose) or a jump does not decide, and a
- * joint with no deciding axis adds, as before.
+ * joint with no deciding axis adds, as before. Values can mislead (a crawl from
+ * Blender keeps the hips below half their rest height): the import's warnings
+ * name the override, ImportOptions.bvhPositions ('added' or 'local').
  */
 export function bvhLocalPositionJoints(doc: BvhDocument): boolean[] {
+  return bvhPositionShares(doc).map(readsLocal);
+}
+
+/** A joint whose channels lie nearer its OFFSET than zero holds its local position (bvhLocalPositionJoints). */
+const readsLocal = (share: number | null): boolean => share !== null && share > 0.5;
+
+/**
+ * Below half of the way (read as displacements), and past this share of it, a joint's channels sit well off zero:
+ * a take that stays low (a crawl, hips at a third of their rest height) from an exporter that writes local
+ * positions reads so, and added, the figure floats. Such joints get a `positions-added` warning naming the override.
+ */
+const LOW_LOCAL_SHARE = 0.1;
+
+/** The warnings of the per-joint judgement (bvhLocalPositionJoints), each naming the override that reads otherwise. */
+function positionJudgementWarnings(doc: BvhDocument, shares: (number | null)[]): InterchangeWarning[] {
+  const warnings: InterchangeWarning[] = [];
+  const localNames = doc.joints.filter((_, j) => readsLocal(shares[j])).map((jt) => jt.name);
+  if (localNames.length)
+    warnings.push({
+      code: 'positions-local',
+      message: `the position channels of ${localNames.length} joint(s) (${listNames(localNames)}) stay near their OFFSETs rather than near zero (as Blender, LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it; if this file means them as displacements, import it with --bvh-positions added (File › Import: BVH positions "added")`,
+    });
+  const lowNames = doc.joints
+    .filter((_, j) => !readsLocal(shares[j]) && shares[j] !== null && shares[j]! >= LOW_LOCAL_SHARE)
+    .map((jt) => jt.name);
+  if (lowNames.length)
+    warnings.push({
+      code: 'positions-added',
+      message: `the position channels of ${lowNames.length} joint(s) (${listNames(lowNames)}) sit well off zero yet nearer it than their OFFSETs: read as displacements added to the OFFSET (the BVH description); if this file writes local positions (Blender, LAFAN1, MotionBuilder) and the take stays low, as a crawl does, the figure floats: import it with --bvh-positions local (File › Import: BVH positions "local")`,
+    });
+  return warnings;
+}
+
+/**
+ * Per joint, how far its position channels sit from zero towards its OFFSET (0 at zero, 1 at the OFFSET), over the
+ * axes that decide (see bvhLocalPositionJoints); null for a joint with no deciding axis.
+ */
+function bvhPositionShares(doc: BvhDocument): (number | null)[] {
   const F = doc.frameCount;
   const sorted = new Float64Array(F);
   const at = (q: number) => sorted[Math.min(F - 1, Math.floor(q * F))];
@@ -189,6 +232,6 @@ export function bvhLocalPositionJoints(doc: BvhDocument): boolean[] {
       along += at(0.5) * o;
       offsetSq += o * o;
     });
-    return offsetSq > 0 && along > 0.5 * offsetSq;
+    return offsetSq > 0 ? along / offsetSq : null;
   });
 }
