@@ -4,11 +4,12 @@
  * out/stage.report.json, which opened as a project of 88 problems whose motions replaced the tuner's; its message then
  * stayed over the sample project opened next; a timeline filter typed for walk ("RightFoot") left an imported capture's
  * timeline empty, said only by "0 of 8 rows" in small print; an event's frame typed and Enter left the keyboard on the
- * page, so Alt+→ nudged nothing (and Delete would have deleted curve keys), with the row moved out of view.
+ * page, so Alt+→ nudged nothing (and Delete would have deleted curve keys), with the row moved out of view; + Add SE
+ * left the keyboard on its button, and a second + Add SE defined the same table name again.
  * Mutations that fail: the report's check in parseProject removed; the in-app picker offering *.report.json again;
  * adoptProject not dismissing the last project's message; the timeline's no-row notice not rendered; NumberField's
  * Enter blurring to the page (leaveField without its focus on the event list); EventList's reveal effect without the
- * selected event's frame.
+ * selected event's frame; ses.add without focusSeName (its naming is sevActions.test.ts's).
  */
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
@@ -136,5 +137,33 @@ test("an event's frame typed and Enter: the keyboard stays in the event list (Al
   expect(await undoLabel(page)).toBe('Undo Move SE_FOOT_R from frame 21 to 110');
   // Its row went to its place in frame order, below the rows the list shows at 1280x800: it is scrolled into view.
   await expect(list.locator('[data-testid="sev-event-row"][data-frame="110"]')).toBeInViewport();
+  expect(pageErrors).toEqual([]);
+});
+
+test('+ Add SE hands the keyboard to the new SE’s name, and a second one is not named as the first', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const table = page.getByTestId('sev-se-table');
+  await page.getByTestId('sev-add-se-def').click();
+  const name = table.locator('[data-testid="sev-se-row"][data-index="3"]').getByTestId('sev-se-name');
+  // The keyboard stayed on the button: typing went nowhere.
+  await expect(name).toBeFocused();
+  await page.keyboard.type('SE_GEAR_RATTLE');
+  await page.keyboard.press('Enter');
+  await expect(name).toHaveValue('SE_GEAR_RATTLE');
+  expect(await undoLabel(page)).toMatch(/^Undo Rename SE_\w+ to SE_GEAR_RATTLE$/);
+  // Two + Add SE defined the first table name twice.
+  await page.getByTestId('sev-add-se-def').click();
+  await page.getByTestId('sev-add-se-def').click();
+  const names = await table
+    .getByTestId('sev-se-name')
+    .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  expect(names).toHaveLength(6);
+  expect(new Set(names).size).toBe(6);
   expect(pageErrors).toEqual([]);
 });
