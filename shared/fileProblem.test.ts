@@ -102,6 +102,35 @@ describe('plainFileProblem: a corrupt file in words first', () => {
     expect(parseProject(SAMPLE, '/w/tuning.json').errors).toEqual([]);
   });
 
+  it('a build report opened as a project is said for what it is, naming the project it reports on', () => {
+    // The head of out/stage.report.json as a build writes it (shared/project/plan.ts BuildReport): read as a project
+    // it gave 88 problems and half a project whose motions replaced the tuner's.
+    const report = {
+      tool: 'actguy build',
+      reportVersion: 1,
+      project: '/w/sample.actguy.json',
+      fps: 30,
+      motions: [{ index: 0, name: 'walk', mtn: '/w/walk.mtn', tolerances: { position: 0.5 } }],
+    };
+    const r = parseProject(JSON.stringify(report, null, 2), '/w/out/stage.report.json');
+    expect(r.resolved).toBeUndefined();
+    expect(r.errors).toHaveLength(1);
+    const e = r.errors[0];
+    expect(plainFileProblem(e.kind, e.detail, e.place, e.file)).toEqual({
+      file: 'stage.report.json',
+      lead: 'it is the build report ActGuy wrote at a build (what went into the .mar and .sar), not a project.',
+      advice: 'To open the project it reports on, choose sample.actguy.json with Open Project….',
+    });
+    // A project name no message should print (a line break, a bidi override) is left out, not echoed.
+    const odd = parseProject(JSON.stringify({ ...report, project: '/w/x\u202Egpj.json' }), '/w/r.json').errors[0];
+    expect(plainFileProblem(odd.kind, odd.detail, odd.place, odd.file).advice).toBe(
+      'To open a project, choose its .actguy.json file with Open Project….',
+    );
+    // A project with a key named "tool" is still read as a project (and told of its unknown key).
+    const withTool = parseProject(SAMPLE.replace('{', '{"tool": "actguy build",'), '/w/p.actguy.json').errors;
+    expect(withTool.map((x) => x.detail)).toEqual([expect.stringMatching(/^unknown key "tool"/)]);
+  });
+
   it('a project value mistake keeps the reader’s own words, with its place', () => {
     const r = parseProject(SAMPLE.replace('"version": 1', '"version": 2'), '/w/p.actguy.json');
     const e = r.errors[0];

@@ -80,6 +80,17 @@ export function plainFileProblem(
       advice: `To tune that motion, open ${motion} with File › Open…; a project is a .actguy.json file.`,
     };
   }
+  // A build report opened as a project (shared/project/validate.ts NOT_A_PROJECT_BUT_REPORT): nothing in it to fix.
+  if (kind === 'PROJECT' && /^a build report /.test(detail)) {
+    const project = / it reports on (.+)$/.exec(detail)?.[1];
+    return {
+      file: name,
+      lead: `it is the build report ActGuy wrote at a build (what went into the .mar and .sar), not a project.`,
+      advice: project
+        ? `To open the project it reports on, choose ${project} with Open Project….`
+        : 'To open a project, choose its .actguy.json file with Open Project….',
+    };
+  }
   // A project naming a file that is not there (shared/project/plan.ts "cannot read PATH: REASON"): the project has no
   // mistake to fix in a text editor, the file is gone or misnamed (tried cold, round 5: "it has a mistake in
   // motions[1].mtn … Fix it in a text editor").

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
-import { JOINT_CHAINS, timelineRows } from '../timeline/jointFilter';
+import { JOINT_CHAINS, shownJointRows, timelineRows } from '../timeline/jointFilter';
 
 /** Timeline panel: rows per joint, lock row, trace row (canvas in TimelinePainter). */
 export function TimelineView() {
@@ -32,6 +32,15 @@ export function TimelineView() {
         : [],
     [grouped, joints, filter, folded],
   );
+  const motionName = useDocument((d) => d.name);
+  // The filter outlives the motion it was typed for: on another skeleton (an imported BVH names its joints
+  // otherwise) it may leave no row at all, an empty timeline that said only "0 of 22 rows" in small print.
+  const nothingShown =
+    !!joints &&
+    shownJointRows(
+      joints.map((j) => j.name),
+      filter,
+    ).length === 0;
   const setFolded = (group: string, fold: boolean) =>
     preferencesStore.getState().set({
       timelineFolded: fold ? [...folded.filter((g) => g !== group), group] : folded.filter((g) => g !== group),
@@ -104,6 +113,21 @@ export function TimelineView() {
         </div>
       )}
       <div className="timeline-scroll" ref={host} />
+      {nothingShown && (
+        <div className="timeline-empty timeline-none-shown" role="status" data-testid="timeline-none-shown">
+          {filter.text.trim()
+            ? `No joint of ${motionName} has “${filter.text.trim()}” in its name${filter.chain ? ` among the ${filter.chain}` : ''}.`
+            : `No joint of ${motionName} is named as ${filter.chain} are (${filter.chain === 'legs' ? 'leg, knee, foot…' : filter.chain === 'arms' ? 'arm, elbow, hand…' : 'spine, chest, neck…'}).`}{' '}
+          <button
+            type="button"
+            className="tool small"
+            data-testid="timeline-clear-filter"
+            onClick={() => sessionStore.getState().setTimelineFilter({ text: '', chain: null })}
+          >
+            Show every joint
+          </button>
+        </div>
+      )}
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
       <div className="hint" data-testid="timeline-hint">
         Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan ·

@@ -7,6 +7,7 @@ import type { OpenProjectOutcome } from '../../shared/ipc';
 import { requireApi } from '../app/appApi';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { sevStore } from '../sev/sevStore';
+import { sessionStore } from '../state/sessionStore';
 import { saveSev } from '../sev/sevFiles';
 import { clearProjectHistory } from './projectHistory';
 import { isProjectDirty, motionPaths, projectStore } from './projectStore';
@@ -77,6 +78,13 @@ export async function openProjectForSev(projectPath: string, sevPath: string): P
   }
 }
 
+/**
+ * The message that said what was wrong with the project opened last ("stage.report.json has 88 problems; see the
+ * project panel", "Could not read … as a project"): it goes when another project is opened, and stayed over the
+ * sample project opened after it, naming a file no longer open (docs/user-guide.md "Tried cold", seventh round).
+ */
+let openedProblemsMessage: number | null = null;
+
 async function adoptProject(
   path: string,
   text: string,
@@ -87,16 +95,20 @@ async function adoptProject(
   projectStore.getState().adopt(path, text);
   clearProjectHistory();
   const p = projectStore.getState();
+  if (openedProblemsMessage !== null) sessionStore.getState().dismiss(openedProblemsMessage);
+  openedProblemsMessage = null;
   const unreadable = !p.json ? p.errors.find((e) => e.plain) : undefined;
   if (unreadable?.plain)
     // Not a project at all (cut short, not JSON): say so in words first; the panel keeps the precise place.
-    notify(
+    openedProblemsMessage = notify(
       'error',
-      `Could not read ${basenameOf(path)} as a project: ${unreadable.plain.lead} The file is unchanged; its motions ` +
-        `are not listed until it reads. ${unreadable.plain.advice}\nDetails: ${unreadable.message}`,
+      `Could not read ${basenameOf(path)} as a project: ${unreadable.plain.lead} The file is unchanged` +
+        // Another kind of file (a tuning file, a build report) never reads as a project: no "until it reads".
+        `${/, not a project\.$/.test(unreadable.plain.lead) ? '.' : '; its motions are not listed until it reads.'} ` +
+        `${unreadable.plain.advice}\nDetails: ${unreadable.message}`,
     );
   else if (p.errors.length)
-    notify(
+    openedProblemsMessage = notify(
       'warning',
       `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`,
     );

@@ -13,7 +13,7 @@ import { createStore } from 'zustand/vanilla';
 import type { BuildMotionResult, BuildProblem, BuildStatus } from '../../shared/ipc';
 import { FormatError } from '../../shared/errors';
 import { plainFileProblem } from '../../shared/fileProblem';
-import { parseProject } from '../../shared/project/validate';
+import { NOT_A_PROJECT_BUT_REPORT, NOT_A_PROJECT_BUT_TUNING, parseProject } from '../../shared/project/validate';
 import type { ResolvedProject } from '../../shared/project/types';
 import { resolveFrom } from '../../shared/project/paths';
 import type { SeNameTable } from '../../shared/se-tables/table';
@@ -116,8 +116,24 @@ export function problemsOf(
 }
 
 function validate(text: string, path: string): { errors: BuildProblem[]; resolved: ResolvedProject | null } {
+  const { errors, resolved } = checkedProject(text, path);
+  return { errors, resolved };
+}
+
+/**
+ * The project's problems and resolution, and whether it is no project at all: a motion's tuning file or a build's
+ * report (shared/project/validate.ts) is JSON too, and a report's `motions` (each with its .mtn) were listed and
+ * opened as the project's, replacing the tuner's motion with one from a file that is not a project.
+ */
+function checkedProject(
+  text: string,
+  path: string,
+): { errors: BuildProblem[]; resolved: ResolvedProject | null; notProject: boolean } {
   const r = parseProject(text, path);
-  return { errors: problemsOf(r.errors), resolved: r.resolved ?? null };
+  const notProject = r.errors.some((e) =>
+    [NOT_A_PROJECT_BUT_TUNING, NOT_A_PROJECT_BUT_REPORT].some((d) => e.detail.startsWith(d)),
+  );
+  return { errors: problemsOf(r.errors), resolved: r.resolved ?? null, notProject };
 }
 
 function asJson(text: string): ProjectJson | null {
@@ -187,12 +203,14 @@ export function createProjectStore() {
     sounds: {},
 
     adopt(path, text) {
+      const { errors, resolved, notProject } = checkedProject(text, path);
       set({
         path,
         savedText: text,
         text,
-        json: asJson(text),
-        ...validate(text, path),
+        json: notProject ? null : asJson(text),
+        errors,
+        resolved,
         current: null,
         tables: null,
         status: {},

@@ -38,10 +38,15 @@ export function EventList() {
   const [floorsOpen, setFloorsOpen] = useState<ReadonlySet<number>>(new Set());
   useEffect(() => setFloorsOpen(new Set()), [path]);
 
+  // The selected event's frame: a frame typed in its row moves the row to its place in frame order, out of view.
+  const selectedFrame = useSev((s) =>
+    s.selectedEvent === null ? null : (s.file?.doc?.events[s.selectedEvent]?.frame ?? null),
+  );
+
   useEffect(() => {
     if (selected === null) return;
     body.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+  }, [selected, selectedFrame]);
 
   if (!doc) return null;
   const order = eventsByFrame(doc.events.map((e, index) => ({ ...e, index }))) as ((typeof doc.events)[number] & {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 
 /** Where the reason bad input gives is drawn: beside the field, in window coordinates (it floats over the list). */
 interface Refusal {
@@ -7,6 +8,17 @@ interface Refusal {
   /** Its top edge under the field, or its bottom edge over it (a field near the window's foot). */
   top?: number;
   bottom?: number;
+}
+
+/**
+ * Leaves a field after Enter or Escape: the keyboard goes to the event list around it (Alt+→ nudges, Delete
+ * removes the selected events there), not to the page, where Alt+→ did nothing and Delete deleted curve keys: an
+ * event's frame typed, then Alt+→, was a keyboard path that stopped (docs/user-guide.md "Tried cold", seventh round).
+ */
+function leaveField(field: HTMLInputElement): void {
+  const scope = field.closest<HTMLElement>(`[${EVENT_SCOPE_ATTRIBUTE}]`);
+  field.blur();
+  scope?.focus({ preventScroll: true });
 }
 
 /**
@@ -97,11 +109,11 @@ export function NumberField(props: {
           if (e.key === 'Enter') {
             commit();
             reverting.current = true; // committed: the blur below must not commit (or complain) a second time
-            (e.target as HTMLInputElement).blur();
+            leaveField(e.target as HTMLInputElement);
           } else if (e.key === 'Escape') {
             reverting.current = true;
             setText(String(props.value));
-            (e.target as HTMLInputElement).blur();
+            leaveField(e.target as HTMLInputElement);
           }
         }}
       />

@@ -3,6 +3,7 @@ import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
+import { projectStore } from '../project/projectStore';
 import { events, footsteps, ses, seDeletionText } from './sevActions';
 import { addEventTitle, addJointLabel } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
@@ -302,6 +303,28 @@ describe('undo labels name what each edit changed, from the real values', () => 
     undoLatest();
     expect(frames()).toEqual([5, 30, 38, 54]);
     expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
+  });
+
+  it('+ Add SE names each new SE after a table name the .sev does not define yet, then SE_NEW, SE_NEW_2', () => {
+    const before = projectStore.getState().tables;
+    projectStore.setState({ tables: { ...(before ?? {}), names: ['SE_FOOT_L', 'SE_GEAR_RATTLE'] } as typeof before });
+    try {
+      ses.add();
+      expect(undoName()).toBe('Define SE 2 as SE_GEAR_RATTLE');
+      ses.add();
+      expect(undoName()).toBe('Define SE 3 as SE_NEW');
+      ses.add();
+      expect(undoName()).toBe('Define SE 4 as SE_NEW_2');
+      expect(sevStore.getState().file!.doc!.ses.map((d) => d.name)).toEqual([
+        'SE_FOOT_L',
+        'SE_FOOT_R',
+        'SE_GEAR_RATTLE',
+        'SE_NEW',
+        'SE_NEW_2',
+      ]);
+    } finally {
+      projectStore.setState({ tables: before });
+    }
   });
 
   it('SE definitions: add, rename, floor variants on, one variant, off and back', () => {

@@ -78,6 +78,16 @@ export function revealEvent(index: number): void {
 
 const count = countLabel;
 
+/** SE `index`'s name field in the SE table takes the keyboard once drawn, its text selected (none in unit tests). */
+function focusSeName(index: number): void {
+  if (typeof document === 'undefined') return;
+  requestAnimationFrame(() => {
+    const field = document.querySelector<HTMLInputElement>(`input[aria-label="SE ${index} name"]`);
+    field?.focus();
+    field?.select();
+  });
+}
+
 /** The name of joint `joint` of the tuner's motion, for a label ("LeftFoot"; "none" for no joint). */
 function jointLabel(joint: number | null): string {
   if (joint === null) return 'none';
@@ -322,15 +332,24 @@ export const events = {
 };
 
 export const ses = {
-  /** Adds an SE at the smallest free index, named after the first table name (or SE_NEW). */
+  /**
+   * Adds an SE at the smallest free index, named after the first table name the .sev does not define yet (or SE_NEW,
+   * SE_NEW_2, …), and hands the keyboard to its name, selected: typing names it. It was named after the first table
+   * name each time, so a second + Add SE defined that name twice, and the keyboard stayed on the button.
+   */
   add(): void {
     const doc = sevStore.getState().file?.doc;
     if (!doc) return;
     const index = nextFreeSeIndex(doc);
     if (index < 0) return void sessionStore.getState().notify('warning', 'All 256 SE indices are defined.');
-    const name = projectStore.getState().tables?.names[0] ?? 'SE_NEW';
-    if (apply(`Define SE ${index} as ${labelName(name)}`, (d) => setSeDefinition(d, { index, name })))
+    const defined = new Set(doc.ses.map((d) => d.name));
+    let fresh = 'SE_NEW';
+    for (let n = 2; defined.has(fresh); n++) fresh = `SE_NEW_${n}`;
+    const name = projectStore.getState().tables?.names.find((n) => !defined.has(n)) ?? fresh;
+    if (apply(`Define SE ${index} as ${labelName(name)}`, (d) => setSeDefinition(d, { index, name }))) {
       sevStore.getState().selectSe(index);
+      focusSeName(index);
+    }
   },
   rename(index: number, name: string): void {
     const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);

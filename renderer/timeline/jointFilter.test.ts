@@ -160,6 +160,30 @@ describe('timeline rows grouped by chain', () => {
     ]);
   });
 
+  it("Legs keeps the thighs of a skeleton that names them LeftHip / RightHip (assimp's Boxing_Toes.bvh)", () => {
+    const boxing = ['Hips', 'Ab', 'Chest', 'LeftHip', 'LeftKnee', 'LeftAnkle', 'LeftToes', 'RightHip', 'r_hip', 'Hip'];
+    expect(shownJointRows(boxing, { text: '', chain: 'legs' }).map((j) => boxing[j])).toEqual([
+      'LeftHip',
+      'LeftKnee',
+      'LeftAnkle',
+      'LeftToes',
+      'RightHip',
+      'r_hip',
+    ]);
+    expect(boxing.map(chainOf)).toEqual([
+      'spine',
+      'other',
+      'spine',
+      'legs',
+      'legs',
+      'legs',
+      'legs',
+      'legs',
+      'legs',
+      'other',
+    ]);
+  });
+
   it('puts each joint in one chain', () => {
     expect(['Hips', 'LeftUpLeg', 'LeftShoulder', 'LHipJoint', 'LowerBack'].map(chainOf)).toEqual([
       'spine',

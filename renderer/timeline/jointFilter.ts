@@ -28,13 +28,23 @@ const CHAIN_PARTS: Record<JointChain, string[]> = {
   spine: ['hips', 'pelvis', 'root', 'spine', 'chest', 'torso', 'neck', 'head', 'waist', 'abdomen'],
 };
 
+/**
+ * Whether a lower-case joint name is one of `chain`'s. A name ending in "hip" (LeftHip, r_hip: the thigh in the
+ * BVH files assimp ships, Boxing_Toes.bvh) is a leg's; "Hips" and a lone "Hip" (a pelvis) are not, nor is CMU's
+ * LHipJoint (the pelvis's bone to the hip). Legs left out the thighs of those takes before 2026-12-04.
+ */
+function inChain(chain: JointChain, n: string): boolean {
+  if (chain === 'legs' && n.endsWith('hip') && n !== 'hip') return true;
+  return CHAIN_PARTS[chain].some((p) => n.includes(p));
+}
+
 /** The rows shown (joint indices, -1 for the root translation) for `filter` (text or a chain) over `names`. */
 export function shownJointRows(names: readonly string[], filter: { text: string; chain: JointChain | null }): number[] {
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   const rows: number[] = [];
   const wanted = (name: string): boolean => {
     const n = name.toLowerCase();
-    if (filter.chain && !CHAIN_PARTS[filter.chain].some((p) => n.includes(p))) return false;
+    if (filter.chain && !inChain(filter.chain, n)) return false;
     return words.length === 0 || words.some((w) => n.includes(w));
   };
   if (!filter.chain && wanted('root translation')) rows.push(-1);
@@ -51,7 +61,7 @@ export const CHAIN_GROUPS: readonly ChainGroup[] = ['spine', 'arms', 'legs', 'ot
 /** The chain a joint's name belongs to (legs before arms before spine, as CHAIN_PARTS reads), or 'other'. */
 export function chainOf(name: string): ChainGroup {
   const n = name.toLowerCase();
-  for (const c of ['legs', 'arms', 'spine'] as const) if (CHAIN_PARTS[c].some((p) => n.includes(p))) return c;
+  for (const c of ['legs', 'arms', 'spine'] as const) if (inChain(c, n)) return c;
   return 'other';
 }
 

@@ -11,6 +11,7 @@ import { dropKindOf, menuItemFor, shownName } from '../../shared/dropFiles';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
 import { TUNING_SUFFIX } from '../../shared/tuning/sidecar';
+import { BUILD_REPORT_SUFFIX } from '../../shared/project/validate';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from '../../shared/ipc/api';
 import type { WorkspaceListing } from '../../shared/ipc/documents';
 import { ActGuyApiError, type InvokeArg, type InvokeResult, type IpcReply } from '../../shared/ipc/transport';
@@ -166,10 +167,13 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     },
     // Projects: the same pattern, over the workspace listing.
     openProjectDialog: async () => {
-      // A motion's tuning file (walk.mtn.actguy-tuning.json) is JSON but never a project: not offered.
-      const path = await pick('open', 'Open project', ['json'], undefined, (p) =>
-        p.toLowerCase().endsWith(TUNING_SUFFIX),
-      );
+      // A motion's tuning file (walk.mtn.actguy-tuning.json) and a build's report (out/stage.report.json, the name a
+      // build gives it by default) are JSON but never a project: not offered. Opened anyway they are said for what
+      // they are (shared/fileProblem.ts).
+      const path = await pick('open', 'Open project', ['json'], undefined, (p) => {
+        const lower = p.toLowerCase();
+        return lower.endsWith(TUNING_SUFFIX) || lower.endsWith(BUILD_REPORT_SUFFIX);
+      });
       return path ? invokeByName('openProject', { path }) : { status: 'cancelled' };
     },
     chooseProjectFileDialog: async (req: { purpose: string }) => {

@@ -73,6 +73,24 @@ export const PROJECT_PATH_MAX_BYTES = 4096;
 export const NOT_A_PROJECT_BUT_TUNING =
   "a motion's tuning file (ActGuy keeps one beside each motion it saves), not a project";
 
+/**
+ * The detail of a project opened that is a build report (`out/stage.report.json`, written beside the .mar at each
+ * build: shared/project/plan.ts BuildReport). Said for what it is: read as a project it gave 88 "problems" and half a
+ * project whose motions replaced the tuner's (docs/user-guide.md "Tried cold", seventh round).
+ */
+export const NOT_A_PROJECT_BUT_REPORT =
+  'a build report (ActGuy writes one beside the .mar at each build), not a project';
+
+/** The project a build report names (`"project"`), by its base name, when it reads as a plain file name. */
+function reportedProject(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const { tool, reportVersion, project } = json as Record<string, unknown>;
+  if (tool !== 'actguy build' || typeof reportVersion !== 'number') return undefined;
+  const name = typeof project === 'string' ? (project.split(/[\\/]/).pop() ?? '') : '';
+  // A name printed in a message: only a plain one (no control or bidi characters, not a screenful).
+  return /^[\w .()-]{1,120}\.json$/.test(name) ? name : '';
+}
+
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
@@ -120,6 +138,18 @@ function collectProjectProblems(
       : `not valid JSON: ${(e as Error).message}`;
     return { errors: [new FormatError('PROJECT', detail, place, projectFile)] };
   }
+  const report = reportedProject(json);
+  if (report !== undefined)
+    return {
+      errors: [
+        new FormatError(
+          'PROJECT',
+          report ? `${NOT_A_PROJECT_BUT_REPORT}; it reports on ${report}` : NOT_A_PROJECT_BUT_REPORT,
+          {},
+          projectFile,
+        ),
+      ],
+    };
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
   const unknownKeys = (obj: Record<string, unknown>, known: readonly string[], where: string) => {
@@ -523,9 +553,12 @@ function resolveAliases(
   return ok ? out : undefined;
 }
 
+/** What a build report's name ends in when the project names none (`outputs.report`). */
+export const BUILD_REPORT_SUFFIX = '.report.json';
+
 /** `stage.mar` -> `stage.report.json`. */
 export function defaultReportPath(marPath: string): string {
-  return /\.mar$/i.test(marPath) ? marPath.replace(/\.mar$/i, '.report.json') : `${marPath}.report.json`;
+  return /\.mar$/i.test(marPath) ? marPath.replace(/\.mar$/i, BUILD_REPORT_SUFFIX) : `${marPath}${BUILD_REPORT_SUFFIX}`;
 }
 
 /**
