@@ -157,7 +157,7 @@ async function cutVariantNames(page: Page): Promise<string[]> {
 
 /**
  * The event rows' SE pickers cut short: a picker narrower than it lays out on its own (as wide as its longest SE
- * name, "2 SE_CLOTH_SWISH"); at 104 px the full layout with a project read "0 SE_FOOT_I".
+ * name, "SE_CLOTH_SWISH 2"); at 104 px the full layout with a project read "0 SE_FOOT_I" (labels were index first then).
  */
 async function cutSePickers(page: Page): Promise<string[]> {
   const pickers = page.getByTestId('sev-event-se');

@@ -122,19 +122,19 @@ const CASES: EditCase[] = [
   {
     member: 'locks.setRange',
     run: () => void documentStore.getState().locks.setRange(1, 5, 9),
-    label: 'Lock LeftFoot, frames 5-9',
+    label: 'Lock LeftFoot, frames 5–9',
   },
   {
     member: 'locks.moveRange',
     arrange: () => void documentStore.getState().locks.setRange(2, 5, 9),
     run: () => documentStore.getState().locks.moveRange(1, 5, 9),
-    label: 'Move lock to LeftFoot (frames 5-9)',
+    label: 'Move lock to LeftFoot (frames 5–9)',
   },
   {
     member: 'locks.clearRange',
     arrange: () => void documentStore.getState().locks.setRange(1, 5, 9),
     run: () => documentStore.getState().locks.clearRange(1, 6, 7),
-    label: 'Unlock LeftFoot, frames 6-7',
+    label: 'Unlock LeftFoot, frames 6–7',
   },
   { member: 'trace.toggle', run: () => documentStore.getState().trace.toggle(30), label: 'Add trace key (frame 30)' },
   {

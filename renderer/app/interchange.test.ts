@@ -14,13 +14,18 @@ import { documentStore } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { cancelImport, exportGltf, exportMsh, importMotion } from './interchange';
-import { openPath, save } from './motionFiles';
+import { openPath, save, saveAs } from './motionFiles';
+import { toggleKeyAtPlayhead } from './keyEdits';
+import { registerFeatures } from './features';
 import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
 import { fakeOpenedMotion } from '../testing/fakeMotions';
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { plainImportFailure } from '../../shared/fileProblem';
+
+// The app registers every feature's savable parts at start-up (renderer/main.tsx): the unsaved question asks them.
+registerFeatures();
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' },
@@ -113,6 +118,57 @@ describe('File > Import', () => {
     expect(documentStore.getState().motion).toBeNull();
     expect(closed).toEqual(['n7']);
     expect(sessionStore.getState().messages.at(-1)?.text).toBe('Import cancelled: nothing was imported.');
+  });
+
+  it('refuses Save and Save As of the motion a running import replaces, saying why; after a Cancel it saves as before', async () => {
+    let answer: ((o: ImportMotionOutcome) => void) | undefined;
+    const saves: string[] = [];
+    setAppApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: () => new Promise((resolve) => (answer = resolve)),
+        cancelImport: async () => {
+          answer!({ status: 'cancelled' });
+          return { cancelled: 1 };
+        },
+        saveMotion: async (req) => {
+          saves.push(`save ${req.documentId}`);
+          return { status: 'saved', file: { path: req.path, name: 'walk', byteLength: req.mtnBytes.byteLength } };
+        },
+        saveMotionAsDialog: async (req) => {
+          saves.push(`save as ${req.documentId}`);
+          return { status: 'cancelled' };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    sessionStore.getState().select(1);
+    sessionStore.getState().setPlayhead(3);
+    toggleKeyAtPlayhead();
+    expect(documentStore.getState().dirty).toBe(true);
+    const done = importMotion();
+    await until(() => sessionStore.getState().confirm !== null);
+    sessionStore.getState().confirm!.resolve('discard');
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await until(() => answer !== undefined);
+    // Mutation that fails: save and saveAs not asking replacedByImport (the save reached main, which closes walk as
+    // the import lands: "document d1 is not open").
+    expect(await save()).toBe(false);
+    expect(await saveAs()).toBe(false);
+    expect(saves).toEqual([]);
+    expect(sessionStore.getState().messages.at(-1)).toMatchObject({
+      level: 'warning',
+      text: 'walk was not saved: the import in progress replaces it (its changes were discarded for the import). To keep walk, cancel the import in the status bar, then save.',
+    });
+    expect(sessionStore.getState().busy).toBe('Import');
+    // Cancelled, the import replaces nothing: walk keeps its edits and saves.
+    await cancelImport();
+    await done;
+    expect(documentStore.getState()).toMatchObject({ documentId: 'd1', dirty: true });
+    expect(await save()).toBe(true);
+    expect(saves).toEqual(['save d1']);
+    expect(documentStore.getState().dirty).toBe(false);
   });
 
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {

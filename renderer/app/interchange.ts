@@ -25,6 +25,7 @@ import { addImportedMotions, projectMotionNames } from '../project/projectMotion
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { busy, failureText, notifyError, requireApi } from './appApi';
 import { adoptDocument, confirmDiscard } from './motionFiles';
+import { beginReplacingImport, endReplacingImport } from './replacingImport';
 import { warningGroup } from './warningGroup';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 
@@ -111,6 +112,8 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
       }
       case 'chosenMany': {
         // Several files: one .mtn each beside them; into the open project (if any) all or nothing, as one undo step.
+        // The open motion stays open (a batch writes files, it shows none): it may be saved meanwhile.
+        endReplacingImport();
         const project = projectStore.getState();
         const intoProject = project.json !== null && project.path !== null;
         const r = await requireApi().importMotionBatch({
@@ -177,10 +180,12 @@ export async function importMotion(): Promise<void> {
   const options = await askImportOptions();
   if (!options) return;
   importCancelled = false;
+  beginReplacingImport(documentStore.getState().documentId);
   try {
     await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
   } finally {
     importCancelled = false;
+    endReplacingImport();
   }
 }
 
@@ -193,10 +198,12 @@ export async function importPath(path: string): Promise<void> {
   const options = await askImportOptions();
   if (!options) return;
   importCancelled = false;
+  beginReplacingImport(documentStore.getState().documentId);
   try {
     await busy('Import', async () => followImport(await requireApi().importMotion({ path, ...options }), options));
   } finally {
     importCancelled = false;
+    endReplacingImport();
   }
 }
 

@@ -10,7 +10,7 @@ import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
 import { NumberField } from './NumberField';
-import { NO_SE_DEFINED_YET } from './sevLabels';
+import { NO_SE_DEFINED_YET, seOptionLabel } from './sevLabels';
 import { JointTreePicker } from '../components/JointTreePicker';
 
 /** The picker's value for an event without a joint. */
@@ -132,7 +132,9 @@ export function EventList() {
                       onChange={(e) => events.setSe(ev.index, Number(e.target.value))}
                     >
                       {ses.map((d) => (
-                        <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
+                        <option key={d.index} value={d.index}>
+                          {seOptionLabel(d)}
+                        </option>
                       ))}
                     </select>
                   </td>

@@ -23,7 +23,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
-import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel } from './sevLabels';
+import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel, seOptionLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -296,7 +296,9 @@ export function SevEditor() {
                 disabled={!defs.length}
               >
                 {defs.map((d) => (
-                  <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
+                  <option key={d.index} value={d.index}>
+                    {seOptionLabel(d)}
+                  </option>
                 ))}
               </select>
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />

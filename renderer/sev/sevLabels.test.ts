@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { emptySevDocument } from '../../shared/sev/types';
-import { deltaLabel, eventsLabel, framesLabel, LABEL_NAME_MAX, labelName, seLabel, seNameLabel } from './sevLabels';
+import {
+  deltaLabel,
+  eventsLabel,
+  framesLabel,
+  LABEL_NAME_MAX,
+  labelName,
+  seLabel,
+  seNameLabel,
+  seOptionLabel,
+} from './sevLabels';
 
 describe('names from files in undo labels', () => {
   it('keeps a short name as it is', () => {
@@ -33,6 +42,13 @@ describe('names from files in undo labels', () => {
     const doc = { ...emptySevDocument('walk'), ses: [{ index: 4, name: 'footstep_l', comments: { leading: [] } }] };
     expect(seLabel(doc, 4)).toBe('SE footstep_l');
     expect(seLabel(doc, 7)).toBe('SE 7');
+  });
+
+  it("writes an SE picker's option name first (a select's type-ahead reads from the start), with the characters of before", () => {
+    expect(seOptionLabel({ index: 0, name: 'SE_FOOT_L' })).toBe('SE_FOOT_L 0');
+    expect(seOptionLabel({ index: 12, name: 'SE_CLOTH_SWISH' })).toBe('SE_CLOTH_SWISH 12');
+    // The same characters as "12 SE_CLOTH_SWISH": the pickers lay out as wide as before.
+    expect([...seOptionLabel({ index: 12, name: 'SE_CLOTH_SWISH' })].sort()).toEqual([...'12 SE_CLOTH_SWISH'].sort());
   });
 
   it('says where events are and how far they moved', () => {

@@ -36,6 +36,15 @@ export function seLabel(doc: SevDocument, se: number): string {
   return def ? seNameLabel(def.name) : `SE ${se}`;
 }
 
+/**
+ * An SE picker's option, name first: "SE_FOOT_L 0". A focused select finds an option by the first letters typed,
+ * read from the label's start, so "0 SE_FOOT_L" could not be found by its name. The same characters as before, so
+ * the pickers keep their widths (the event column is sized to its longest option).
+ */
+export function seOptionLabel(def: { index: number; name: string }): string {
+  return `${def.name} ${def.index}`;
+}
+
 /** "SE_FOOT_L at frame 12": the event at `index` in `doc`, or "event" when there is none. */
 export function eventLabel(doc: SevDocument, index: number): string {
   const ev = doc.events[index];

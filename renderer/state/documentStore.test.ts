@@ -550,7 +550,7 @@ describe('document store: locks, trace and flags', () => {
     refused.fix.run();
     const m = s.getState().motion!;
     expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(m, f))).toEqual([-1, -1, 0, 0, 0, 1, 1, 1, 1, 1, -1]);
-    expect(labels(s).at(-1)).toBe(`Move lock to ${m.joints[1].name} (frames 5-9)`);
+    expect(labels(s).at(-1)).toBe(`Move lock to ${m.joints[1].name} (frames 5–9)`);
     s.getState().history.undo();
     expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(s.getState().motion!, f))).toEqual([
       -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, -1,
@@ -594,7 +594,7 @@ describe('document store: locks, trace and flags', () => {
     s.getState().locks.clearRange(0, 3, 3);
     // clamped to 0..N and rounded
     expect(s.getState().locks.setRange(2, 40, -5.2)).toEqual({ ok: true });
-    expect(labels(s)).toEqual(['Lock hips, frame 3', 'Unlock hips, frame 3', 'Lock footR, frames 0-20']);
+    expect(labels(s)).toEqual(['Lock hips, frame 3', 'Unlock hips, frame 3', 'Lock footR, frames 0–20']);
     for (let f = 0; f <= 20; f++) expect(lockedJointAt(s.getState().motion!, f)).toBe(2);
     expect(s.getState().locks.setRange(1, 2.4, 2.4).ok).toBe(false);
   });
@@ -611,7 +611,7 @@ describe('document store: locks, trace and flags', () => {
     s.getState().locks.clearRange(1, 7, 5);
     expect([4, 5, 6, 7, 8].map((f) => lockedJointAt(s.getState().motion!, f))).toEqual([1, -1, -1, -1, 1]);
     expect(jointFlagsAt(s.getState().motion!, 5, 1)).toBe(KeyFlag.KEY);
-    expect(labels(s).at(-1)).toBe('Unlock footL, frames 5-7');
+    expect(labels(s).at(-1)).toBe('Unlock footL, frames 5–7');
   });
 
   it('trace toggles only the TRACE bit of frames inside the motion', () => {

@@ -18,6 +18,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, MotionFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
+import { framesSpanLabel } from './keyInfo';
 
 /** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
 export type Tolerances = CompressTolerances;
@@ -404,10 +405,6 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       return `${adding ? 'Add' : 'Remove'} user key (${jointName(joint)}, frame ${frame})`;
     }
 
-    function framesLabel(a: number, b: number): string {
-      return a === b ? `frame ${a}` : `frames ${a}-${b}`;
-    }
-
     function clampRange(m: Motion, first: number, last: number): [number, number] {
       const a = Math.max(0, Math.min(m.frameCount, Math.round(Math.min(first, last))));
       const b = Math.max(0, Math.min(m.frameCount, Math.round(Math.max(first, last))));
@@ -514,7 +511,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           for (let f = a; f <= b; f++) {
             for (let j = 0; j < J; j++) {
               if (j !== joint && info[(f * J + j) * 4] & KeyFlag.LOCK) {
-                const frames = framesLabel(a, b);
+                const frames = framesSpanLabel(a, b);
                 return {
                   ok: false,
                   // Why, not only what: the format pins one joint per frame (docs/user-guide.md#locks).
@@ -533,7 +530,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
               }
             }
           }
-          edit(`Lock ${m.joints[joint].name}, ${framesLabel(a, b)}`, (cur) => {
+          edit(`Lock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] |= KeyFlag.LOCK;
             return { ...cur, jointKeyInfo: arr };
@@ -545,7 +542,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           if (!m || get().readOnly || joint < 0 || joint >= m.joints.length) return;
           const [a, b] = clampRange(m, first, last);
           const J = m.joints.length;
-          edit(`Move lock to ${m.joints[joint].name} (${framesLabel(a, b)})`, (cur) => {
+          edit(`Move lock to ${m.joints[joint].name} (${framesSpanLabel(a, b)})`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++)
               for (let j = 0; j < J; j++) {
@@ -560,7 +557,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           if (!m || joint < 0 || joint >= m.joints.length) return;
           const [a, b] = clampRange(m, first, last);
           const J = m.joints.length;
-          edit(`Unlock ${m.joints[joint].name}, ${framesLabel(a, b)}`, (cur) => {
+          edit(`Unlock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] &= ~KeyFlag.LOCK;
             return { ...cur, jointKeyInfo: arr };

@@ -1,6 +1,14 @@
 /** Read-only views of a motion's key info for lists and tests. */
 import { KeyFlag, type Motion } from '../../shared/motion/types';
 
+/**
+ * A lock's frames as the lock list, the timeline's tooltip and the undo names all write them: "frame 5" or
+ * "frames 5–12" (an en dash, one spelling wherever the user reads a range).
+ */
+export function framesSpanLabel(first: number, last: number): string {
+  return first === last ? `frame ${first}` : `frames ${first}–${last}`;
+}
+
 /** Lock ranges of a motion: consecutive LOCK frames of one joint. */
 /** Inclusive frame ranges, in frame order. */
 export function lockRangesOf(m: Motion): { joint: number; first: number; last: number }[] {

@@ -28,7 +28,7 @@ import {
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { formatTolerance, userKeyFramesOf } from '../curves/series';
-import { lockRangesOf } from '../state/keyInfo';
+import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
@@ -129,7 +129,7 @@ export function lockRowTitle(m: Motion, frame: number, selectedJoint: number): s
   const sel = selectedJoint >= 0 ? m.joints[selectedJoint]?.name : undefined;
   if (r) {
     const name = m.joints[r.joint]?.name ?? `joint ${r.joint}`;
-    const span = r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`;
+    const span = framesSpanLabel(r.first, r.last);
     return `${name} locked at ${span} · drag over it with ${name} selected to clear`;
   }
   return sel

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { revealChannelFrame, gotoFrame } from '../app/playhead';
-import { lockRangesOf, traceFramesOf } from '../state/keyInfo';
+import { framesSpanLabel, lockRangesOf, traceFramesOf } from '../state/keyInfo';
 
 /** The entries of the list by a key each: a lock range by its joint and first frame, a trace key by its frame. */
 const lockKey = (r: { joint: number; first: number }) => `lock:${r.joint}:${r.first}`;
@@ -69,14 +69,14 @@ export function LocksList({ disabled }: { disabled: boolean }) {
                 title={`Go to frame ${r.first} and show ${motion.joints[r.joint].name}'s rotation curves`}
                 onClick={() => revealChannelFrame(r.joint, r.first, 'rotation')}
               >
-                {motion.joints[r.joint].name} {r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`}
+                {motion.joints[r.joint].name} {framesSpanLabel(r.first, r.last)}
               </button>
               <button
                 type="button"
                 className="tool small hit"
                 disabled={disabled}
                 aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
-                title={`Remove the lock of ${motion.joints[r.joint].name} on ${r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`} (Ctrl+Z brings it back)`}
+                title={`Remove the lock of ${motion.joints[r.joint].name} on ${framesSpanLabel(r.first, r.last)} (Ctrl+Z brings it back)`}
                 onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
               >
                 ✕
