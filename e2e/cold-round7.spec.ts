@@ -14,7 +14,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { waitForDocument } from './ui';
+import { waitForDocumentAt1280 } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The Undo item's label in the Edit menu, without its shortcut. */
@@ -89,8 +89,7 @@ test('a timeline filter that leaves no joint of the motion now open says so, and
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   const filter = page.getByTestId('timeline-filter');
   await filter.fill('RightFoot');
   await expect(page.getByTestId('timeline-none-shown')).toHaveCount(0);
@@ -121,8 +120,7 @@ test("an event's frame typed and Enter: the keyboard stays in the event list (Al
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await waitForDocument(page);
+  await waitForDocumentAt1280(page, electronApp);
   const list = page.getByTestId('sev-event-list');
   const field = list.locator('[data-testid="sev-event-row"][data-frame="21"]').getByTestId('sev-event-frame');
   await field.click();
