@@ -88,6 +88,12 @@ export interface HandlerContext {
   loadMotion?: MotionLoader;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
+  /**
+   * Whether `appInfo.startupPath` is a file just looked at as a file the OS hands over (systemFiles.ts
+   * handedOverProblem: the first launch's command line), given as lookedAtPath: it is granted as it is, not resolved
+   * again, so a link put at its name since the look grants nothing where it leads (docs/security.md, round 33).
+   */
+  startupLookedAt?: boolean;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
   userChoseProject?: (canonicalPath: string) => boolean | 'found';
   /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
@@ -145,7 +151,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });
-  policy.allowFile(ctx.appInfo.startupPath, { readOnly: canonicalPath(ctx.appInfo.startupPath) === sample });
+  policy.allowFile(ctx.appInfo.startupPath, {
+    readOnly: canonicalPath(ctx.appInfo.startupPath) === sample,
+    ...(ctx.startupLookedAt ? { asJudged: true } : {}),
+  });
   if (ctx.appInfo.workspaceRoot) policy.allowTree(ctx.appInfo.workspaceRoot);
 
   const remember = (path: string, name: string, kind: RecentFileKind): void => {

@@ -384,6 +384,8 @@ async function start(): Promise<void> {
   const handlers = createHandlers({
     backups,
     appInfo,
+    // The start-up motion from the command line comes as firstLaunchFiles looked at it: granted so (round 33).
+    startupLookedAt: argMotion !== null,
     userChoseProject: (canon) => chosenProjects.has(canon) || (foundProjects.has(canon) && 'found'),
     policy,
     recent,

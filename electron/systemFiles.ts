@@ -104,7 +104,10 @@ export function handedOverRefusal(path: string, problem: string): string {
 
 /** What the first launch's own command line asks for (firstLaunchFiles). */
 export interface FirstLaunchFiles {
-  /** The first motion that passed the look on disk: opened at start-up, granted as a pick. */
+  /**
+   * The first motion that passed the look on disk, as lookedAtPath gives it: opened at start-up, granted as a pick as
+   * it was looked at (HandlerContext.startupLookedAt).
+   */
   startupMotion: string | null;
   /** The other files, in order, kept until the page listens and looked at when delivered (as a second launch's). */
   kept: string[];
@@ -134,7 +137,8 @@ export function firstLaunchFiles(
     else {
       const problem = problemOf(file);
       if (problem) refusals.push(handedOverRefusal(file, problem));
-      else startupMotion = file;
+      // As looked at (its folder resolved, its name kept), for a grant that does not resolve it again (round 33).
+      else startupMotion = lookedAtPath(file);
     }
   }
   return { startupMotion, kept, refusals, workspace };

@@ -31,6 +31,7 @@ import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
 import { describeFsError } from '../fsErrors';
 import { anotherUsers } from '../fsutil';
+import { othersMayWrite } from './ownerGroup';
 import { stampOf, type FileStamp } from './fileStamp';
 
 /** The entry layout's version (part of every key). */
@@ -432,7 +433,8 @@ export function stateFolderProblem(
     const st = fs.fstatSync(fd);
     if (anotherUsers(st.uid, me)) return `${dir} belongs to another user (user id ${st.uid})`;
     const mode = modeOf(st);
-    if ((st.mode & 0o022) === 0) return undefined;
+    // A group holding the owner alone (Debian's user private groups) writes as the owner does (round 33).
+    if (!othersMayWrite(st)) return undefined;
     if (st.uid === me) {
       fs.fchmodSync(fd, 0o700);
       say(
@@ -461,7 +463,8 @@ const STATE_PATH_LINKS_MAX = 40;
 /**
  * Why another user could take the state folder `dir`'s place, or undefined: the path to it is walked from the root as
  * the kernel looks it up, links followed one by one, and every folder a name is looked up in must be the user's or
- * root's and not writable by group or others unless sticky (as `/tmp`), and every link on the way the user's or
+ * root's and not writable by group or others unless sticky (as `/tmp`; a group that holds the folder's owner alone
+ * writes as the owner does, ownerGroup.ts, round 33), and every link on the way the user's or
  * root's. Whoever may rename any folder above the state folder, or change a link on the way, can put a folder of
  * theirs with their verdicts and records at its name between any look and a read, and receive what is written there:
  * ssh's StrictModes walks the path to `~/.ssh` so (docs/security.md, rounds 31 and 32). The folders are the user's
@@ -491,7 +494,7 @@ export function statePathProblem(dir: string, me: number): string | undefined {
     }
     if (anotherUsers(folder.uid, me))
       return `${above(at)} belongs to another user (user id ${folder.uid}), who could put a folder of theirs in its place`;
-    if ((folder.mode & 0o022) !== 0 && (folder.mode & 0o1000) === 0)
+    if (othersMayWrite(folder) && (folder.mode & 0o1000) === 0)
       return `${above(at)} can be written by other users (mode ${modeOf(folder)}, not sticky), who could put a folder of theirs in its place`;
     if (!entry.isSymbolicLink()) {
       at = next;

@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeStateFolder, stateFolderProblem, stateFolderWarnings } from './buildCache';
+import { accountFiles } from './ownerGroup';
 import {
   VERDICT_LOG_MAX_BYTES,
   openVerdictStore,
@@ -525,6 +526,85 @@ describe('the log of the local verdicts', () => {
       } finally {
         stateFolderWarnings.warn = warn;
         chmodSync(top, 0o700);
+      }
+    },
+  );
+  // Round 33 (round 32's open item): Debian gives each user a group of their own, and a umask of 002 makes a home
+  // folder 0775. Such a folder above the state folder (or the state folder itself) was refused as if others could
+  // write it. A group that holds the folder's owner alone now writes as the owner does, by Debian's OpenSSH rule; any
+  // doubt refuses as before. The account lists are the test's own (accountFiles). Mutations that fail: othersMayWrite
+  // back to the mode alone (the private group refused); the primary-group accounts not asked (bob's case used); the
+  // member list not asked; a group of no one taken; the nsswitch sources not asked; compat entries taken.
+  it.runIf(process.platform !== 'win32')(
+    "a folder writable by a group that holds its owner alone is the owner's; any other member, or any doubt, refuses it",
+    () => {
+      const top = mkdtempSync(join(tmpdir(), 'actguy-upg-'));
+      dirs.push(top);
+      const said: string[] = [];
+      const warn = stateFolderWarnings.warn;
+      stateFolderWarnings.warn = (m) => said.push(m);
+      const files = { ...accountFiles };
+      try {
+        const home = join(top, 'home');
+        mkdirSync(home);
+        chmodSync(home, 0o775);
+        const { uid, gid } = statSync(home);
+        const other = gid + 1;
+        const accounts = join(top, 'accounts');
+        mkdirSync(accounts);
+        accountFiles.passwd = join(accounts, 'passwd');
+        accountFiles.group = join(accounts, 'group');
+        accountFiles.nsswitch = join(accounts, 'nsswitch.conf');
+        const lists = (
+          passwd: string,
+          group: string,
+          nsswitch = 'passwd: files systemd\ngroup: files [SUCCESS=merge] systemd\n',
+        ) => {
+          writeFileSync(accountFiles.passwd, `# accounts\n${passwd}`);
+          writeFileSync(accountFiles.group, group);
+          writeFileSync(accountFiles.nsswitch, nsswitch);
+        };
+        const me = `me:x:${uid}:${gid}:Me:/home/me:/bin/sh\n`;
+        const cache = join(top, 'cache');
+        mkdirSync(cache);
+        const state = join(home, 'state');
+        // The group of me alone: the state is kept and read again, and the state folder made 0775 stays so.
+        lists(me, `me:x:${gid}:\n`);
+        const store = openVerdictStore(cache, state);
+        store.remember(k1, d1);
+        store.save();
+        expect(store.file).toBeDefined();
+        expect(openVerdictStore(cache, state).knows(k1)).toBe(true);
+        chmodSync(state, 0o775);
+        expect(stateFolderProblem(state, true)).toBeUndefined();
+        expect(statSync(state).mode & 0o777).toBe(0o775);
+        // Me named its only member, its primary group another: still me alone.
+        lists(`me:x:${uid}:${other}::/:/bin/sh\n`, `me:x:${gid}:me\n`);
+        expect(stateFolderProblem(state, true)).toBeUndefined();
+        expect(said).toEqual([]);
+        const refused = `${home}, a folder above ${state}, can be written by other users (mode 0775, not sticky), who could put a folder of theirs in its place`;
+        for (const [why, passwd, group, nsswitch] of [
+          ['bob has it as his primary group', `${me}bob:x:${uid + 1}:${gid}::/:/bin/sh\n`, `me:x:${gid}:\n`],
+          ['bob is a member', me, `me:x:${gid}:bob\n`],
+          ['bob is a member of a second name of the group', me, `me:x:${gid}:\nus:x:${gid}:me,bob\n`],
+          ['a group of no one', `me:x:${uid}:${other}::/:/bin/sh\n`, `me:x:${gid}:\n`],
+          ['the group is not listed', me, `me:x:${other}:\n`],
+          ['the owner is not listed', `bob:x:${uid + 1}:${other}::/:/bin/sh\n`, `me:x:${gid}:\n`],
+          ['groups come from LDAP too', me, `me:x:${gid}:\n`, 'passwd: files\ngroup: files ldap\n'],
+          ['a compat entry pulls accounts from NIS', `${me}+::::::\n`, `me:x:${gid}:\n`],
+        ] as const) {
+          lists(passwd, group, nsswitch);
+          expect({ why, problem: stateFolderProblem(state, true) }).toEqual({ why, problem: refused });
+          expect(openVerdictStore(cache, state).knows(k1)).toBe(false);
+        }
+        // The state folder itself, in a folder of the user's alone: another member's write is taken away, as round 30.
+        chmodSync(home, 0o755);
+        lists(me, `me:x:${gid}:bob\n`);
+        expect(stateFolderProblem(state, true)).toBeUndefined();
+        expect(statSync(state).mode & 0o777).toBe(0o700);
+      } finally {
+        Object.assign(accountFiles, files);
+        stateFolderWarnings.warn = warn;
       }
     },
   );
