@@ -60,6 +60,34 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   await expect(field).toHaveValue('3');
 });
 
+test('a held arrow key on a tolerance slider is one undo step, as a drag is; single presses stay one step each', async ({
+  page,
+}) => {
+  await waitForDocument(page);
+  const field = page.getByTestId('tol-rotation');
+  const slider = page.getByTestId('tol-rotation-slider');
+  await expect(field).toHaveValue('0.5');
+  await slider.focus();
+  // Held: the key repeats (each repeat moves the slider by its step); one step, named by where it ended.
+  for (let i = 0; i < 5; i++) await page.keyboard.down('ArrowRight');
+  await page.keyboard.up('ArrowRight');
+  await expect(field).toHaveValue('0.55');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation tolerance to 0.55°');
+  // Two presses: two steps.
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(field).toHaveValue('0.57');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+z');
+  await expect(field).toHaveValue('0.56');
+  await page.keyboard.press('Control+z');
+  await expect(field).toHaveValue('0.55');
+  // Mutation that fails: no begin on the slider's keydown (each repeat was its own step: 0.54 after this Undo).
+  await page.keyboard.press('Control+z');
+  await expect(field).toHaveValue('0.5');
+});
+
 test('"Use as defaults for new motions" is one named undo step; Undo stores the old defaults again', async ({
   page,
   saveScreenshot,

@@ -81,7 +81,7 @@ export async function openSystemFile(path: string, projectPath?: string): Promis
   const kind = systemFileKindOfPath(path);
   if (kind === 'motion') return openPath(path);
   if (kind === 'project') {
-    if (await confirmUnsaved('open another project', ALL_PARTS)) await openProject(path);
+    if (await confirmUnsaved('open another project', ALL_PARTS)) await openProject(path, true);
     return;
   }
   if (kind === 'sev') {

@@ -14,7 +14,7 @@ import { documentStore } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { cancelImport, exportGltf, exportMsh, importMotion } from './interchange';
-import { openPath, save, saveAs } from './motionFiles';
+import { exportMt3, openPath, save, saveAs } from './motionFiles';
 import { toggleKeyAtPlayhead } from './keyEdits';
 import { registerFeatures } from './features';
 import { setAppApi } from './appApi';
@@ -170,6 +170,91 @@ describe('File > Import', () => {
     expect(saves).toEqual(['save d1']);
     expect(documentStore.getState().dirty).toBe(false);
   });
+
+  // Every export of the motion a running import replaces is refused as Save is, with the same message: it wrote what
+  // the user had just discarded for the import, or failed halfway as main closed the motion. Mutations that fail (one
+  // each): exportMt3, exportGltf, exportMsh not asking refusedWhileReplaced (the request reached main).
+  const exportsOfReplaced: { name: string; run: () => Promise<void>; asks: () => void }[] = [
+    { name: 'Export .mt3', run: () => exportMt3(), asks: () => undefined },
+    {
+      name: 'Export glTF (source)',
+      run: () => exportGltf('source'),
+      asks: () => sessionStore.getState().confirm?.resolve('as-is'),
+    },
+    {
+      name: 'Export glTF (compressed)',
+      run: () => exportGltf('compressed'),
+      asks: () => sessionStore.getState().confirm?.resolve('as-is'),
+    },
+    {
+      name: 'Export MSH',
+      run: () => exportMsh(),
+      asks: () => mshExportOptionsStore.getState().request?.resolve({ ...MSH_EXPORT_DEFAULTS }),
+    },
+  ];
+  for (const x of exportsOfReplaced)
+    it(`refuses ${x.name} of the motion a running import replaces, saying why; after a Cancel it exports`, async () => {
+      let answer: ((o: ImportMotionOutcome) => void) | undefined;
+      const sent: string[] = [];
+      mshExportOptionsStore.setState({ request: null });
+      setAppApi(
+        fakeApi({
+          openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+          importMotionDialog: () => new Promise((resolve) => (answer = resolve)),
+          cancelImport: async () => {
+            answer!({ status: 'cancelled' });
+            return { cancelled: 1 };
+          },
+          exportMt3Dialog: async (req) => {
+            sent.push(`mt3 ${req.compress.documentId}`);
+            return { status: 'cancelled' };
+          },
+          exportGltfDialog: async (req) => {
+            sent.push(`glTF ${req.source} ${req.documentId}`);
+            return { status: 'cancelled' };
+          },
+          exportMshDialog: async (req) => {
+            sent.push(`MSH ${req.documentId}`);
+            return { status: 'cancelled' };
+          },
+        }),
+      );
+      await openPath('/ws/walk.mtn', false);
+      sessionStore.getState().select(1);
+      sessionStore.getState().setPlayhead(3);
+      toggleKeyAtPlayhead();
+      const done = importMotion();
+      await until(() => sessionStore.getState().confirm !== null);
+      sessionStore.getState().confirm!.resolve('discard');
+      await until(() => importOptionsStore.getState().request !== null);
+      importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+      await until(() => answer !== undefined);
+      // Refused at once: no question (units, MSH tolerances) is asked and nothing reaches main.
+      let settled = false;
+      const refused = x.run().then(() => (settled = true));
+      const asked = () => sessionStore.getState().confirm !== null || mshExportOptionsStore.getState().request !== null;
+      await until(() => settled || asked() || sent.length > 0);
+      const askedFirst = asked();
+      if (askedFirst) x.asks();
+      await refused;
+      expect(askedFirst).toBe(false);
+      expect(sent).toEqual([]);
+      expect(sessionStore.getState().messages.at(-1)).toMatchObject({
+        level: 'warning',
+        text: 'walk was not exported: the import in progress replaces it (its changes were discarded for the import). To keep walk, cancel the import in the status bar, then export.',
+      });
+      expect(sessionStore.getState().busy).toBe('Import');
+      // Cancelled, the import replaces nothing: walk keeps its edits and exports.
+      await cancelImport();
+      await done;
+      expect(documentStore.getState()).toMatchObject({ documentId: 'd1', dirty: true });
+      const again = x.run();
+      await until(() => asked() || sent.length > 0);
+      x.asks();
+      await again;
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toContain('d1');
+    });
 
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {
     const snapped: ImportedMotion = {

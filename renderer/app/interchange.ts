@@ -25,7 +25,7 @@ import { addImportedMotions, projectMotionNames } from '../project/projectMotion
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { busy, failureText, notifyError, requireApi } from './appApi';
 import { adoptDocument, confirmDiscard } from './motionFiles';
-import { beginReplacingImport, endReplacingImport } from './replacingImport';
+import { beginReplacingImport, endReplacingImport, refusedWhileReplaced } from './replacingImport';
 import { warningGroup } from './warningGroup';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 
@@ -241,6 +241,7 @@ async function askGltfScale(): Promise<number | null> {
 export async function exportGltf(source: GltfExportSource): Promise<void> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return;
+  if (refusedWhileReplaced('export', doc.documentId, doc.name)) return;
   if (source === 'compressed' && doc.readOnly) {
     sessionStore
       .getState()
@@ -278,6 +279,7 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
 export async function exportMsh(): Promise<void> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return;
+  if (refusedWhileReplaced('export', doc.documentId, doc.name)) return;
   const documentId = doc.documentId;
   const overrides = { ...doc.rotationOverridesDeg };
   const options = await askMshExportOptions(Object.keys(overrides).length);

@@ -15,7 +15,7 @@ import { askChoice } from './dialogs';
 import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from '../tuner/motionTuning';
 import { confirmUnsaved } from './unsaved';
 import { busy, connectedApi, notifyError, requireApi } from './appApi';
-import { replacedByImport } from './replacingImport';
+import { refusedWhileReplaced } from './replacingImport';
 
 /**
  * Asks before unsaved motion edits are thrown away (opening another motion or closing it replaces only the tuner's
@@ -219,27 +219,12 @@ export async function closeDocument(): Promise<void> {
       .catch(() => undefined);
 }
 
-/**
- * A Save (or Save As) of the motion an import in progress replaces is refused, and the message says why and how to
- * keep it: main closes that motion as the import lands, so the save would fail halfway or write what the user chose
- * to discard. Cancelling the import keeps the motion open with its edits, and Save works again.
- */
-function refuseSaveWhileReplaced(documentId: string, name: string): boolean {
-  if (!replacedByImport(documentId)) return false;
-  sessionStore
-    .getState()
-    .notify(
-      'warning',
-      `${name} was not saved: the import in progress replaces it (its changes were discarded for the import). To keep ${name}, cancel the import in the status bar, then save.`,
-    );
-  return true;
-}
-
 /** File > Save. Resolves true when the document is on disk afterwards. */
 export async function save(): Promise<boolean> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return false;
-  if (refuseSaveWhileReplaced(doc.documentId, doc.name)) return false;
+  // The motion an import replaces is refused, saying why (renderer/app/replacingImport.ts).
+  if (refusedWhileReplaced('save', doc.documentId, doc.name)) return false;
   if (doc.readOnly || doc.kind !== 'mtn' || !doc.path) return saveAs();
   const documentId = doc.documentId;
   const motion = doc.motion;
@@ -291,7 +276,8 @@ function dismissOnceSaveSettles(messageId: number, documentId: string): void {
 export async function saveAs(): Promise<boolean> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return false;
-  if (refuseSaveWhileReplaced(doc.documentId, doc.name)) return false;
+  // The motion an import replaces is refused, saying why (renderer/app/replacingImport.ts).
+  if (refusedWhileReplaced('save', doc.documentId, doc.name)) return false;
   const motion = doc.motion;
   const ok = await busy(
     'Save As',
@@ -324,6 +310,7 @@ export async function saveAs(): Promise<boolean> {
 export async function exportMt3(): Promise<void> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return;
+  if (refusedWhileReplaced('export', doc.documentId, doc.name)) return;
   if (doc.readOnly) {
     sessionStore.getState().notify('warning', 'This motion is already compressed; open an .mtn to export an .mt3.');
     return;

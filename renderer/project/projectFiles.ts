@@ -48,11 +48,15 @@ async function openPickedProject(open: () => Promise<OpenProjectOutcome>): Promi
   }
 }
 
-/** Opens a project by path (tests, recent). */
-export async function openProject(path: string): Promise<void> {
+/**
+ * Opens a project by path (a project the OS hands over or that is dropped, a restored backup's). `asked`: the caller
+ * has asked about every unsaved part already (ALL_PARTS), so its first motion opens without asking about the tuner's
+ * motion a second time (before 2026-12-04 a project dropped over an edited motion asked twice).
+ */
+export async function openProject(path: string, asked = false): Promise<void> {
   try {
     const r = await requireApi().openProject({ path });
-    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text);
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text, asked);
   } catch (e) {
     notify('error', `Open project failed: ${message(e)}`);
   }

@@ -14,6 +14,9 @@ import { adoptAsDefaults } from './defaultTolerances';
  * A tolerance editor: a slider (a drag is one undo step) and a number field
  * (each committed value is one step).
  */
+/** The keys that move a range input (each press, and each repeat of a held one, changes its value). */
+const SLIDER_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']);
+
 function ToleranceRow(props: {
   label: string;
   unit: string;
@@ -34,6 +37,17 @@ function ToleranceRow(props: {
     setText(String(value));
     setInvalid(null);
   }, [value, documentId]);
+  /** The step this slider opens while dragged or while a key is held. */
+  const dragLabel = `Drag ${props.label.toLowerCase()}`;
+  /**
+   * Ends this slider's open step (a drag, a held key), named by the value it ended at. Another slider's step is left
+   * alone: pressing on it moves the focus, and this one's blur must not end that drag.
+   */
+  const commitSliderStep = () => {
+    const d = documentStore.getState();
+    if (d.transaction?.label === dragLabel)
+      d.history.commit(toleranceLabel({ [props.field]: d.tolerances[props.field] }));
+  };
   const commitText = () => {
     if (reverting.current) {
       reverting.current = false;
@@ -64,17 +78,24 @@ function ToleranceRow(props: {
         onPointerDown={() => {
           // The whole drag is one undo step, named by the value it ended at as a typed value is ("Set rotation
           // tolerance to 1.2°", not "Drag rotation"); the release may happen outside the slider.
-          documentStore.getState().history.begin(`Drag ${props.label.toLowerCase()}`);
+          documentStore.getState().history.begin(dragLabel);
           const end = () => {
             window.removeEventListener('pointerup', end);
             window.removeEventListener('pointercancel', end);
-            const d = documentStore.getState();
-            d.history.commit(toleranceLabel({ [props.field]: d.tolerances[props.field] }));
+            commitSliderStep();
           };
           window.addEventListener('pointerup', end);
           window.addEventListener('pointercancel', end);
         }}
-        onKeyUp={() => documentStore.getState().history.commit()}
+        // A held key repeats (a change per repeat): the whole hold is one undo step, as a drag is, named by the value
+        // it ended at; each separate press stays a step of its own. Before 2026-12-04 only the keyup was handled, and
+        // with no step open it did nothing: a held arrow made one step per repeat.
+        onKeyDown={(e) => {
+          const d = documentStore.getState();
+          if (SLIDER_KEYS.has(e.key) && !d.transaction) d.history.begin(dragLabel);
+        }}
+        onKeyUp={commitSliderStep}
+        onBlur={commitSliderStep}
         onChange={(e) => documentStore.getState().tolerancesActions.set({ [props.field]: Number(e.target.value) })}
       />
       <input
