@@ -89,3 +89,38 @@ test('events added one after another leave one message over the viewport, naming
   expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 0 Hips');
   expect(pageErrors).toEqual([]);
 });
+
+test('a tolerance typed with a decimal comma is that number, and text that is none is named as typed', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  const rotation = page.getByTestId('tol-rotation');
+  const type = async (field: typeof rotation, text: string) => {
+    await field.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  // The number field read "0,3" as 03: the rotation tolerance became 3°, ten times what was typed, without a word.
+  await type(rotation, '0,3');
+  await expect(rotation).toHaveValue('0.3');
+  expect(await undoLabel(page)).toBe('Undo Set rotation tolerance to 0.3°');
+  // "1e" reached the app as an empty field ("an empty field was not applied").
+  await type(rotation, '1e');
+  await expect(page.getByTestId('tol-rotation-error')).toHaveText(
+    'Rotation tolerance must be a number greater than 0; "1e" was not applied, it stays 0.3°.',
+  );
+  await expect(rotation).toHaveValue('0.3');
+  // ↑ steps as the number field did; the override takes a decimal comma too.
+  await rotation.click();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(rotation).toHaveValue('0.35');
+  const override = page.getByTestId('override-input');
+  await type(override, '0,2');
+  await expect(override).toHaveValue('0.2');
+  await expect(page.getByTestId('override-list')).toContainText('0.2°');
+  expect(pageErrors).toEqual([]);
+});
