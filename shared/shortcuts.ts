@@ -51,6 +51,9 @@ export const SHORTCUTS: readonly ShortcutBinding[] = [
   { command: 'playback.stepBack', accelerator: 'Left', native: false },
   { command: 'playback.firstFrame', accelerator: 'Home', native: false },
   { command: 'playback.lastFrame', accelerator: 'End', native: false },
+  // A plain key, so events go in while the motion plays and the hands stay on the keyboard (Space, M, M, Space):
+  // the button alone was the only way, a pointer trip per event (tried cold, round 8). M for marker, as in DAWs.
+  { command: 'events.addAtPlayhead', accelerator: 'M', native: false },
 ];
 
 /** The bindings that apply on a platform. */

@@ -143,5 +143,41 @@ export function installShortcuts(): () => void {
       scope.focus({ preventScroll: true });
   };
   window.addEventListener('keydown', onKey);
-  return () => window.removeEventListener('keydown', onKey);
+  const handBack = installSelectHandback(window);
+  return () => {
+    window.removeEventListener('keydown', onKey);
+    handBack();
+  };
+}
+
+/**
+ * A choice made with the pointer in a drop-down (the SE to add, an event's SE, the playback speed, the Euler order)
+ * hands the keyboard back to the app, as a joint picked with a click does: the select kept it, so Space (play), M,
+ * K and the arrows went to the select instead (tried cold, round 8: an SE picked, Space played nothing). A choice
+ * made from the keyboard (Tab, then ↑ / ↓ or type-ahead) leaves it there, and so does one in a dialog, which keeps
+ * its focus inside.
+ */
+export function installSelectHandback(target: Window): () => void {
+  let pointed: HTMLSelectElement | null = null;
+  const onPointer = (e: Event) => {
+    pointed = e.target instanceof HTMLSelectElement ? e.target : null;
+  };
+  const onKey = (e: Event) => {
+    if (e.target === pointed) pointed = null;
+  };
+  const onChange = (e: Event) => {
+    const el = e.target;
+    if (!(el instanceof HTMLSelectElement) || el !== pointed) return;
+    pointed = null;
+    if (el.closest('[role="dialog"], [aria-modal="true"]') || isModalOpen()) return;
+    el.blur();
+  };
+  target.addEventListener('pointerdown', onPointer, true);
+  target.addEventListener('keydown', onKey, true);
+  target.addEventListener('change', onChange, true);
+  return () => {
+    target.removeEventListener('pointerdown', onPointer, true);
+    target.removeEventListener('keydown', onKey, true);
+    target.removeEventListener('change', onChange, true);
+  };
 }

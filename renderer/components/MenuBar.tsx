@@ -311,8 +311,8 @@ export function MenuBar() {
   const commandEntry = (e: MenuCommandItem): Entry => ({
     label: labels[e.command] ?? e.label,
     ...command(e.command),
-    // An Events item shows its event key (it acts in the event list or row), not a command shortcut.
-    ...(isEventsMenuCommand(e.command) ? { shortcut: e.key ? eventKey(e.key) : undefined } : {}),
+    // An Events item shows its event key (it acts in the event list or row), or its own page key (M adds an event).
+    ...(isEventsMenuCommand(e.command) && e.key ? { shortcut: eventKey(e.key) } : {}),
     ...(e.command in checked ? { checked: checked[e.command] } : {}),
     disabled: !isCommandEnabled(e.command),
     why: isCommandEnabled(e.command) ? undefined : whyDisabled(e.command, hasMotion, readOnly),

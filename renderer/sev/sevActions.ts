@@ -47,6 +47,13 @@ import { FLOOR_NAMES } from './resolve';
 /** A refused SEV edit's warning goes with the next SEV edit that works (sessionStore's MessageRefusal). */
 const SEV_REFUSAL = { edit: 'sev' } as const;
 
+/**
+ * The message of the last "Add event at playhead": the next add replaces it. Events added while the motion plays
+ * (M, or the button, once per step heard) each stacked a two-line message over the viewport being watched, five adds
+ * hiding the figure (tried cold, round 8); one message names the latest add, the undo steps name each.
+ */
+let lastAddMessage: number | null = null;
+
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);
   if (err) sessionStore.getState().refuse(`${label} refused: ${err}`, SEV_REFUSAL);
@@ -149,14 +156,14 @@ export const events = {
     const label = `Add ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}`;
     if (apply(label, (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
       sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
-      sessionStore
-        .getState()
-        .notify(
-          'info',
-          `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}` +
-            (joint === null ? ' (none is selected' : ', the joint selected') +
-            " in the viewport, curves or timeline; change it in the new row's Joint column if that is not the one.",
-        );
+      const session = sessionStore.getState();
+      if (lastAddMessage !== null) session.dismiss(lastAddMessage);
+      lastAddMessage = session.notify(
+        'info',
+        `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}` +
+          (joint === null ? ' (none is selected' : ', the joint selected') +
+          " in the viewport, curves or timeline; change it in the new row's Joint column if that is not the one.",
+      );
     }
   },
   remove(index: number): void {

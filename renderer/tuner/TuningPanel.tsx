@@ -9,6 +9,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
 import { adoptAsDefaults } from './defaultTolerances';
+import { parseTypedNumber, steppedText } from './typedNumber';
 
 /**
  * A tolerance editor: a slider (a drag is one undo step) and a number field
@@ -53,7 +54,7 @@ function ToleranceRow(props: {
       reverting.current = false;
       return;
     }
-    const v = Number(text);
+    const v = parseTypedNumber(text);
     if (Number.isFinite(v) && v > 0) {
       setInvalid(null);
       documentStore.getState().tolerancesActions.set({ [props.field]: v });
@@ -101,9 +102,11 @@ function ToleranceRow(props: {
       <input
         id={props.testid}
         className="num"
-        type="number"
-        min={0.001}
-        step={0.05}
+        // Text, not a number field: that read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as it did.
+        type="text"
+        inputMode="decimal"
+        spellCheck={false}
+        autoComplete="off"
         value={text}
         disabled={props.disabled}
         data-testid={props.testid}
@@ -117,6 +120,11 @@ function ToleranceRow(props: {
         onKeyDown={(e) => {
           // Enter commits (on blur) and hands the keyboard back to the shortcuts.
           if (e.key === 'Enter') e.currentTarget.blur();
+          if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+            e.preventDefault();
+            setText(steppedText(text, e.key === 'ArrowUp' ? 0.05 : -0.05, 0.001));
+            setInvalid(null);
+          }
           if (e.key === 'Escape') {
             reverting.current = true;
             setText(String(value));
@@ -143,10 +151,9 @@ function ToleranceRow(props: {
 /** Why a typed tolerance was not taken (the field keeps the current value). */
 export function toleranceProblem(label: string, text: string, current: number, unit: string): string {
   const shown = text.trim() === '' ? 'an empty field' : `"${text.trim()}"`;
-  const why =
-    Number.isFinite(Number(text)) && text.trim() !== ''
-      ? 'must be greater than 0 (0 or less can never be met)'
-      : 'must be a number greater than 0';
+  const why = Number.isFinite(parseTypedNumber(text))
+    ? 'must be greater than 0 (0 or less can never be met)'
+    : 'must be a number greater than 0';
   return `${label} tolerance ${why}; ${shown} was not applied, it stays ${current}${unit === '°' ? '°' : ` ${unit}`}.`;
 }
 
@@ -174,21 +181,21 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   const shown = current !== undefined ? String(current) : '';
   // A value that cannot be an override says why and puts the field back (it kept "0" while the joint went on with
   // the global tolerance, and text the number field could not read cleared the override: 2026-12-03).
-  const apply = (field: HTMLInputElement) => {
+  const apply = () => {
     if (reverting.current) {
       reverting.current = false;
       return;
     }
-    const v = Number(text);
-    if (!field.validity.badInput && text.trim() === '') {
+    const v = parseTypedNumber(text);
+    if (text.trim() === '') {
       setInvalid(null);
       documentStore.getState().tolerancesActions.setOverride(joint, null);
-    } else if (!field.validity.badInput && Number.isFinite(v) && v > 0) {
+    } else if (Number.isFinite(v) && v > 0) {
       setInvalid(null);
       documentStore.getState().tolerancesActions.setOverride(joint, v);
     } else {
       const name = joints?.[joint]?.name ?? `joint ${joint}`;
-      const typed = field.validity.badInput ? 'what was typed' : `"${text.trim()}"`;
+      const typed = `"${text.trim()}"`;
       const stays = current !== undefined ? `its override stays ${current}°` : `it keeps the global ${global}°`;
       setInvalid(
         `The rotation override of ${name} must be a number greater than 0 (empty removes it); ${typed} was not applied, ${stays}.`,
@@ -203,9 +210,10 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
         <input
           id="override-input"
           className="num wide"
-          type="number"
-          min={0.001}
-          step={0.05}
+          type="text"
+          inputMode="decimal"
+          spellCheck={false}
+          autoComplete="off"
           placeholder={`global ${global}`}
           value={text}
           disabled={disabled || joint < 0}
@@ -218,9 +226,14 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
             setText(e.target.value);
             setInvalid(null);
           }}
-          onBlur={(e) => apply(e.currentTarget)}
+          onBlur={apply}
           onKeyDown={(e) => {
             if (e.key === 'Enter') e.currentTarget.blur();
+            if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && text.trim() !== '') {
+              e.preventDefault();
+              setText(steppedText(text, e.key === 'ArrowUp' ? 0.05 : -0.05, 0.001));
+              setInvalid(null);
+            }
             if (e.key === 'Escape') {
               reverting.current = true;
               setText(shown);

@@ -1,0 +1,126 @@
+/**
+ * What a technical animator and a sound designer who had never seen ActGuy met in the browser build at 1280x800
+ * (checked at 1920x1080; docs/user-guide.md "Tried cold", eighth round): events attached while the motion played
+ * took a pointer trip to "+ Add event at playhead" each (no key did it); every add put a two-line message over the
+ * viewport being watched, five adds hiding the figure; an SE chosen with the pointer in the toolbar's picker kept the
+ * keyboard, so Space played nothing (the same after the playback speed was chosen).
+ * Mutations that fail: the M binding removed from SHORTCUTS; addAtPlayhead not dismissing its last message;
+ * installSelectHandback not installed (or its blur removed).
+ */
+import { expect, test } from './fixtures';
+import { markerFrames } from './sev-ui';
+import { waitForDocumentAt1280 } from './ui';
+import type { Page } from '@playwright/test';
+
+/** The Undo item's label in the Edit menu, without its shortcut. */
+async function undoLabel(page: Page): Promise<string> {
+  await page.getByTestId('menu-edit').click();
+  const label = (await page.getByTestId('menu-undo').textContent()) ?? '';
+  await page.getByTestId('menu-edit').click();
+  return label.replace(/Ctrl\+Z$/, '').trim();
+}
+
+test('an SE chosen with the pointer hands the keyboard back: Space plays, and M adds the event at the playhead', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  expect(await markerFrames(page)).toHaveLength(10);
+  const picker = page.getByTestId('sev-add-se');
+  await picker.click();
+  await picker.selectOption('2');
+  // The picker kept the keyboard: Space went to it and nothing played.
+  await expect(picker).not.toBeFocused();
+  const play = page.getByTestId('play-toggle');
+  await page.keyboard.press('Space');
+  await expect(play).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Space');
+  await expect(play).toHaveAttribute('aria-pressed', 'false');
+  // The playback speed chosen with the pointer hands it back too.
+  await page.getByTestId('speed').click();
+  await page.getByTestId('speed').selectOption({ index: 0 });
+  await expect(page.getByTestId('speed')).not.toBeFocused();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.getByTestId('sev-playhead')).toHaveText('30');
+  // M adds the chosen SE at the playhead, as the button does (it had no key: a pointer trip per event heard).
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(11);
+  expect((await markerFrames(page))[10]).toBe(30);
+  expect(await undoLabel(page)).toBe('Undo Add SE_CLOTH_SWISH at frame 30 on joint 0 Hips');
+  // The Events menu says so.
+  await page.getByTestId('menu-events').click();
+  await expect(page.getByRole('menuitem', { name: /Add Event at Playhead/ })).toContainText('M');
+  await page.keyboard.press('Escape');
+  // Typed into a field, M is a letter.
+  await page.getByTestId('sev-event-note').fill('Mm');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(11);
+  expect(pageErrors).toEqual([]);
+});
+
+test('events added one after another leave one message over the viewport, naming the latest', async ({
+  page,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  const add = page.getByTestId('sev-add-event');
+  for (const frame of [10, 20, 30, 40]) {
+    await page.getByTestId('frame-number').fill(String(frame));
+    await page.getByTestId('frame-number').press('Enter');
+    await add.click();
+    await expect(page.locator(`[data-testid="sev-marker"][data-frame="${frame}"]`)).toHaveCount(1);
+  }
+  const added = page
+    .getByTestId('message-list')
+    .locator('.message')
+    .filter({ hasText: /^Added / });
+  // Four two-line messages stacked over the figure being watched.
+  await expect(added).toHaveCount(1);
+  await expect(added).toContainText('Added SE_FOOT_L at frame 40 on joint 0 Hips');
+  await saveScreenshot('four-adds-one-message-1280x800');
+  // Each add is still its own undo step.
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 40 on joint 0 Hips');
+  await page.keyboard.press('Control+z');
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 0 Hips');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a tolerance typed with a decimal comma is that number, and text that is none is named as typed', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  const rotation = page.getByTestId('tol-rotation');
+  const type = async (field: typeof rotation, text: string) => {
+    await field.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  // The number field read "0,3" as 03: the rotation tolerance became 3°, ten times what was typed, without a word.
+  await type(rotation, '0,3');
+  await expect(rotation).toHaveValue('0.3');
+  expect(await undoLabel(page)).toBe('Undo Set rotation tolerance to 0.3°');
+  // "1e" reached the app as an empty field ("an empty field was not applied").
+  await type(rotation, '1e');
+  await expect(page.getByTestId('tol-rotation-error')).toHaveText(
+    'Rotation tolerance must be a number greater than 0; "1e" was not applied, it stays 0.3°.',
+  );
+  await expect(rotation).toHaveValue('0.3');
+  // ↑ steps as the number field did; the override takes a decimal comma too.
+  await rotation.click();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(rotation).toHaveValue('0.35');
+  const override = page.getByTestId('override-input');
+  await type(override, '0,2');
+  await expect(override).toHaveValue('0.2');
+  await expect(page.getByTestId('override-list')).toContainText('0.2°');
+  expect(pageErrors).toEqual([]);
+});
