@@ -52,7 +52,11 @@ function writtenKey(motion: Motion, node: number, frame: number): MshKey {
       ? motion.translation.subarray(frame * 4, frame * 4 + 3)
       : motion.offset.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 3);
   const q = motion.rotation.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 4);
-  const s16 = (c: number) => Math.max(-MSH_QUAT_SCALE, Math.min(MSH_QUAT_SCALE, Math.round(c * MSH_QUAT_SCALE)));
+  // An MTN quaternion need not have length 1 (docs/formats.md 1): the s16 components hold the unit one. Unscaled,
+  // a length of 2 clamped every component to +-1 (28.7 deg off at every key on a 40 deg swing) and a length of
+  // 0.01 kept 1/100 of s16's precision.
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  const s16 = (c: number) => Math.max(-MSH_QUAT_SCALE, Math.min(MSH_QUAT_SCALE, Math.round((c / n) * MSH_QUAT_SCALE)));
   return {
     position: [Math.fround(p[0]), Math.fround(p[1]), Math.fround(p[2])],
     time: frame,
@@ -175,6 +179,13 @@ function checkMshOptions(options: MshExportOptions): void {
   ] as const)
     if (!(Number.isFinite(v) && v >= 0))
       throw new FormatError('MSH', `${name} must be a finite number >= 0, got ${v}`, { where: 'export options' });
+  // As compressMotion's: a NaN override made every frame of its node fail `error <= tolerance` and none pick a key
+  // (NaN > worst is false), so the node kept its two end keys and reported NaN as its tolerance.
+  for (const [j, v] of Object.entries(options.rotationToleranceOverridesDeg ?? {}))
+    if (!(Number.isFinite(v) && v >= 0))
+      throw new FormatError('MSH', `rotation tolerance override of joint ${j} must be a finite number >= 0, got ${v}`, {
+        where: 'export options',
+      });
 }
 
 /**
