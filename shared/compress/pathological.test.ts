@@ -227,3 +227,18 @@ describe('values past what the MT3 can store', () => {
     }
   });
 });
+
+describe('the MSH export measures a segment alone', () => {
+  it('keeps its promise where a key on nearly every frame splits the segments unevenly', () => {
+    // The export re-measures only the segment a key splits (docs/compression.md#pathological-motions-2026-12-04); a
+    // fast swing keys most frames. mshViolations samples the whole written track at every frame.
+    const m = base(400, 3);
+    for (let f = 0; f <= 400; f++) {
+      m.translation.set([Math.sin(f / 3) * 20, 0, 0, 0], f * 4);
+      setRotation(m, f, 1, axisAngle([1, 0.3, 0], 40 * Math.sin(f / 3)));
+      setRotation(m, f, 2, axisAngle([1, f % 7, 0.2], 173 * f));
+    }
+    expect(mshViolations(m, 0.05, 0.5)).toEqual([]);
+    expect(mshViolations(m, 0.5, 5, { 2: 0 })).toEqual([]);
+  });
+});
