@@ -10,9 +10,10 @@
 import { FormatError } from '../errors';
 import type { Motion } from '../motion/types';
 import { MSH_NO_MAP, MSH_QUAT_SCALE } from './constants';
-import { sampleMshNode } from './sample';
+import { mshSegmentSampler, sampleMshNode } from './sample';
 import type { MshAnimation, MshKey, MshNode } from './types';
 import { validateMshAnimation } from './validate';
+import { SegmentHeap } from '../compress/heap';
 
 export interface MshExportOptions {
   /** Position tolerance (root translation and joint offsets), motion units, Euclidean. */
@@ -52,7 +53,11 @@ function writtenKey(motion: Motion, node: number, frame: number): MshKey {
       ? motion.translation.subarray(frame * 4, frame * 4 + 3)
       : motion.offset.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 3);
   const q = motion.rotation.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 4);
-  const s16 = (c: number) => Math.max(-MSH_QUAT_SCALE, Math.min(MSH_QUAT_SCALE, Math.round(c * MSH_QUAT_SCALE)));
+  // An MTN quaternion need not have length 1 (docs/formats.md 1): the s16 components hold the unit one. Unscaled,
+  // a length of 2 clamped every component to +-1 (28.7 deg off at every key on a 40 deg swing) and a length of
+  // 0.01 kept 1/100 of s16's precision.
+  const n = Math.hypot(q[0], q[1], q[2], q[3]);
+  const s16 = (c: number) => Math.max(-MSH_QUAT_SCALE, Math.min(MSH_QUAT_SCALE, Math.round((c / n) * MSH_QUAT_SCALE)));
   return {
     position: [Math.fround(p[0]), Math.fround(p[1]), Math.fround(p[2])],
     time: frame,
@@ -112,7 +117,20 @@ export function rotationDistanceDeg(a: ArrayLike<number>, b: ArrayLike<number>):
   return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
 }
 
-/** Greedy max-error insertion for one node: returns its key frames and the errors they leave. */
+/** Largest value of an array (a loop: spreading 65,536 values into Math.max is near the engine's argument limit). */
+function maxOf(a: Float64Array): number {
+  let m = 0;
+  for (const v of a) m = Math.max(m, v);
+  return m;
+}
+
+/**
+ * Greedy max-error insertion for one node: returns its key frames and the errors they leave. A key at frame k
+ * changes only the errors of the frames between its neighbours (sampleMshSegment), so only those are measured
+ * again, and each segment's worst frame waits in a heap: measuring and scanning the whole track after each key made
+ * a node of K keys cost K x N samples (a fast 2,000-frame swing with 1,714 keys took 24 s for one node). The keys
+ * and errors are those of the whole-track measure.
+ */
 function fitTrack(
   motion: Motion,
   node: number,
@@ -125,38 +143,57 @@ function fitTrack(
       posTol > 0 ? e.pos[f] / posTol : e.pos[f] > 0 ? Infinity : 0,
       rotTol > 0 ? e.rot[f] / rotTol : e.rot[f] > 0 ? Infinity : 0,
     );
-  const worst = (e: { pos: Float64Array; rot: Float64Array }) => ({
-    maxPos: Math.max(...e.pos),
-    maxRot: Math.max(...e.rot),
-  });
+  const worst = (e: { pos: Float64Array; rot: Float64Array }) => ({ maxPos: maxOf(e.pos), maxRot: maxOf(e.rot) });
   // A static node: one key at time 0 that meets both tolerances everywhere.
   const still = trackErrors(motion, node, [0], S);
   if (still.pos.every((_, f) => ratio(still, f) <= 1)) return { frames: [0], ...worst(still), unmet: false };
-  const frames = [0, S - 1];
-  for (;;) {
-    const e = trackErrors(motion, node, frames, S);
+  const J = motion.joints.length;
+  const e = { pos: new Float64Array(S), rot: new Float64Array(S) };
+  // Each segment's worst frame over the tolerance, by ratio to it; the earlier frame on a tie (as a scan from frame
+  // 0 taking only a strictly larger ratio).
+  const heap = new SegmentHeap(S);
+  /** Errors of frames a..b (keys at both), as the MSH sampler reads them between those two keys. */
+  const measure = (a: number, b: number) => {
+    const sample = mshSegmentSampler(writtenKey(motion, node, a), writtenKey(motion, node, b));
+    for (let f = a; f <= b; f++) {
+      const s = sample(f);
+      const src =
+        node === 0
+          ? motion.translation.subarray(f * 4, f * 4 + 3)
+          : motion.offset.subarray((f * J + node) * 4, (f * J + node) * 4 + 3);
+      e.pos[f] = Math.hypot(s.position[0] - src[0], s.position[1] - src[1], s.position[2] - src[2]);
+      e.rot[f] = rotationDistanceDeg(s.rotation, motion.rotation.subarray((f * J + node) * 4, (f * J + node) * 4 + 4));
+    }
     let at = -1;
     let worstRatio = 1;
-    let unmet = false;
-    for (let f = 0; f < S; f++) {
+    for (let f = a + 1; f < b; f++) {
       const r = ratio(e, f);
-      if (r <= 1) continue;
-      if (frames.includes(f)) {
-        unmet = true; // a key sits here and still misses: float32 / s16 precision
-        continue;
-      }
       if (r > worstRatio) {
         worstRatio = r;
         at = f;
       }
     }
-    if (at < 0) return { frames, ...worst(e), unmet };
-    frames.splice(
-      frames.findIndex((k) => k > at),
-      0,
-      at,
-    );
+    heap.set(a, worstRatio, at);
+  };
+  const frames = [0, S - 1];
+  measure(0, S - 1);
+  while (heap.peek()) {
+    const at = heap.topFrame;
+    let lo = 0,
+      hi = frames.length - 1; // frames[lo] < at < frames[hi]
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (frames[mid] < at) lo = mid;
+      else hi = mid;
+    }
+    const i = hi;
+    frames.splice(i, 0, at);
+    measure(frames[i - 1], at);
+    measure(at, frames[i + 1]);
   }
+  // A key sits here and still misses: float32 / s16 precision.
+  const unmet = frames.some((f) => !(ratio(e, f) <= 1));
+  return { frames, ...worst(e), unmet };
 }
 
 /** One node's fit: its key frames and the errors they leave (fitTrack). */
@@ -175,6 +212,13 @@ function checkMshOptions(options: MshExportOptions): void {
   ] as const)
     if (!(Number.isFinite(v) && v >= 0))
       throw new FormatError('MSH', `${name} must be a finite number >= 0, got ${v}`, { where: 'export options' });
+  // As compressMotion's: a NaN override made every frame of its node fail `error <= tolerance` and none pick a key
+  // (NaN > worst is false), so the node kept its two end keys and reported NaN as its tolerance.
+  for (const [j, v] of Object.entries(options.rotationToleranceOverridesDeg ?? {}))
+    if (!(Number.isFinite(v) && v >= 0))
+      throw new FormatError('MSH', `rotation tolerance override of joint ${j} must be a finite number >= 0, got ${v}`, {
+        where: 'export options',
+      });
 }
 
 /**

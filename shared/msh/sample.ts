@@ -34,19 +34,33 @@ export function sampleMshNode(a: MshAnimation, node: number, t: number): MshPose
   if (n.animMapStart === MSH_NO_MAP || frame < 0 || frame > a.frameCount - 1) return fallback();
   const k = a.mapWords[n.animMapStart + frame];
   if (k >= n.fallbackKey) return fallback();
-  const k0 = a.keys[k];
-  const k1 = a.keys[k + 1];
-  if (t === k0.time) return keyPose(k0);
-  if (t === k1.time) return keyPose(k1);
-  const alpha = (t - k0.time) / (k1.time - k0.time);
+  return sampleMshSegment(a.keys[k], a.keys[k + 1], t);
+}
+
+/**
+ * The pose at time `t` between keys k0 and k1 (k0.time <= t <= k1.time), as sampleMshNode gives it there: a key
+ * exactly at its own time, else lerp positions and slerp (shortest path) rotations. It depends on these two keys
+ * alone, so the MSH export measures a segment's frames again only when a key goes into that segment.
+ */
+export function sampleMshSegment(k0: MshKey, k1: MshKey, t: number): MshPose {
+  return mshSegmentSampler(k0, k1)(t);
+}
+
+/** sampleMshSegment(k0, k1, t) as a function of t, the keys' poses read once (the export measures every frame). */
+export function mshSegmentSampler(k0: MshKey, k1: MshKey): (t: number) => MshPose {
   const p0 = keyPose(k0);
   const p1 = keyPose(k1);
-  return {
-    position: [0, 1, 2].map((i) => p0.position[i] + (p1.position[i] - p0.position[i]) * alpha) as [
-      number,
-      number,
-      number,
-    ],
-    rotation: quatSlerpShortest(p0.rotation, p1.rotation, alpha) as [number, number, number, number],
+  return (t) => {
+    if (t === k0.time) return keyPose(k0);
+    if (t === k1.time) return keyPose(k1);
+    const alpha = (t - k0.time) / (k1.time - k0.time);
+    return {
+      position: [
+        p0.position[0] + (p1.position[0] - p0.position[0]) * alpha,
+        p0.position[1] + (p1.position[1] - p0.position[1]) * alpha,
+        p0.position[2] + (p1.position[2] - p0.position[2]) * alpha,
+      ],
+      rotation: quatSlerpShortest(p0.rotation, p1.rotation, alpha) as [number, number, number, number],
+    };
   };
 }

@@ -353,6 +353,14 @@ describe('validateMotion', () => {
       'MTN (rotation frame 1 joint 2): quaternion has zero length',
     ],
     [
+      // A denormal quaternion is not of zero length: the message said so (2026-12-04).
+      'rotation of denormal length',
+      (m: Motion) => {
+        m.rotation.set([1e-45, 0, 0, 1e-45], (1 * 3 + 2) * 4);
+      },
+      'MTN (rotation frame 1 joint 2): quaternion length 1.98e-45 is too close to zero (under 1e-6) to give a rotation',
+    ],
+    [
       'two locks',
       (m: Motion) => {
         m.jointKeyInfo[(2 * 3 + 0) * 4] = KeyFlag.LOCK;

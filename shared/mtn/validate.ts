@@ -68,7 +68,16 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     checkFinite('rotation', m.rotation, J);
     checkFinite('offset', m.offset, J);
     const i = firstZeroQuaternion(m.rotation, S * J);
-    if (i >= 0) fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
+    if (i >= 0) {
+      const q = m.rotation.subarray(i * 4, i * 4 + 4);
+      const length = Math.hypot(q[0], q[1], q[2], q[3]);
+      fail(
+        `rotation frame ${Math.floor(i / J)} joint ${i % J}`,
+        length === 0
+          ? 'quaternion has zero length'
+          : `quaternion length ${length.toPrecision(3)} is too close to zero (under 1e-6) to give a rotation`,
+      );
+    }
   }
 
   const second = secondLockOfAFrame(m.jointKeyInfo, S, J);

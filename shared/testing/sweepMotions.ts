@@ -243,14 +243,23 @@ export function recipeMotion(bytes: Uint8Array): { motion: Motion; options: Comp
   };
 }
 
+/** The most a key's rotation can be off its source by s16 rounding alone (2 asin(1 / 32767) is 0.0035 deg). */
+const MSH_KEY_ROUNDING_DEG = 0.004;
+
 /**
  * What breaks the MSH export's promise on `m` at these tolerances, read back from the written Res8 / Res19 and
  * sampled with the MSH sampler (docs/formats.md 7) at every frame: a frame that is not a key of its node over a
- * tolerance, a NaN, a node report whose worst errors are not those of the written keys. Empty when it holds.
+ * tolerance (the joint's override, if any), a key further from its source than float32 / s16 rounding, a NaN, a
+ * node report whose worst errors are not those of the written keys. Empty when it holds.
  */
-export function mshViolations(m: Motion, positionTolerance: number, rotationToleranceDeg: number): string[] {
+export function mshViolations(
+  m: Motion,
+  positionTolerance: number,
+  rotationToleranceDeg: number,
+  rotationToleranceOverridesDeg?: Record<number, number>,
+): string[] {
   const bad: string[] = [];
-  const res = exportMshAnimation(m, { positionTolerance, rotationToleranceDeg });
+  const res = exportMshAnimation(m, { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg });
   const w = writeMshResources(res.animation);
   const a = readMshAnimation(w.res8.bytes, w.res19.bytes, { res8: w.res8, res19: w.res19 }, res.animation.nodes);
   const J = m.joints.length;
@@ -271,8 +280,13 @@ export function mshViolations(m: Motion, positionTolerance: number, rotationTole
       if (!(Number.isFinite(pe) && Number.isFinite(re))) bad.push(`node ${j} frame ${f}: NaN`);
       maxP = Math.max(maxP, pe);
       maxR = Math.max(maxR, re);
-      if (!keyTimes.has(f) && (pe > positionTolerance + 1e-9 || re > rotationToleranceDeg + 1e-9))
+      const rotTol = rotationToleranceOverridesDeg?.[j] ?? rotationToleranceDeg;
+      if (!keyTimes.has(f) && (pe > positionTolerance + 1e-9 || re > rotTol + 1e-9))
         bad.push(`node ${j} frame ${f} is not a key and has errors ${pe} u, ${re} deg`);
+      // A key holds its source as float32 (exactly: MTN samples are float32) and s16 (each unit component within
+      // 0.5 / 32767, 0.0035 deg in all): more is a key that holds something else.
+      if (keyTimes.has(f) && (pe > 0 || re > MSH_KEY_ROUNDING_DEG))
+        bad.push(`node ${j} key ${f} is ${pe} u, ${re} deg off its source: more than float32 / s16 rounding`);
     }
     const rep = res.nodes[j];
     if (
