@@ -169,7 +169,7 @@ function positiveOption(args: ReturnType<typeof parseArgs>, name: string): numbe
 
 function tolerance(args: ReturnType<typeof parseArgs>, name: string, fallback: number): number {
   const v = numberOption(args, name, fallback);
-  if (v < 0) throw new UsageError(`--${name} must be >= 0`);
+  if (v < 0) throw new UsageError(`--${name} must be >= 0, got ${v}`);
   return v;
 }
 
