@@ -32,7 +32,7 @@ import { shownWarnings } from '../../shownWarnings';
 export const compressCommand: CliCommand = {
   name: 'compress',
   usage:
-    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json]',
+    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json] [--quiet]',
   summary:
     'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
   run(argv) {
