@@ -189,3 +189,15 @@ export function jobsOption(args: ParsedArgs): number | undefined {
     throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${quoteJson(text)}`);
   return jobs;
 }
+
+/**
+ * Whether progress may be drawn as a live line (`\r`, ESC [K): stdout is a terminal that understands them. A terminal
+ * with TERM=dumb (Emacs' shell, some CI agents that give a pseudo-terminal) showed the escapes as text on every motion;
+ * it gets the plain line per motion a log gets.
+ */
+export function liveTerminal(
+  stream: { isTTY?: boolean } = process.stdout,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+}

@@ -9,11 +9,11 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './main';
-import { closestName, jobsOption, parseArgs } from './args';
+import { closestName, jobsOption, liveTerminal, parseArgs } from './args';
 
 let err: string[];
 beforeEach(() => {
@@ -129,6 +129,85 @@ describe('a folder where a file is read', () => {
       expect(err).toEqual([`actguy info: ${folder}: is a directory, not a file`]);
     } finally {
       rmSync(folder, { recursive: true });
+    }
+  });
+});
+
+// Mutation: build.ts and import.ts back to `Boolean(process.stdout.isTTY)`, or liveTerminal's TERM check removed:
+// TERM=dumb gets `\r ESC[K` on every motion and file.
+describe('progress on a terminal that draws no escapes (TERM=dumb)', () => {
+  const BVH = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 0 0 0',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+    '  JOINT Spine',
+    '  {',
+    '    OFFSET 0 10 0',
+    '    CHANNELS 3 Zrotation Xrotation Yrotation',
+    '    End Site',
+    '    {',
+    '      OFFSET 0 10 0',
+    '    }',
+    '  }',
+    '}',
+    'MOTION',
+    'Frames: 3',
+    'Frame Time: 0.0333333',
+    '0 0 0 0 0 0 0 0 0',
+    '1 0 0 0 0 0 0 5 0',
+    '2 0 0 0 0 0 0 10 0',
+    '',
+  ].join('\n');
+
+  it('liveTerminal: a terminal, and not TERM=dumb', () => {
+    expect(liveTerminal({ isTTY: true }, { TERM: 'xterm-256color' })).toBe(true);
+    expect(liveTerminal({ isTTY: true }, {})).toBe(true);
+    expect(liveTerminal({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+    expect(liveTerminal({ isTTY: false }, { TERM: 'xterm' })).toBe(false);
+    expect(liveTerminal({}, { TERM: 'xterm' })).toBe(false);
+  });
+
+  it('build and a batch import print plain lines there, and the live bar on another terminal', () => {
+    const work = mkdtempSync(join(tmpdir(), 'actguy-dumb-term-'));
+    try {
+      copyFileSync(join(dir, 'walk.mtn'), join(work, 'walk.mtn'));
+      writeFileSync(
+        join(work, 'p.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+          outputs: { mar: 'o/p.mar', sar: 'o/p.sar' },
+        }),
+      );
+      for (const f of ['a.bvh', 'b.bvh']) writeFileSync(join(work, f), BVH);
+      // stdout a pipe that says it is a terminal, as a CI agent's pseudo-terminal is.
+      const tty = join(work, 'tty.cjs');
+      writeFileSync(tty, "Object.defineProperty(process.stdout, 'isTTY', { value: true });\n");
+      const run = (term: string, ...args: string[]) => {
+        const r = spawnSync(
+          process.execPath,
+          ['-r', tty, join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs'), ...args],
+          {
+            cwd: work,
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: { ...process.env, TERM: term },
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        return r.stdout;
+      };
+      const build = ['build', 'p.actguy.json', '--no-cache', '--jobs', '1'];
+      const batch = (out: string) => ['import', 'a.bvh', 'b.bvh', '-o', out];
+      expect(run('dumb', ...build)).toMatch(/^\[1\/1\] walk: \d+ keys/);
+      expect(run('dumb', ...batch('dumb'))).toMatch(/^\[1\/2\] a; /);
+      for (const out of [run('dumb', ...build), run('dumb', ...batch('dumb2'))]) expect(out).not.toContain('\x1b');
+      expect(run('xterm', ...build)).toContain('\r\x1b[K[');
+      expect(run('xterm', ...batch('xterm'))).toContain('\r\x1b[K[');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });
