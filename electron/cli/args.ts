@@ -142,8 +142,13 @@ export function refuseHiddenCharacters(argv: readonly string[], cwd: string | un
     throw new UsageError(`the current folder ${quoteJson(cwd, 300)} holds ${what}; run actguy from another folder`);
 }
 
+/**
+ * A valued option's text, or undefined when not given. An empty one is refused: `--report "$REPORT"` with the
+ * variable unset wrote no report and exited 0, `--cache ""` used the default folder, as if the option were absent.
+ */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const v = args.options.get(name);
+  if (v === '') throw new UsageError(`option ${flagName(name)} needs a value, got an empty one`);
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -151,8 +156,8 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
 const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 export function numberOption(args: ParsedArgs, name: string, fallback: number): number {
-  const v = stringOption(args, name);
-  if (v === undefined) return fallback;
+  const v = args.options.get(name);
+  if (typeof v !== 'string') return fallback;
   // A decimal number only: Number() reads '' and ' ' as 0 (`--pos-tol "$UNSET"` asked for tolerance 0) and '0x10' as 16.
   const n = DECIMAL.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${quoteJson(v)}`);

@@ -5,7 +5,7 @@
  * Mutations, each failing this file: closestName's suggestion dropped from parseArgs' unknown option; the command
  * suggestion dropped from main.ts; the `--` check on a valued option's next argument removed (`-o --quiet` wrote a file
  * called --quiet); refuseDash removed (`-o -` wrote a file called -); jobsOption back to Number(text) (`--jobs 0x10`
- * ran 16 jobs); readFileHead's own ENOTREG throw back (a folder given to info printed `ENOTREG: …, open 'DIR'`).
+ * ran 16 jobs); stringOption taking "" (`--report ""` wrote no report, exit 0); readFileHead's own ENOTREG throw back (a folder given to info printed `ENOTREG: …, open 'DIR'`).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -94,6 +94,26 @@ describe('an option value is never the next option, nor "-"', () => {
     expect(readdirSync(dir).sort()).toEqual(['walk.mtn']);
   });
 
+  // Mutation: stringOption's empty-value check removed: compress writes n.mt3 and no report, exit 0.
+  it('an empty value (`--report "$UNSET"`) is refused, not taken as the option left out', () => {
+    for (const report of [['--report='], ['--report', '']])
+      expect(cli('compress', 'walk.mtn', '-o', 'n.mt3', ...report)).toEqual({
+        rc: 2,
+        err: 'actguy compress: option --report needs a value, got an empty one',
+      });
+    expect(cli('build', 'p.actguy.json', '--cache', '').err).toBe(
+      'actguy build: option --cache needs a value, got an empty one',
+    );
+    expect(cli('compress', 'walk.mtn', '-o', '').err).toBe(
+      'actguy compress: option -o needs a value, got an empty one',
+    );
+    // A number keeps its own message (docs/cli.md, Numbers).
+    expect(cli('compress', 'walk.mtn', '-o', 'n.mt3', '--pos-tol=').err).toBe(
+      'actguy compress: option --pos-tol needs a number, got ""',
+    );
+    expect(readdirSync(dir).sort()).toEqual(['walk.mtn']);
+  });
+
   it('`-o -` and an input `-` are refused (no stdin or stdout), not read or written as a file called -', () => {
     const said =
       'actguy reads and writes named files, not standard input or output; name a file (./- for a file called -)';
@@ -112,7 +132,7 @@ describe('an option value is never the next option, nor "-"', () => {
 describe('numbers', () => {
   it('--jobs takes digits only, as --budget: hex, exponent, blanks and fractions are refused', () => {
     const jobs = (v: string) => jobsOption(parseArgs(['--jobs', v], ['jobs']));
-    for (const v of ['0x10', '1e1', ' 2', '2.0', '+2', '0b11', '', '0', '257'])
+    for (const v of ['0x10', '1e1', ' 2', '2.0', '+2', '0b11', '0', '257'])
       expect(() => jobs(v), JSON.stringify(v)).toThrow('--jobs needs a whole number from 1 to 256');
     expect(jobs('2')).toBe(2);
     expect(jobs('016')).toBe(16);
