@@ -109,11 +109,8 @@ export function readFileHead(path: string, maxBytes: number): Uint8Array | undef
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile())
-      throw Object.assign(new Error(`ENOTREG: not a plain file (a folder, pipe, socket or device), open '${path}'`), {
-        code: st.isDirectory() ? 'EISDIR' : 'ENOTREG',
-        path,
-      });
+    // As readBytes: the message starts with its code, so a folder reads `FOLDER: is a directory, not a file`, not the raw text.
+    refuseUnlessPlain(st, path);
     noteInputRead(st);
     const buf = Buffer.alloc(maxBytes);
     let n = 0;

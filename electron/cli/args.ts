@@ -3,6 +3,53 @@ import { BIDI_CONTROL, quoteJson } from '../../shared/errors';
 
 export class UsageError extends Error {}
 
+/** How an option is written on the command line: `-o` for a one-letter name, `--pos-tol` otherwise. */
+export const flagName = (name: string): string => (name.length === 1 ? `-${name}` : `--${name}`);
+
+/** Edit distance (insertions, deletions, substitutions, and two neighbours swapped count one each). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * The name among `names` that `typed` most likely meant, for "did you mean": letter case and `_` for `-` ignored, then
+ * at most one edit (two for a name of 6 letters or more), else the only name that starts with it; undefined when none
+ * is that close.
+ */
+export function closestName(typed: string, names: readonly string[]): string | undefined {
+  const norm = (t: string) => t.toLowerCase().replace(/_/g, '-');
+  const t = norm(typed);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = editDistance(t, norm(name));
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  if (best !== undefined && bestDistance <= (best.length >= 6 ? 2 : 1)) return best;
+  // A name cut short (`--cache-max` for --cache-max-mb, `export` with two commands starting so: none).
+  const longer = names.filter((n) => t.length >= 3 && norm(n).startsWith(t));
+  return longer.length === 1 ? longer[0] : undefined;
+}
+
+/**
+ * Refuses `-` as a path or value: no command reads standard input or writes standard output (the outputs are files
+ * written atomically), and taking `-` as a file's name wrote a file called `-` where `-o -` asked for stdout.
+ */
+function refuseDash(value: string, where: string): void {
+  if (value === '-')
+    throw new UsageError(
+      `${where} is "-": actguy reads and writes named files, not standard input or output; name a file (./- for a file called -)`,
+    );
+}
+
 export interface ParsedArgs {
   positionals: string[];
   options: Map<string, string | true>;
@@ -24,6 +71,7 @@ export function parseArgs(
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i];
     if (a === '--') {
+      for (const p of argv.slice(i + 1)) refuseDash(p, 'an argument');
       positionals.push(...argv.slice(i + 1));
       break;
     }
@@ -38,17 +86,25 @@ export function parseArgs(
       name = aliases[name] ?? name;
       if (valued.includes(name)) {
         if (value === undefined) {
-          if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`);
+          if (i + 1 >= argv.length) throw new UsageError(`option ${flagName(name)} needs a value`);
+          // `-o --quiet` (the value forgotten) took the next option as the value: it wrote a file called --quiet.
+          // No value starts with `--` (a negative number has one dash); a file that does is written ./--x.
+          if (argv[i + 1].startsWith('--'))
+            throw new UsageError(`option ${flagName(name)} needs a value, got the option ${quoteJson(argv[i + 1])}`);
           value = argv[++i];
         }
+        refuseDash(value, `the value of ${flagName(name)}`);
         options.set(name, value);
       } else if (switches.includes(name)) {
-        if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
+        if (value !== undefined) throw new UsageError(`option ${flagName(name)} takes no value`);
         options.set(name, true);
       } else {
-        throw new UsageError(`unknown option ${quoteJson(a)}`);
+        const known = [...valued, ...switches, ...Object.keys(aliases)].filter((n) => n.length > 1);
+        const meant = a.startsWith('--') ? closestName(name, known) : undefined;
+        throw new UsageError(`unknown option ${quoteJson(a)}${meant ? ` (did you mean --${meant}?)` : ''}`);
       }
     } else {
+      refuseDash(a, 'an argument');
       positionals.push(a);
     }
   }
@@ -86,8 +142,13 @@ export function refuseHiddenCharacters(argv: readonly string[], cwd: string | un
     throw new UsageError(`the current folder ${quoteJson(cwd, 300)} holds ${what}; run actguy from another folder`);
 }
 
+/**
+ * A valued option's text, or undefined when not given. An empty one is refused: `--report "$REPORT"` with the
+ * variable unset wrote no report and exited 0, `--cache ""` used the default folder, as if the option were absent.
+ */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const v = args.options.get(name);
+  if (v === '') throw new UsageError(`option ${flagName(name)} needs a value, got an empty one`);
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -95,8 +156,8 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
 const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 export function numberOption(args: ParsedArgs, name: string, fallback: number): number {
-  const v = stringOption(args, name);
-  if (v === undefined) return fallback;
+  const v = args.options.get(name);
+  if (typeof v !== 'string') return fallback;
   // A decimal number only: Number() reads '' and ' ' as 0 (`--pos-tol "$UNSET"` asked for tolerance 0) and '0x10' as 16.
   const n = DECIMAL.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${quoteJson(v)}`);
@@ -112,7 +173,7 @@ export function singlePositional(args: ParsedArgs, what: string): string {
 /** A valued option the command cannot run without; the usage error shows it with its placeholder ("missing -o OUT.mt3"). */
 export function requiredOption(args: ParsedArgs, name: string, placeholder: string): string {
   const v = stringOption(args, name);
-  if (!v) throw new UsageError(`missing ${name.length === 1 ? '-' : '--'}${name} ${placeholder}`);
+  if (!v) throw new UsageError(`missing ${flagName(name)} ${placeholder}`);
   return v;
 }
 
@@ -127,8 +188,21 @@ export function positiveNumberOption(args: ParsedArgs, name: string, fallback: n
 export function jobsOption(args: ParsedArgs): number | undefined {
   const text = stringOption(args, 'jobs');
   if (text === undefined) return undefined;
-  const jobs = Number(text);
+  // Digits only, as --budget: Number() read `0x10` as 16, `1e1` as 10 and ` 2` as 2.
+  const jobs = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
     throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${quoteJson(text)}`);
   return jobs;
+}
+
+/**
+ * Whether progress may be drawn as a live line (`\r`, ESC [K): stdout is a terminal that understands them. A terminal
+ * with TERM=dumb (Emacs' shell, some CI agents that give a pseudo-terminal) showed the escapes as text on every motion;
+ * it gets the plain line per motion a log gets.
+ */
+export function liveTerminal(
+  stream: { isTTY?: boolean } = process.stdout,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }

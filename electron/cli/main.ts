@@ -2,6 +2,7 @@ import { version } from '../../package.json';
 import { quoteJson } from '../../shared/errors';
 import type { CliCommand } from './command';
 import { allCommands, findCommand } from './registry';
+import { closestName } from './args';
 
 /** `actguy help`: every command on one line (name and summary), then how to get a command's options. */
 export function commandList(commands: readonly CliCommand[]): string {
@@ -36,7 +37,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       const commands = await allCommands();
       const topic = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
       if (name === 'help' && rest[0] && !topic) {
-        console.error(`actguy help: unknown command ${quoteJson(rest[0])}`);
+        const meant = closestName(
+          rest[0],
+          commands.map((c) => c.name),
+        );
+        console.error(`actguy help: unknown command ${quoteJson(rest[0])}${meant ? ` (did you mean ${meant}?)` : ''}`);
         console.log(commandList(commands));
         return 2;
       }
@@ -50,7 +55,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (!found) {
-    console.error(`actguy: unknown command ${quoteJson(name)} (try: actguy help)`);
+    // A misspelt command (`compres`, `pack_mar`, `Build`) is named, as a misspelt option is (args.ts).
+    const meant = closestName(
+      name,
+      (await allCommands().catch(() => [])).map((c) => c.name),
+    );
+    console.error(
+      `actguy: unknown command ${quoteJson(name)} (${meant ? `did you mean ${meant}? ` : ''}try: actguy help)`,
+    );
     return 2;
   }
   const { cmd, set } = found;

@@ -8,7 +8,15 @@ import { diagnosticLines, listedProblems } from '../../build/inputs';
 import { shownBuildWarnings } from '../../build/reportWarnings';
 import { FormatError, quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
-import { jobsOption, parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
+import {
+  jobsOption,
+  liveTerminal,
+  parseArgs,
+  positiveNumberOption,
+  singlePositional,
+  stringOption,
+  UsageError,
+} from '../args';
 import type { CliCommand } from '../command';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
 import type { BuildReportBudget } from '../../../shared/project/plan';
@@ -69,7 +77,7 @@ async function buildOnce(
   quiet: boolean,
   failedAtOutputs?: (errors: string) => void,
 ): Promise<number> {
-  const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
+  const progress = quiet ? undefined : progressPrinter(liveTerminal());
   let outcome;
   try {
     outcome = await buildProject(projectFile, { ...options, onProgress: progress?.motion });

@@ -10,7 +10,7 @@ import type { CliCommand } from '../command';
 
 export const checkSevCommand: CliCommand = {
   name: 'check-sev',
-  usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn]',
+  usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn] [--quiet]',
   summary:
     'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames, and about bidirectional formatting characters (in comments too)',
   run(argv) {

@@ -59,9 +59,15 @@ describe('actguy compress motion names', () => {
     expect(headerName(out)).toBe(gvStrCode('aruku'));
   });
 
-  it.each(['a b', '-x', 'walk:1', 'a2345678901234567890123456789012', ''])('refuses --name %j', async (name) => {
+  it.each(['a b', '-x', 'walk:1', 'a2345678901234567890123456789012'])('refuses --name %j', async (name) => {
     await expect(run([mtnAt('ok.mtn'), '-o', join(dir, 'n.mt3'), '--name', name])).rejects.toThrow(
       /^--name: .*motion name/,
+    );
+  });
+
+  it('refuses --name "" as an empty value, as every option (args.ts stringOption)', async () => {
+    await expect(run([mtnAt('ok.mtn'), '-o', join(dir, 'n.mt3'), '--name', ''])).rejects.toThrow(
+      'option --name needs a value, got an empty one',
     );
   });
 });

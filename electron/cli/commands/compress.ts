@@ -32,7 +32,7 @@ import { shownWarnings } from '../../shownWarnings';
 export const compressCommand: CliCommand = {
   name: 'compress',
   usage:
-    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json]',
+    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json] [--quiet]',
   summary:
     'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
   run(argv) {
@@ -169,7 +169,7 @@ function positiveOption(args: ReturnType<typeof parseArgs>, name: string): numbe
 
 function tolerance(args: ReturnType<typeof parseArgs>, name: string, fallback: number): number {
   const v = numberOption(args, name, fallback);
-  if (v < 0) throw new UsageError(`--${name} must be >= 0`);
+  if (v < 0) throw new UsageError(`--${name} must be >= 0, got ${v}`);
   return v;
 }
 

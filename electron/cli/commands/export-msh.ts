@@ -42,7 +42,7 @@ export const exportMshCommand: CliCommand = {
     const prefix = requiredOption(args, 'o', 'OUT_PREFIX');
     const tol = (name: string, fallback: number) => {
       const v = numberOption(args, name, fallback);
-      if (!(v >= 0)) throw new UsageError(`--${name} must be >= 0`);
+      if (!(v >= 0)) throw new UsageError(`--${name} must be >= 0, got ${v}`);
       return v;
     };
     const positionTolerance = tol('pos-tol', DEFAULT_TOLERANCES.positionTolerance);

@@ -10,7 +10,15 @@ import { parseProject } from '../../../shared/project/validate';
 import { runBatchImport, type BatchProgress } from '../../interchange/batchImport';
 import { externalBufferReader, readImportSource } from '../../interchange/importJob';
 import { inProcessImportRunner } from '../../interchange/importRunner';
-import { parseArgs, positiveNumberOption, requiredOption, stringOption, UsageError, type ParsedArgs } from '../args';
+import {
+  liveTerminal,
+  parseArgs,
+  positiveNumberOption,
+  requiredOption,
+  stringOption,
+  UsageError,
+  type ParsedArgs,
+} from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { shownWarnings } from '../../shownWarnings';
@@ -51,7 +59,7 @@ export const importCommand: CliCommand = {
           `-o ${output} looks like a file, but several inputs (or --project) need a folder: -o OUTDIR`,
         );
       const quiet = args.options.has('quiet');
-      const progress = quiet ? undefined : importProgressPrinter(Boolean(process.stdout.isTTY));
+      const progress = quiet ? undefined : importProgressPrinter(liveTerminal());
       const outcome = await runBatchImport(
         args.positionals,
         {

@@ -11,7 +11,7 @@ import { refuseOutputClashes } from '../../pathIdentity';
 
 export const packSarCommand: CliCommand = {
   name: 'pack-sar',
-  usage: 'pack-sar -o OUT.sar --mar STAGE.mar [--sls default.sls] [--se-define se_define.h] FILE.sev...',
+  usage: 'pack-sar -o OUT.sar --mar STAGE.mar [--sls default.sls] [--se-define se_define.h] FILE.sev... [--quiet]',
   summary:
     'compile .sev files into a .sar in the order of the paired .mar (pairing by motion name; motions without a .sev get empty entries)',
   run(argv) {
