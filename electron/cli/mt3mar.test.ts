@@ -192,12 +192,42 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     mkdirSync(join(out, 'index.txt'), { recursive: true });
     writeFileSync(join(out, 'stand.mt3'), 'the old stand');
     expectOneLineError(
-      run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt')),
+      run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt'), '--overwrite'),
       1,
       `cannot write ${join(out, 'index.txt')}: it is a folder, not a file; nothing was written`,
     );
     expect(readdirSync(out).sort()).toEqual(['index.txt', 'stand.mt3']);
     expect(readFileSync(join(out, 'stand.mt3'), 'utf8')).toBe('the old stand');
+  });
+
+  it('unpack-mar replaces files already in its folder only with --overwrite', () => {
+    const mar = join(dir, 'again.mar');
+    expect(run('pack-mar', '-o', mar, join(dir, 'stand.mt3'), join(dir, 'walk.mt3')).rc).toBe(0);
+    const out = join(dir, 'again');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'walk.mt3'), 'hand-edited walk');
+    expectOneLineError(
+      run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt')),
+      1,
+      `${join(out, 'walk.mt3')} already exists; pass --overwrite to replace them, or choose another folder; nothing was written`,
+    );
+    expect(readdirSync(out)).toEqual(['walk.mt3']);
+    expect(readFileSync(join(out, 'walk.mt3'), 'utf8')).toBe('hand-edited walk');
+    // An earlier unpack's index.txt counts too.
+    rmSync(join(out, 'walk.mt3'));
+    writeFileSync(join(out, 'index.txt'), 'an earlier index');
+    expectOneLineError(
+      run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt')),
+      1,
+      /index\.txt already exists;/,
+    );
+    expect(readFileSync(join(out, 'index.txt'), 'utf8')).toBe('an earlier index');
+    // With --overwrite the unpack replaces them.
+    writeFileSync(join(out, 'walk.mt3'), 'hand-edited walk');
+    expect(run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt'), '--overwrite').rc).toBe(0);
+    expect(new Uint8Array(readFileSync(join(out, 'walk.mt3')))).toEqual(
+      new Uint8Array(readFileSync(join(dir, 'walk.mt3'))),
+    );
   });
 
   it('reports usage errors and missing files on one line', () => {

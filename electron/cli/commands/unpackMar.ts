@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { inFile } from '../../../shared/errors';
 import { readMar } from '../../../shared/mar/read';
@@ -15,13 +16,27 @@ function entryFileName(hash: number, name: string | undefined): string {
   return `${safe ? name : formatStrCode(hash)}.mt3`;
 }
 
+/**
+ * Unpacking into a folder that already holds files of the same names (a hand-edited walk.mt3, an earlier unpack)
+ * would replace them; as batch import does, that takes --overwrite. Anything at the name counts, a link or a folder
+ * included, so nothing is replaced unasked.
+ */
+function refuseExisting(dir: string, files: readonly string[]): void {
+  const existing = files.map((f) => join(dir, f)).filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined);
+  if (existing.length === 0) return;
+  const more = existing.length > 1 ? ` (and ${existing.length - 1} more of its outputs)` : '';
+  throw new Error(
+    `${existing[0]} already exists${more}; pass --overwrite to replace them, or choose another folder; nothing was written`,
+  );
+}
+
 export const unpackMarCommand: CliCommand = {
   name: 'unpack-mar',
-  usage: 'unpack-mar IN.mar -o DIR [--names NAMES.txt] [--quiet]',
+  usage: 'unpack-mar IN.mar -o DIR [--names NAMES.txt] [--overwrite] [--quiet]',
   summary:
-    'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order',
+    'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order; files already in DIR are replaced only with --overwrite',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'names'], ['quiet'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'names'], ['quiet', 'overwrite'], { out: 'o' });
     const input = singlePositional(args, 'input .mar');
     const dir = requiredOption(args, 'o', 'DIR');
     const namesPath = stringOption(args, 'names');
@@ -37,6 +52,7 @@ export const unpackMarCommand: CliCommand = {
       [{ path: input, role: 'the input' }, ...(namesPath ? [{ path: namesPath, role: 'the --names file' }] : [])],
       [...files, 'index.txt'].map((f) => ({ path: join(dir, f), role: 'the output' })),
     );
+    if (!args.options.has('overwrite')) refuseExisting(dir, [...files, 'index.txt']);
     mar.entries.forEach((e, i) =>
       index.push(
         `${i}\t${files[i]}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`,
