@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors';
 import { FBX_MAX_MODEL_DEPTH, readFbxAnimation } from './animation';
 import { readFbxContainer } from './container';
+import { importFbx } from './import';
 import { fbxScene, writeFbxAscii, writeFbxBinary, type FbxNode } from './testFixtures';
 
 const objectsOf = (t: FbxNode[]) => t.find((n) => n.name === 'Objects')!;
@@ -173,5 +174,29 @@ describe('FBX curve checks on long curves', () => {
     expect(refusal(() => readFbxContainer(writeFbxBinary(scene)))).toMatch(
       /the animation curves jump by more than 180000000 in all \(values like 2\.00e\+3\): the file is damaged$/,
     );
+  });
+});
+
+describe('FBX key times', () => {
+  it('a key time that is not a finite number is refused at its curve (it ended as "MTN (header): frameCount NaN")', async () => {
+    for (const [bad, shown] of [
+      [NaN, 'NaN'],
+      [Infinity, 'Infinity'],
+    ] as const) {
+      const scene = fbxScene({ frames: 1 });
+      for (const o of objectsOf(scene).children)
+        if (o.name === 'AnimationCurve')
+          o.children.find((c) => c.name === 'KeyTime')!.props[0] = new Float64Array([bad]);
+      const e = await importFbx(writeFbxBinary(scene)).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(FormatError);
+      expect((e as FormatError).message).toMatch(
+        new RegExp(
+          `^FBX \\(offset \\d+\\): animation curve "Hips" Lcl Rotation X: key 0 is at tick ${shown}: key times must be finite numbers$`,
+        ),
+      );
+    }
   });
 });
