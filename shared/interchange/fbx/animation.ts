@@ -110,13 +110,9 @@ export function checkModelTree(objects: FbxNode, connections: FbxNode | undefine
     }
   const where = { where: 'Connections' };
   if (bones > MTN_MAX_JOINTS)
-    throw new FormatError(
-      'FBX',
-      `the skeleton has ${bones} joints; a motion holds at most ${MTN_MAX_JOINTS}`,
-      {
-        where: 'Objects',
-      },
-    );
+    throw new FormatError('FBX', `the skeleton has ${bones} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
+      where: 'Objects',
+    });
   const parentOf = new Map<string, string>();
   for (const c of connections?.children ?? []) {
     if (c.name !== 'C') continue;
