@@ -94,6 +94,15 @@ describe('actguy against hostile sizes', () => {
     expect(r.err).toMatch(/^se_define\.h:1:1: the file is \d+ characters long; an se_define\.h is read up to 8388608/m);
   });
 
+  it('a .sev of 200,000 events past its motion, all on one frame: 100 errors listed, no stack overflow (a spread of them before)', () => {
+    writeFileSync(join(dir, 'walk.sev'), `sev 1\nse 0 SE_A\n${'event 60000 0 -\n'.repeat(200_000)}`);
+    const r = run('check-sev', 'walk.sev', '--mtn', 'walk.mtn');
+    expect(r.rc).toBe(1);
+    expectNoCrash(r.err);
+    expect(r.err).toContain('walk.sev:3:7: event frame 60000 is past the end of motion walk (frames 0..');
+    expect(r.err).toMatch(/\d+ more problems not listed/);
+  });
+
   it('a 10 MB .sev of NUL bytes gives a short message (20 MB before)', () => {
     writeFileSync(join(dir, 'nul.sev'), new Uint8Array(10_000_000));
     const r = run('check-sev', 'nul.sev');

@@ -96,7 +96,22 @@ export const FBX_TARGET: FuzzTarget = {
             }
           : undefined,
     });
+    // Links repeated and a null above the root: mutated, they become rings, self-links and deep chains, which the
+    // model tree check refuses before the loader runs (docs/security.md, "Readers linear in their input").
+    const linked = fbxScene({ bones: ['Hips', 'Spine'], frames: 3 });
+    const objects = linked.find((n) => n.name === 'Objects')!;
+    const connections = linked.find((n) => n.name === 'Connections')!;
+    const [hips, spine] = objects.children.filter((o) => o.name === 'Model');
+    const nul = { name: 'Model', props: [9000n, 'Top\0\x01Model', 'Null'], children: [] };
+    objects.children.push(nul);
+    connections.children.find((c) => c.props[1] === hips.props[0])!.props[2] = 9000n;
+    connections.children.push({ name: 'C', props: ['OO', 9000n, 0n], children: [] });
+    const curveNode = connections.children.find((c) => c.props[0] === 'OO' && c.props[1] !== hips.props[0])!;
+    for (let i = 0; i < 4; i++) connections.children.push({ ...curveNode, props: [...curveNode.props] });
+    connections.children.push({ name: 'C', props: ['OO', spine.props[0], hips.props[0]], children: [] });
     return [
+      writeFbxBinary(linked),
+      writeFbxAscii(linked),
       writeFbxBinary(keyed),
       writeFbxAscii(keyed),
       writeFbxBinary(one),

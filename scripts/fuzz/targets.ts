@@ -49,6 +49,7 @@ import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { SEV_NAME_PATTERN } from '../../shared/sev/types';
+import { sevWarnings } from '../../shared/sev/validate';
 import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
@@ -468,6 +469,13 @@ export const TARGETS: FuzzTarget[] = [
           const again = parseSev(once, 'x.sev');
           must(again.errors.length === 0, `the serialized document does not parse: ${again.errors[0]?.message}`);
           must(serializeSev(again.doc) === once, 'serialize(parse(serialize(doc))) differs from serialize(doc)');
+          // The warnings a build and check-sev give: each names the file, at most one per SE and one per event.
+          const warnings = sevWarnings(doc, 'x.sev');
+          checkCollectedErrors(warnings, 'x.sev');
+          must(
+            warnings.length <= doc.ses.length + doc.events.length,
+            `${warnings.length} warnings for ${doc.ses.length} SEs and ${doc.events.length} events`,
+          );
         },
       ),
   },

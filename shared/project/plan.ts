@@ -34,6 +34,7 @@ import { mshFilesOf } from '../msh/files';
 import { mshPrefixIn } from './outputs';
 import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 import { encodeUtf8 } from '../utf8';
+import { pushAll } from '../pushAll';
 
 /**
  * Reads a whole file. Throws an Error whose message says why in words (the
@@ -161,8 +162,8 @@ export function prepareBuild(
   tableInput(project.slsPath, 'seTables.sls', parseSls, 'SLS');
   tableInput(project.seDefinePath, 'seTables.seDefine', parseSeDefine, 'SE_DEFINE');
   const merged = mergeSeTables(sources);
-  errors.push(...merged.errors);
-  warnings.push(...merged.warnings);
+  pushAll(errors, merged.errors);
+  pushAll(warnings, merged.warnings);
 
   /**
    * Each motion file as this build found it, by path: read and decoded once however many motions name it (a
@@ -217,8 +218,8 @@ export function prepareBuild(
       const text = sevBytes ? collect(() => decodeUtf8Text(sevBytes, 'SEV', m.sevPath)) : undefined;
       if (text !== undefined) {
         const parsed = parseSev(text, m.sevPath);
-        errors.push(...parsed.errors);
-        warnings.push(...parsed.warnings);
+        pushAll(errors, parsed.errors);
+        pushAll(warnings, parsed.warnings);
         const stated = parsed.doc.motion;
         if (stated && stated.name !== m.name) {
           const place = stated.loc ? { line: stated.loc.line, column: stated.loc.columns[1] ?? 1 } : {};
@@ -234,7 +235,7 @@ export function prepareBuild(
           // The project decides the pairing: the motion name stands in for the file name. A SEV with
           // syntax errors still goes on to the frame, joint and SE-name checks, so one run shows every error.
           sev = { file: m.sevPath, baseName: m.name, doc: parsed.doc };
-          warnings.push(...sevWarnings(parsed.doc, m.sevPath));
+          pushAll(warnings, sevWarnings(parsed.doc, m.sevPath));
         }
       }
       if (!sev) allRead = false;
@@ -277,7 +278,7 @@ export function prepareBuild(
       displayName: p.resolved.name,
     }));
     const packed = packSarEntries(mar, sevs, merged.table, project.marPath);
-    errors.push(...packed.errors);
+    pushAll(errors, packed.errors);
     // An alias's entry is its target's, SE slots and events included, under the alias's name hash.
     sarEntries = [
       ...packed.entries,

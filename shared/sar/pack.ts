@@ -5,6 +5,7 @@ import type { SevDocument } from '../sev/types';
 import { checkedSevMotionName, checkSevAgainstMotion, sevMotionName } from '../sev/validate';
 import { compileSevEntry } from './compile';
 import { emptySarEntry, type SarEntry } from './types';
+import { pushAll } from '../pushAll';
 
 /** A parsed SEV ready to be paired: its file (for messages) and base name (the fallback motion name). */
 export interface SevSource {
@@ -92,9 +93,9 @@ export function packSarEntries(
       frameCount: m.frameCount,
       jointCount: m.jointCount,
     };
-    errors.push(...checkSevAgainstMotion(sev.doc, shape, sev.file));
+    pushAll(errors, checkSevAgainstMotion(sev.doc, shape, sev.file));
     const compiled = compileSevEntry(sev.doc, table, m.name, sev.file);
-    errors.push(...compiled.errors);
+    pushAll(errors, compiled.errors);
     return compiled.entry;
   });
   return { entries, paired, errors };

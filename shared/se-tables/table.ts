@@ -1,5 +1,6 @@
 import { FormatError } from '../errors';
 import { formatSeCode, type SeTableEntry, type SeTableReadResult, type SeTableRejection } from './types';
+import { pushAll } from '../pushAll';
 
 /**
  * The merged SE name table: name -> code for compiling SEVs, code -> names for
@@ -32,8 +33,8 @@ export function mergeSeTables(sources: SeTableReadResult[]): {
   const errors: FormatError[] = [];
   const warnings: FormatError[] = [];
   for (const src of sources) {
-    errors.push(...src.errors);
-    warnings.push(...src.warnings);
+    pushAll(errors, src.errors);
+    pushAll(warnings, src.warnings);
     for (const e of src.entries) {
       const prev = byName.get(e.name);
       if (prev) {

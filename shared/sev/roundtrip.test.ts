@@ -118,3 +118,15 @@ describe('SEV random round trips', () => {
     }
   });
 });
+
+describe('SEV long comment runs', () => {
+  it('200,000 comment lines before a statement and after the last one write back (a spread of them overflowed the stack)', () => {
+    const run = '# note\n'.repeat(200000);
+    const text = `sev 1\n${run}se 0 SE_A\n${run}`;
+    const parsed = parseSev(text);
+    expect(parsed.errors).toEqual([]);
+    const out = serializeSev(parsed.doc!);
+    expect(out.split('\n').filter((l) => l === '# note').length).toBe(400000);
+    expect(out).toContain('se 0 SE_A\n\n# note\n');
+  });
+});

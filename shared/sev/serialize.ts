@@ -17,7 +17,10 @@ function block(items: { code: string; comments: SevComments }[]): string[] {
   items.forEach((it, k) => {
     const lead = leadingLines(it.comments);
     if (k > 0 && lead.length) out.push('');
-    out.push(...lead, withTrailing(it.code, it.comments));
+    // One line at a time: push(...lead) passes every line as an argument, and 200,000 comment lines (a 600 KB
+    // file) overflowed the stack, so such a file could not be saved.
+    for (const line of lead) out.push(line);
+    out.push(withTrailing(it.code, it.comments));
   });
   return out;
 }
@@ -58,7 +61,7 @@ export function serializeSev(doc: SevDocument): string {
   for (const s of sections) {
     if (!s.length) continue;
     if (lines.length) lines.push('');
-    lines.push(...s);
+    for (const line of s) lines.push(line);
   }
   return `${lines.join('\n')}\n`;
 }

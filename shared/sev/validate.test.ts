@@ -75,3 +75,14 @@ describe('droppedOnSave', () => {
     expect(droppedOnSave(null, doc)).toEqual([]);
   });
 });
+
+describe('sevWarnings on many events', () => {
+  it('each event is warned about once, against the one before it: 1,000 events on one frame are 999 warnings, not 499,500', () => {
+    const doc = parseSevStrict(`sev 1\nse 0 A\n${'event 5 0 -\n'.repeat(1000)}`);
+    const warnings = sevWarnings(doc, 'x.sev');
+    expect(warnings.length).toBe(999);
+    expect(warnings[998].message).toBe('x.sev:1002:1: two A events on frame 5 (SE 0): the sound plays twice');
+    // Three within reach (frames 1, 2, 3): 1-2 and 2-3, not 1-3 as well.
+    expect(sevWarnings(parseSevStrict('sev 1\nse 0 A\nevent 1 0 -\nevent 2 0 -\nevent 3 0 -\n')).length).toBe(2);
+  });
+});

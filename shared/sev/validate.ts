@@ -42,7 +42,8 @@ export const SEV_DOUBLE_EVENT_FRAMES = 2;
 /**
  * What a SEV allows but is almost always a mistake (warnings, not errors): two SE definitions with one name (events
  * split between them, one set missing the floor variants of the other), and two events of one sound (the same SE
- * name) within SEV_DOUBLE_EVENT_FRAMES frames, which plays it twice. Placed at the later statement.
+ * name) within SEV_DOUBLE_EVENT_FRAMES frames, which plays it twice, each event against the one before it (one
+ * warning per event at most). Placed at the later statement.
  */
 export function sevWarnings(doc: SevDocument, file?: string): FormatError[] {
   const warnings: FormatError[] = [];
@@ -67,23 +68,24 @@ export function sevWarnings(doc: SevDocument, file?: string): FormatError[] {
   }
   const nameOf = new Map(doc.ses.map((d) => [d.index, d.name]));
   const order = doc.events.map((ev, k) => ({ ev, k })).sort((a, b) => a.ev.frame - b.ev.frame || a.k - b.k);
-  for (let i = 0; i < order.length; i++) {
-    const a = order[i];
-    const name = nameOf.get(a.ev.se);
+  // Each event against the one before it of the same sound, so each is warned about once: against every earlier one
+  // in reach, 1,000 events on one frame made 500,000 warnings (28 s), 2,000 made 2,000,000 (150 s).
+  const lastOf = new Map<string, (typeof order)[number]>();
+  for (const b of order) {
+    const name = nameOf.get(b.ev.se);
     if (name === undefined) continue;
-    for (let j = i + 1; j < order.length && order[j].ev.frame - a.ev.frame <= SEV_DOUBLE_EVENT_FRAMES; j++) {
-      const b = order[j];
-      if (nameOf.get(b.ev.se) !== name) continue;
-      const gap = b.ev.frame - a.ev.frame;
-      warnings.push(
-        new FormatError(
-          'SEV',
-          `two ${name} events ${gap === 0 ? 'on' : `${gap} frame${gap === 1 ? '' : 's'} apart at`} frame ${a.ev.frame}${gap ? ` and ${b.ev.frame}` : ''} (SE ${a.ev.se}${b.ev.se !== a.ev.se ? ` and SE ${b.ev.se}` : ''}): the sound plays twice`,
-          where(b.ev.loc, `event ${b.k} (frame ${b.ev.frame})`),
-          file,
-        ),
-      );
-    }
+    const a = lastOf.get(name);
+    lastOf.set(name, b);
+    if (!a || b.ev.frame - a.ev.frame > SEV_DOUBLE_EVENT_FRAMES) continue;
+    const gap = b.ev.frame - a.ev.frame;
+    warnings.push(
+      new FormatError(
+        'SEV',
+        `two ${name} events ${gap === 0 ? 'on' : `${gap} frame${gap === 1 ? '' : 's'} apart at`} frame ${a.ev.frame}${gap ? ` and ${b.ev.frame}` : ''} (SE ${a.ev.se}${b.ev.se !== a.ev.se ? ` and SE ${b.ev.se}` : ''}): the sound plays twice`,
+        where(b.ev.loc, `event ${b.k} (frame ${b.ev.frame})`),
+        file,
+      ),
+    );
   }
   return warnings;
 }

@@ -7,6 +7,7 @@ import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { readInputFile } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { pushAll } from '../../../shared/pushAll';
 
 export const checkSevCommand: CliCommand = {
   name: 'check-sev',
@@ -27,7 +28,7 @@ export const checkSevCommand: CliCommand = {
     const errors: FormatError[] = [];
     const warnings: FormatError[] = [];
     const tables = useTables ? loadSeTables(slsPath, defPath) : undefined;
-    if (tables) errors.push(...tables.errors);
+    if (tables) pushAll(errors, tables.errors);
     let motion: { frameCount: number; jointCount: number } | undefined;
     if (mtnPath) {
       try {
@@ -41,20 +42,20 @@ export const checkSevCommand: CliCommand = {
     let events = 0;
     for (const file of files) {
       const loaded = loadSev(file);
-      errors.push(...loaded.errors);
-      warnings.push(...loaded.warnings);
+      pushAll(errors, loaded.errors);
+      pushAll(warnings, loaded.warnings);
       const src = loaded.source;
       if (!src) continue;
       events += src.doc.events.length;
-      warnings.push(...sevWarnings(src.doc, file));
+      pushAll(warnings, sevWarnings(src.doc, file));
       const checked = checkedSevMotionName(src.doc, src.baseName, file);
       if ('error' in checked) {
         errors.push(checked.error);
         continue;
       }
       const name = checked.name;
-      if (motion) errors.push(...checkSevAgainstMotion(src.doc, { name, ...motion }, file));
-      if (tables) errors.push(...compileSevEntry(src.doc, tables.table, gvStrCode(name), file).errors);
+      if (motion) pushAll(errors, checkSevAgainstMotion(src.doc, { name, ...motion }, file));
+      if (tables) pushAll(errors, compileSevEntry(src.doc, tables.table, gvStrCode(name), file).errors);
     }
     printDiagnostics(errors, [...(tables?.warnings ?? []), ...warnings]);
     if (errors.length) {

@@ -8,6 +8,7 @@ import { readInputFile } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
+import { pushAll } from '../../../shared/pushAll';
 
 export const packSarCommand: CliCommand = {
   name: 'pack-sar',
@@ -35,7 +36,7 @@ export const packSarCommand: CliCommand = {
 
     const errors: FormatError[] = [];
     const tables = loadSeTables(sls, seDefine);
-    errors.push(...tables.errors);
+    pushAll(errors, tables.errors);
     let mar: ReturnType<typeof readMar> | undefined;
     try {
       mar = inFile(marPath, () => readMar(readInputFile(marPath)));
@@ -47,8 +48,8 @@ export const packSarCommand: CliCommand = {
     const sevWarnings: FormatError[] = [];
     for (const p of sevPaths) {
       const loaded = loadSev(p);
-      errors.push(...loaded.errors);
-      sevWarnings.push(...loaded.warnings);
+      pushAll(errors, loaded.errors);
+      pushAll(sevWarnings, loaded.warnings);
       if (loaded.source) sevs.push(loaded.source);
     }
     if (mar) {
@@ -58,7 +59,7 @@ export const packSarCommand: CliCommand = {
         jointCount: e.mt3.rotations.length,
       }));
       const packed = packSarEntries(info, sevs, tables.table, marPath);
-      errors.push(...packed.errors);
+      pushAll(errors, packed.errors);
       if (errors.length === 0) {
         const bytes = inFile(out, () =>
           writeSar(

@@ -7,7 +7,11 @@
  */
 import { FormatError, quoteJson } from '../../errors';
 import type { FbxNode, FbxValue } from './container';
+import { MTN_MAX_JOINTS } from '../../mtn/constants';
 import { readCurve, type FbxCurve } from './curves';
+
+/** Deepest model tree read (levels below a root model), as deep as glTF nodes and BVH joints may nest (docs/limits.md). */
+export const FBX_MAX_MODEL_DEPTH = 256;
 
 /** The transform properties a curve node can animate, with the three.js track property each poses. */
 export const ANIMATED_PROPERTIES = {
@@ -90,6 +94,77 @@ export function modelSettings(
 }
 
 /**
+ * Checks the model tree the loader will build from the Connections, before it runs: three.js adds each model to every
+ * model it is linked under in turn (so the last link wins), refuses a model under itself with a console dump, leaves a
+ * ring of models out of the scene, and walks the tree recursively (a 20,000-deep chain overflowed the stack after 10 s
+ * of loading). Refused here, naming the model: a model linked under itself, a ring, a chain deeper than
+ * FBX_MAX_MODEL_DEPTH, and more LimbNode bones than a motion holds. Linear in models and connections.
+ */
+export function checkModelTree(objects: FbxNode, connections: FbxNode | undefined): void {
+  const names = new Map<string, string>();
+  let bones = 0;
+  for (const o of objects.children)
+    if (o.name === 'Model') {
+      names.set(key(o.props[0]), objectName(o.props[1]));
+      if (o.props[2] === 'LimbNode' || o.props[2] === 'Root') bones++;
+    }
+  const where = { where: 'Connections' };
+  if (bones > MTN_MAX_JOINTS)
+    throw new FormatError('FBX', `the skeleton has ${bones} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
+      where: 'Objects',
+    });
+  const parentOf = new Map<string, string>();
+  for (const c of connections?.children ?? []) {
+    if (c.name !== 'C') continue;
+    const from = key(c.props[1]),
+      to = key(c.props[2]);
+    if (!names.has(from) || !names.has(to)) continue;
+    if (from === to)
+      throw new FormatError(
+        'FBX',
+        `model ${quoteJson(names.get(from)!)} is linked under itself: the file is damaged`,
+        where,
+      );
+    parentOf.set(from, to);
+  }
+  // Depth below its root of every model, each walked up once (ON_PATH marks the chain being walked: met again, a ring).
+  const ON_PATH = -1;
+  const depth = new Map<string, number>();
+  for (const start of names.keys()) {
+    const path: string[] = [];
+    let at: string | undefined = start;
+    while (at !== undefined && !depth.has(at)) {
+      depth.set(at, ON_PATH);
+      path.push(at);
+      at = parentOf.get(at);
+    }
+    if (at !== undefined && depth.get(at) === ON_PATH) {
+      const ring = path.slice(path.indexOf(at));
+      throw new FormatError(
+        'FBX',
+        `models ${ring
+          .slice(0, 8)
+          .map((id) => quoteJson(names.get(id)!))
+          .join(
+            ' -> ',
+          )}${ring.length > 8 ? ' -> ...' : ''} are linked in a ring, each under the next: the file is damaged`,
+        where,
+      );
+    }
+    let d = at === undefined ? -1 : depth.get(at)!;
+    for (let k = path.length - 1; k >= 0; k--) {
+      depth.set(path[k], ++d);
+      if (d > FBX_MAX_MODEL_DEPTH)
+        throw new FormatError(
+          'FBX',
+          `nested too deeply: model ${quoteJson(names.get(path[k])!)} is ${d} levels below its root model (a model tree is read up to ${FBX_MAX_MODEL_DEPTH} levels)`,
+          where,
+        );
+    }
+  }
+}
+
+/**
  * Reads the takes and models. `weightBits` gives the 32-bit pattern of a KeyAttrDataFloat weight entry (see
  * readCurve); `placeOf` says where an object is in the file.
  */
@@ -100,6 +175,7 @@ export function readFbxAnimation(
   weightBits: (x: number) => number,
   placeOf: (n: FbxNode) => { offset?: number; line?: number; column?: number; where?: string },
 ): FbxAnimation {
+  checkModelTree(objects, connections);
   const template = modelTemplate(definitions);
   const byId = new Map<string, FbxNode>();
   const models = new Map<number, FbxModelInfo>();
@@ -153,37 +229,57 @@ export function readFbxAnimation(
   };
   if (!objects.children.some((o) => o.name === 'AnimationCurve')) return { takes: [], models };
 
-  // A layer's channels, read once however many stacks name it (so a file of many stacks stays linear to read).
+  // A curve node's channel, worked out once however many layers (or repeated links) name it: the connections are
+  // read once each, so a file that links one curve node 100,000 times stays linear to read (docs/security.md).
+  const nodeChannels = new Map<string, FbxAnimatedChannel | null>();
+  const channelOf = (nodeId: string): FbxAnimatedChannel | null => {
+    const done = nodeChannels.get(nodeId);
+    if (done !== undefined) return done;
+    nodeChannels.set(nodeId, null);
+    const node = byId.get(nodeId);
+    if (node?.name !== 'AnimationCurveNode') return null;
+    const target = (parentsOf.get(nodeId) ?? []).find(
+      (p) => p.prop !== undefined && p.prop in ANIMATED_PROPERTIES && byId.get(p.id)?.name === 'Model',
+    );
+    if (!target) return null;
+    const property = target.prop as AnimatedProperty;
+    const modelId = num(byId.get(target.id)!.props[0]);
+    const modelName = models.get(modelId)?.name ?? '';
+    const defaults = properties(node);
+    const links = new Map<string, string>();
+    for (const c of childrenOf.get(key(node.props[0])) ?? [])
+      if (c.prop !== undefined && !links.has(c.prop)) links.set(c.prop, c.id);
+    const axes = (['X', 'Y', 'Z'] as const).map((axis) => {
+      const link = links.get(`d|${axis}`);
+      const curve = link !== undefined && curveOf(link, `${quoteJson(modelName)} ${property} ${axis}`);
+      if (curve) return curve;
+      const d = num(defaults.get(`d|${axis}`)?.[0]);
+      return Number.isFinite(d) ? d : undefined;
+    }) as FbxAnimatedChannel['axes'];
+    const channel = axes.some((a) => typeof a === 'object') ? { model: modelId, property, axes } : null;
+    nodeChannels.set(nodeId, channel);
+    return channel;
+  };
+  // A layer's channels, read once however many stacks name it (so a file of many stacks stays linear to read), each
+  // curve node once however often the layer links it.
   const layers = new Map<string, Omit<FbxTake, 'name'>>();
   const layerChannels = (layerId: string): Omit<FbxTake, 'name'> => {
     const done = layers.get(layerId);
     if (done) return done;
     const out: Omit<FbxTake, 'name'> = { channels: [], firstTick: NaN, lastTick: NaN };
     layers.set(layerId, out);
+    const seen = new Set<string>();
     for (const link of childrenOf.get(layerId) ?? []) {
-      const node = byId.get(link.id);
-      if (node?.name !== 'AnimationCurveNode') continue;
-      const target = (parentsOf.get(link.id) ?? []).find(
-        (p) => p.prop !== undefined && p.prop in ANIMATED_PROPERTIES && byId.get(p.id)?.name === 'Model',
-      );
-      if (!target) continue;
-      const property = target.prop as AnimatedProperty;
-      const modelId = num(byId.get(target.id)!.props[0]);
-      const modelName = models.get(modelId)?.name ?? '';
-      const defaults = properties(node);
-      const axes = (['X', 'Y', 'Z'] as const).map((axis) => {
-        const link = (childrenOf.get(key(node.props[0])) ?? []).find((c) => c.prop === `d|${axis}`);
-        const curve = link && curveOf(link.id, `${quoteJson(modelName)} ${property} ${axis}`);
-        if (curve) {
-          if (!(curve.times[0] >= out.firstTick)) out.firstTick = curve.times[0];
-          if (!(curve.times[curve.times.length - 1] <= out.lastTick))
-            out.lastTick = curve.times[curve.times.length - 1];
-          return curve;
-        }
-        const d = num(defaults.get(`d|${axis}`)?.[0]);
-        return Number.isFinite(d) ? d : undefined;
-      }) as FbxAnimatedChannel['axes'];
-      if (axes.some((a) => typeof a === 'object')) out.channels.push({ model: modelId, property, axes });
+      if (seen.has(link.id)) continue;
+      seen.add(link.id);
+      const channel = channelOf(link.id);
+      if (!channel) continue;
+      for (const curve of channel.axes) {
+        if (typeof curve !== 'object') continue;
+        if (!(curve.times[0] >= out.firstTick)) out.firstTick = curve.times[0];
+        if (!(curve.times[curve.times.length - 1] <= out.lastTick)) out.lastTick = curve.times[curve.times.length - 1];
+      }
+      out.channels.push(channel);
     }
     return out;
   };

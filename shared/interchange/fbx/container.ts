@@ -466,12 +466,16 @@ function checkCurve(values: ArrayLike<number>, travel: { sum: number }, place: F
       );
     if (i > 0 && Number.isFinite(values[i - 1])) travel.sum += Math.abs(v - values[i - 1]) / 180;
   }
-  if (travel.sum > MAX_CURVE_TRAVEL)
+  if (travel.sum > MAX_CURVE_TRAVEL) {
+    // A loop, not Math.max(...values): spread as arguments, a curve of a few hundred thousand keys overflows the stack.
+    let largest = 0;
+    for (let i = 0; i < values.length; i++) if (Math.abs(values[i]) > largest) largest = Math.abs(values[i]);
     throw new FormatError(
       'FBX',
-      `the animation curves jump by more than ${MAX_CURVE_TRAVEL * 180} in all (values like ${Math.max(...Array.from(values, Math.abs)).toExponential(2)}): the file is damaged`,
+      `the animation curves jump by more than ${MAX_CURVE_TRAVEL * 180} in all (values like ${largest.toExponential(2)}): the file is damaged`,
       place,
     );
+  }
 }
 
 /** Overwrites an S property's first byte when its value is one of `values` (the loader then takes the default branch). */

@@ -83,6 +83,8 @@ export function readCurve(
     throw new FormatError('FBX', `animation curve ${label}: ${detail}`, place);
   };
   if (values.length !== n) fail(`${n} key times but ${values.length} key values`);
+  for (let k = 0; k < n; k++)
+    if (!Number.isFinite(times[k])) fail(`key ${k} is at tick ${times[k]}: key times must be finite numbers`);
   for (let k = 1; k < n; k++)
     if (!(times[k] >= times[k - 1]))
       fail(`key ${k} at tick ${times[k]} comes before key ${k - 1} at tick ${times[k - 1]}: key times must increase`);
