@@ -368,7 +368,22 @@ function prepareBinary(b: Uint8Array): { settings: FbxSceneSettings; animation: 
   const objectTree: FbxNode = {
     name: 'Objects',
     props: [],
-    children: (objects?.children ?? []).filter((o) => animated.includes(o.name)).map(tree),
+    children: (objects?.children ?? []).flatMap((o) =>
+      animated.includes(o.name)
+        ? [tree(o)]
+        : // A skin cluster's id and type only: the model tree check counts the models it makes bones (animation.ts).
+          o.name === 'Deformer' && o.props[2]?.value === 'Cluster'
+          ? [
+              {
+                name: o.name,
+                props: o.props
+                  .slice(0, 3)
+                  .map((p) => (p.type === 'L' ? view.getBigInt64(p.at + 1, true) : (p.value ?? ''))),
+                children: [],
+              },
+            ]
+          : [],
+    ),
   };
   const connections = byName(top, 'Connections');
   const definitions = byName(top, 'Definitions');

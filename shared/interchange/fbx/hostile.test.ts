@@ -154,6 +154,34 @@ describe('FBX model tree checked before the loader runs', () => {
       'FBX (Objects): the skeleton has 1101 joints; a motion holds at most 1024',
     );
   });
+
+  it('models a skin cluster links count as bones whatever their type (16,000 nulls under clusters reached the loader)', () => {
+    const scene = fbxScene({ bones: ['Hips'] });
+    const objects = objectsOf(scene);
+    const hips = objects.children.find((o) => o.name === 'Model')!;
+    for (let i = 0; i < 1030; i++) {
+      const m = model(700000n + BigInt(i), `n${i}`);
+      const cluster: FbxNode = {
+        name: 'Deformer',
+        props: [800000n + BigInt(i), `c${i}\0\x01SubDeformer`, 'Cluster'],
+        children: [],
+      };
+      objects.children.push(m, cluster);
+      connectionsOf(scene).children.push(link(m, hips), link(m, cluster));
+    }
+    expect(refusal(() => readFbxContainer(writeFbxBinary(scene)))).toBe(
+      'FBX (Objects): the skeleton has 1031 joints; a motion holds at most 1024',
+    );
+    // Linked to a cluster or not, the same nulls are not bones: read as before.
+    const plain = fbxScene({ bones: ['Hips'] });
+    const plainHips = objectsOf(plain).children.find((o) => o.name === 'Model')!;
+    for (let i = 0; i < 1030; i++) {
+      const m = model(700000n + BigInt(i), `n${i}`);
+      objectsOf(plain).children.push(m);
+      connectionsOf(plain).children.push(link(m, plainHips));
+    }
+    expect(() => read(plain)).not.toThrow();
+  });
 });
 
 describe('FBX curve checks on long curves', () => {
