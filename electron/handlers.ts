@@ -33,14 +33,13 @@ import {
   type InvokeResult,
   type IpcReply,
 } from '../shared/ipc/transport';
-import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomic } from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
-import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
+import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
@@ -63,7 +62,8 @@ import { createMshExportHandlers } from './interchange/mshExportHandlers';
 import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
-import type { TextChecker } from './project/textCheck';
+import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
+import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
 
@@ -88,6 +88,11 @@ export interface HandlerContext {
   loadMotion?: MotionLoader;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
+  /**
+   * How a motion to be saved, and its tuning file, are checked; defaults to the text-check worker beside the bundle
+   * (shared with the text checks when `checkText` is not given), else in-process (motionCheckJob.ts).
+   */
+  checkMotion?: MotionChecker;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
   userChoseProject?: (canonicalPath: string) => boolean | 'found';
   /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
@@ -133,6 +138,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   /** Documents the renderer has open: their file, the name compress defaults to, the inputs a save must not overwrite. */
   const documents = new DocumentTable((id) => compress.close(id));
   const backups = ctx.backups ?? createBackupStore(null);
+  // The text-check worker, when its bundle lies beside this one (the app, the loopback server): texts and motions
+  // to be saved are parsed there, one worker for both, started at the first check.
+  const checkers = existsSync(defaultTextCheckWorkerPath()) ? workerCheckers() : null;
+  const checkMotion = ctx.checkMotion ?? checkers?.motion ?? inProcessMotionChecker;
 
   // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
@@ -309,45 +318,53 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
     refuseOverwritingInput('save', path, doc.inputs ?? []);
-    let motion: ReturnType<typeof readMtn>;
-    try {
-      motion = readMtn(mtnBytes);
-    } catch (e) {
-      throw new Error(
-        `Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`,
-      );
-    }
-    const files = [{ path, bytes: mtnBytes }];
+    let tuning: { path: string; text: string } | undefined;
     if (req.tuningText !== undefined) {
       // The tuning file goes with the motion (both or neither), and only a valid one is written.
       if (typeof req.tuningText !== 'string') throw new Error('saveMotion: tuningText must be a string');
-      const tuningPath = tuningPathOf(path);
-      const leadsTo = linkOutOf(dirname(path), tuningPath);
+      tuning = { path: tuningPathOf(path), text: req.tuningText };
+    }
+    // The folder as checked: the motion is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
+    const folder = pinFolder(dirname(path));
+    // Read (and the tuning parsed against its joints) off the main thread: a 30 MB motion takes about 0.1 s.
+    let checked: MotionCheckResult;
+    try {
+      checked = await checkMotion({ kind: 'motion', mtnBytes, ...(tuning ? { tuning } : {}) });
+    } catch (e) {
+      throw new Error(`Could not save ${path}: ${(e as Error).message}; nothing was written`);
+    }
+    if (checked.problem === 'motion')
+      throw new Error(
+        `Could not save ${path}: the motion is not a valid MTN file (${checked.message}); nothing was written`,
+      );
+    if (tuning) {
+      const leadsTo = linkOutOf(dirname(path), tuning.path);
       if (leadsTo !== null)
         throw new Error(
-          `Could not save ${path}: its tuning file ${tuningPath} is a symbolic link to ${quotePath(leadsTo)}, outside the motion's folder; remove the link (or save a copy with Save As); nothing was written`,
+          `Could not save ${path}: its tuning file ${tuning.path} is a symbolic link to ${quotePath(leadsTo)}, outside the motion's folder; remove the link (or save a copy with Save As); nothing was written`,
         );
-      try {
-        parseTuning(req.tuningText, tuningPath, motion.joints);
-      } catch (e) {
-        throw new Error(
-          `Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`,
-        );
-      }
-      policy.allowFile(tuningPath, { beside: true });
-      files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
+    }
+    if (checked.problem === 'tuning')
+      throw new Error(`Could not save ${path}: its tuning is not valid (${checked.message}); nothing was written`);
+    const files = [{ path, bytes: mtnBytes }];
+    if (tuning) {
+      policy.allowFile(tuning.path, { beside: true });
+      files.push({ path: policy.check(tuning.path, 'write'), bytes: new TextEncoder().encode(tuning.text) });
     }
     try {
-      if (files.length === 1) writeFileAtomic(path, mtnBytes);
-      else commitOutputs(files);
+      if (files.length === 1) writeFileAtomic(path, mtnBytes, folder ? { folder } : {});
+      else commitOutputs(files, folder ? { folders: [folder] } : {});
     } catch (e) {
       throw new Error(
         `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       );
     }
     const name = baseNameOf(path);
-    documents.set(req.documentId, { path, name, inputs: doc.inputs });
-    compress.open({ documentId: req.documentId, name, mtnBytes });
+    // A document the page closed while its motion was checked stays closed (the file is written all the same).
+    if (documents.get(req.documentId)) {
+      documents.set(req.documentId, { path, name, inputs: doc.inputs });
+      compress.open({ documentId: req.documentId, name, mtnBytes });
+    }
     policy.allowFile(path);
     allowSiblingSev(path);
     remember(path, name, 'mtn');
@@ -417,7 +434,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     policy,
     dialogs,
     launchBuild: ctx.launchBuild,
-    checkText: ctx.checkText,
+    checkText: ctx.checkText ?? checkers?.text,
     userChoseProject: ctx.userChoseProject,
     isRecentProject: (path) => recent.list().some((e) => e.kind === 'project' && e.path === path),
     // A project file not named *.actguy.json opens, but is not listed: the list would drop it at the next start.
