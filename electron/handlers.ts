@@ -13,6 +13,7 @@ import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
+import type { UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressRequest } from '../shared/ipc/compress';
 import type {
   AppInfo,
@@ -588,17 +589,26 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       }
       if (typeof req.backup !== 'object' || req.backup?.part !== req.part)
         throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
-      backups.put(req.backup, {
+      // Its MTN bytes are read in the worker, and its file written off the main thread (unsavedBackups.ts).
+      await backups.put(req.backup, {
         documentPath: (id) => documents.get(id)?.path,
         documentInputs: (id) => documents.get(id)?.inputs,
         isAllowed: (p) => policy.isAllowed(p),
+        checkMtn: async (mtnBytes) => {
+          const checked = await checkMotion({ kind: 'motion', mtnBytes });
+          return checked.problem === null ? null : checked.message;
+        },
       });
     },
 
     restoreBackups: async () => {
       const held = backups.held();
-      const restored = held.backups.map((b) => {
-        if (b.part !== 'motion') return b;
+      const restored: UnsavedBackup[] = [];
+      for (const b of held.backups) {
+        if (b.part !== 'motion') {
+          restored.push(b);
+          continue;
+        }
         // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
         const inputs = backups.inputsOf('motion');
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
@@ -610,9 +620,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           inputs,
         });
         const copy = { ...b, documentId };
-        backups.put(copy, null, inputs);
-        return copy;
-      });
+        await backups.put(copy, null, inputs);
+        restored.push(copy);
+      }
       // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.
       const kept = backups.keepUnwritable((path) => policy.mayWrite(path));
       return { backups: restored, setAside: [...held.setAside, ...kept] };
