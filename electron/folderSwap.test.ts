@@ -25,7 +25,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
 import { dispatchInvoke } from './handlers';
-import { EXPORT_AGAIN_NEXT, saveAgainNext } from './fsErrors';
+import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, saveAgainNext } from './fsErrors';
+import { inProcessMotionChecker } from './motionCheckJob';
+import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
 import { commitOutputs } from './build/commit';
@@ -203,6 +205,39 @@ describe('a folder swapped for a link while a write waits', () => {
     expect((r as { error: { message: string } }).error.message).toBe(
       `Could not save ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
         `nothing was written there; the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save SEV')}`,
+    );
+    expect(everything()).toEqual([]);
+  });
+
+  // Mutations that fail: the save's write without its folder pin (writeFileAtomic's `folder`, commitOutputs' `folders`).
+  it('motion save: the motion check (in a worker) is the wait; nothing lands where the link leads, tuning or not', async () => {
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkMotion: async (req) => {
+        swap();
+        return inProcessMotionChecker(req);
+      },
+    });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const path = join(out, 'walk.mtn');
+    const alone = await dispatchInvoke(handlers, 'saveMotion', { documentId, path, mtnBytes });
+    expect((alone as { error: { message: string } }).error.message).toBe(
+      `Could not save ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+        `nothing was written there; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
+    );
+    expect(everything()).toEqual([]);
+    // Back as it was, then the same with the tuning file: the two files' commit meets the swap too.
+    rmSync(out);
+    renameSync(`${out}-aside`, out);
+    const both = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId,
+      path,
+      mtnBytes,
+      tuningText: serializeTuning(defaultTuning(), readMtn(mtnBytes).joints),
+    });
+    expect((both as { error: { message: string } }).error.message).toContain(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
     );
     expect(everything()).toEqual([]);
   });

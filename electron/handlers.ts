@@ -13,6 +13,7 @@ import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
+import type { UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressRequest } from '../shared/ipc/compress';
 import type {
   AppInfo,
@@ -33,14 +34,13 @@ import {
   type InvokeResult,
   type IpcReply,
 } from '../shared/ipc/transport';
-import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomic } from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
-import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
+import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
@@ -63,7 +63,8 @@ import { createMshExportHandlers } from './interchange/mshExportHandlers';
 import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
-import type { TextChecker } from './project/textCheck';
+import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
+import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
 
@@ -94,6 +95,11 @@ export interface HandlerContext {
    * again, so a link put at its name since the look grants nothing where it leads (docs/security.md, round 33).
    */
   startupLookedAt?: boolean;
+  /**
+   * How a motion to be saved, and its tuning file, are checked; defaults to the text-check worker beside the bundle
+   * (shared with the text checks when `checkText` is not given), else in-process (motionCheckJob.ts).
+   */
+  checkMotion?: MotionChecker;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
   userChoseProject?: (canonicalPath: string) => boolean | 'found';
   /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
@@ -139,6 +145,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   /** Documents the renderer has open: their file, the name compress defaults to, the inputs a save must not overwrite. */
   const documents = new DocumentTable((id) => compress.close(id));
   const backups = ctx.backups ?? createBackupStore(null);
+  // The text-check worker, when its bundle lies beside this one (the app, the loopback server): texts and motions
+  // to be saved are parsed there, one worker for both, started at the first check.
+  const checkers = existsSync(defaultTextCheckWorkerPath()) ? workerCheckers() : null;
+  const checkMotion = ctx.checkMotion ?? checkers?.motion ?? inProcessMotionChecker;
 
   // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
@@ -318,45 +328,53 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
     refuseOverwritingInput('save', path, doc.inputs ?? []);
-    let motion: ReturnType<typeof readMtn>;
-    try {
-      motion = readMtn(mtnBytes);
-    } catch (e) {
-      throw new Error(
-        `Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`,
-      );
-    }
-    const files = [{ path, bytes: mtnBytes }];
+    let tuning: { path: string; text: string } | undefined;
     if (req.tuningText !== undefined) {
       // The tuning file goes with the motion (both or neither), and only a valid one is written.
       if (typeof req.tuningText !== 'string') throw new Error('saveMotion: tuningText must be a string');
-      const tuningPath = tuningPathOf(path);
-      const leadsTo = linkOutOf(dirname(path), tuningPath);
+      tuning = { path: tuningPathOf(path), text: req.tuningText };
+    }
+    // The folder as checked: the motion is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
+    const folder = pinFolder(dirname(path));
+    // Read (and the tuning parsed against its joints) off the main thread: a 30 MB motion takes about 0.1 s.
+    let checked: MotionCheckResult;
+    try {
+      checked = await checkMotion({ kind: 'motion', mtnBytes, ...(tuning ? { tuning } : {}) });
+    } catch (e) {
+      throw new Error(`Could not save ${path}: ${(e as Error).message}; nothing was written`);
+    }
+    if (checked.problem === 'motion')
+      throw new Error(
+        `Could not save ${path}: the motion is not a valid MTN file (${checked.message}); nothing was written`,
+      );
+    if (tuning) {
+      const leadsTo = linkOutOf(dirname(path), tuning.path);
       if (leadsTo !== null)
         throw new Error(
-          `Could not save ${path}: its tuning file ${tuningPath} is a symbolic link to ${quotePath(leadsTo)}, outside the motion's folder; remove the link (or save a copy with Save As); nothing was written`,
+          `Could not save ${path}: its tuning file ${tuning.path} is a symbolic link to ${quotePath(leadsTo)}, outside the motion's folder; remove the link (or save a copy with Save As); nothing was written`,
         );
-      try {
-        parseTuning(req.tuningText, tuningPath, motion.joints);
-      } catch (e) {
-        throw new Error(
-          `Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`,
-        );
-      }
-      policy.allowFile(tuningPath, { beside: true });
-      files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
+    }
+    if (checked.problem === 'tuning')
+      throw new Error(`Could not save ${path}: its tuning is not valid (${checked.message}); nothing was written`);
+    const files = [{ path, bytes: mtnBytes }];
+    if (tuning) {
+      policy.allowFile(tuning.path, { beside: true });
+      files.push({ path: policy.check(tuning.path, 'write'), bytes: new TextEncoder().encode(tuning.text) });
     }
     try {
-      if (files.length === 1) writeFileAtomic(path, mtnBytes);
-      else commitOutputs(files);
+      if (files.length === 1) writeFileAtomic(path, mtnBytes, folder ? { folder } : {});
+      else commitOutputs(files, folder ? { folders: [folder] } : {});
     } catch (e) {
       throw new Error(
         `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       );
     }
     const name = baseNameOf(path);
-    documents.set(req.documentId, { path, name, inputs: doc.inputs });
-    compress.open({ documentId: req.documentId, name, mtnBytes });
+    // A document the page closed while its motion was checked stays closed (the file is written all the same).
+    if (documents.get(req.documentId)) {
+      documents.set(req.documentId, { path, name, inputs: doc.inputs });
+      compress.open({ documentId: req.documentId, name, mtnBytes });
+    }
     policy.allowFile(path);
     allowSiblingSev(path);
     remember(path, name, 'mtn');
@@ -426,7 +444,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     policy,
     dialogs,
     launchBuild: ctx.launchBuild,
-    checkText: ctx.checkText,
+    checkText: ctx.checkText ?? checkers?.text,
     userChoseProject: ctx.userChoseProject,
     isRecentProject: (path) => recent.list().some((e) => e.kind === 'project' && e.path === path),
     // A project file not named *.actguy.json opens, but is not listed: the list would drop it at the next start.
@@ -580,17 +598,26 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       }
       if (typeof req.backup !== 'object' || req.backup?.part !== req.part)
         throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
-      backups.put(req.backup, {
+      // Its MTN bytes are read in the worker, and its file written off the main thread (unsavedBackups.ts).
+      await backups.put(req.backup, {
         documentPath: (id) => documents.get(id)?.path,
         documentInputs: (id) => documents.get(id)?.inputs,
         isAllowed: (p) => policy.isAllowed(p),
+        checkMtn: async (mtnBytes) => {
+          const checked = await checkMotion({ kind: 'motion', mtnBytes });
+          return checked.problem === null ? null : checked.message;
+        },
       });
     },
 
     restoreBackups: async () => {
       const held = backups.held();
-      const restored = held.backups.map((b) => {
-        if (b.part !== 'motion') return b;
+      const restored: UnsavedBackup[] = [];
+      for (const b of held.backups) {
+        if (b.part !== 'motion') {
+          restored.push(b);
+          continue;
+        }
         // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
         const inputs = backups.inputsOf('motion');
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
@@ -602,9 +629,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           inputs,
         });
         const copy = { ...b, documentId };
-        backups.put(copy, null, inputs);
-        return copy;
-      });
+        await backups.put(copy, null, inputs);
+        restored.push(copy);
+      }
       // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.
       const kept = backups.keepUnwritable((path) => policy.mayWrite(path));
       return { backups: restored, setAside: [...held.setAside, ...kept] };

@@ -22,7 +22,8 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
-import { atomicWriteIo } from './fsutil';
+import { asyncWriteIo, atomicWriteIo } from './fsutil';
+import { inProcessMotionChecker } from './motionCheckJob';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import {
   SAMPLE_MTN,
@@ -125,10 +126,10 @@ function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): Unsa
 }
 
 /** A valid motion copy as its backup file holds it (written by a store, then read as text). */
-function toFileCopy(): string {
+async function toFileCopy(): Promise<string> {
   const scratch = join(dir, 'scratch-backups');
   const id = 'doc-x';
-  createBackupStore(scratch).put(motionCopy(id), null, ['/elsewhere/x.glb']);
+  await createBackupStore(scratch).put(motionCopy(id), null, ['/elsewhere/x.glb']);
   return readFileSync(join(scratch, 'motion.json'), 'utf8');
 }
 
@@ -211,6 +212,123 @@ describe('copies the page hands over', () => {
     expect(readdirSync(folder)).toEqual(['motion.json']);
     expect(warnings.join()).toMatch(/the backup of walk was not written: no space left/);
     expect(store.held().backups).toEqual([newer]);
+  });
+});
+
+describe('written off the main thread, in the order the copies came', () => {
+  /** Holds the first backup write at its open until `release`; `opened` resolves once it is held there. */
+  const realOpen = asyncWriteIo.open;
+  function holdFirstWrite(): { opened: Promise<void>; release: () => void } {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let opened = (): void => undefined;
+    const atOpen = new Promise<void>((r) => (opened = r));
+    let n = 0;
+    vi.spyOn(asyncWriteIo, 'open').mockImplementation(async (...args) => {
+      if (++n === 1) {
+        opened();
+        await held;
+      }
+      return realOpen(...args);
+    });
+    return { opened: atOpen, release };
+  }
+  const onDisk = () => JSON.parse(readFileSync(join(folder, 'motion.json'), 'utf8')) as { editedAt: number };
+
+  // Mutation that fails: the write renaming whatever the copy held (stillWanted left out).
+  it('a copy whose write ends after a later copy was written never replaces it', async () => {
+    const id = await openWalk();
+    const hold = holdFirstWrite();
+    const older = handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id, { editedAt: 1 }) });
+    await hold.opened;
+    const newer = motionCopy(id, { editedAt: 2 });
+    await handlers.backupUnsaved({ part: 'motion', backup: newer });
+    expect(onDisk().editedAt).toBe(2);
+    hold.release();
+    await older;
+    expect(onDisk().editedAt).toBe(2);
+    expect(readdirSync(folder)).toEqual(['motion.json']);
+    expect(store.held().backups).toEqual([newer]);
+    expect(warnings).toEqual([]);
+  });
+
+  // Mutation that fails: as above (a discard or a clean close undone by the write that ends after it).
+  it('a removal or a clean close made while a write is in flight stays made', async () => {
+    const id = await openWalk();
+    const hold = holdFirstWrite();
+    const written = handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    await hold.opened;
+    await handlers.backupUnsaved({ part: 'motion', backup: null });
+    hold.release();
+    await written;
+    expect(readdirSync(folder)).toEqual([]);
+    const again = holdFirstWrite();
+    const second = handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    await again.opened;
+    store.clear();
+    again.release();
+    await second;
+    expect(readdirSync(folder)).toEqual([]);
+    expect(store.held().backups).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  // Mutation that fails: put keeping a copy whatever came while its MTN was checked (the arrival check left out).
+  it('a copy whose MTN check ends after a later copy or removal is dropped', async () => {
+    let release = (): void => undefined;
+    let calls = 0;
+    const held = testHandlers({
+      app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
+      compress: fakeCompress(),
+      backups: store,
+      checkMotion: (req) => {
+        const answer = inProcessMotionChecker(req);
+        if (++calls > 1) return answer;
+        return new Promise((done) => (release = () => void answer.then(done)));
+      },
+    });
+    const id = (await openedMotion(held, join(ws, 'walk.mtn'))).documentId;
+    const older = held.backupUnsaved({ part: 'motion', backup: motionCopy(id, { editedAt: 1 }) });
+    const newer = motionCopy(id, { editedAt: 2 });
+    await held.backupUnsaved({ part: 'motion', backup: newer });
+    release();
+    await older;
+    expect(store.held().backups).toEqual([newer]);
+    expect(onDisk().editedAt).toBe(2);
+    // Its removal overtaken the same way: the page discarded the edits, and the late copy does not bring them back.
+    calls = 0;
+    const late = held.backupUnsaved({ part: 'motion', backup: motionCopy(id, { editedAt: 3 }) });
+    await held.backupUnsaved({ part: 'motion', backup: null });
+    release();
+    await late;
+    expect(store.held().backups).toEqual([]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  // Mutation that fails: the MTN read on the calling thread when the handlers offer their check (checkBackup's read).
+  it("reads a copy's MTN bytes through the handlers' motion check (the worker in the app), not in the store", async () => {
+    const seen: number[] = [];
+    const checking = testHandlers({
+      app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
+      compress: fakeCompress(),
+      backups: store,
+      checkMotion: async (req) => {
+        seen.push(req.mtnBytes.byteLength);
+        // What the check says stands: three bytes pass (none read here), a good motion is refused in its words.
+        return req.mtnBytes.byteLength === 3 ? { problem: null } : { problem: 'motion', message: 'said by the check' };
+      },
+    });
+    const id = (await openedMotion(checking, join(ws, 'walk.mtn'))).documentId;
+    const r = await dispatchInvoke(checking, 'backupUnsaved', { part: 'motion', backup: motionCopy(id) });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { message: 'backup: mtnBytes is not a valid MTN file (said by the check)' },
+    });
+    expect(store.held().backups).toEqual([]);
+    const unread = motionCopy(id, { mtnBytes: new Uint8Array([1, 2, 3]) } as never);
+    await checking.backupUnsaved({ part: 'motion', backup: unread });
+    expect(store.held().backups).toEqual([unread]);
+    expect(seen).toEqual([editedWalk().byteLength, 3]);
   });
 });
 
@@ -461,7 +579,7 @@ describe('backup files read back at start-up', () => {
     make();
     expect(store.held().setAside[0]).toMatch(/mtnBytes is not a valid MTN file/);
     // The files a motion was read from: a list of absolute paths, nothing else (a planted list only adds refusals).
-    const valid = JSON.parse(toFileCopy()) as Record<string, unknown>;
+    const valid = JSON.parse(await toFileCopy()) as Record<string, unknown>;
     for (const inputs of ['/x.glb', ['relative.glb'], ['/a\0.glb'], Array(65).fill('/x.glb')]) {
       writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs }));
       make();
@@ -541,16 +659,19 @@ describe('deferredBackupStore (the loopback server: a store before it listens, i
   // Round 26. A copy's path is read back from the Backups folder (local state, read as a stranger's), and it went
   // into the message whole: a line break or a bidirectional override in it showed another file's name than the one
   // the copy is of. Mutation that fails: the message without quotePath.
-  it("names an unwritable copy's path with its hidden characters escaped", () => {
+  it("names an unwritable copy's path with its hidden characters escaped", async () => {
     const s = createBackupStore(folder);
     const sevPath = join(ws, 'walk\u202everbs.sev\nThe unsaved changes to notes.sev');
-    s.put({ part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV }, null);
+    await s.put(
+      { part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV },
+      null,
+    );
     const [message] = createBackupStore(folder).keepUnwritable(() => false);
     expect(message).toContain(`The unsaved changes to ${join(ws, 'walk\\u202everbs.sev\\u000aThe unsaved changes')}`);
     expect(message).not.toMatch(/[\u202e\n]/);
   });
 
-  it('hands every call to the store set last, none to the one it replaced', () => {
+  it('hands every call to the store set last, none to the one it replaced', async () => {
     const first = createBackupStore(null);
     const next = createBackupStore(folder);
     const deferred = deferredBackupStore(first);
@@ -558,9 +679,12 @@ describe('deferredBackupStore (the loopback server: a store before it listens, i
     const s = deferred.store;
     const sevPath = join(ws, 'walk.sev');
     const projectPath = join(ws, 'sample.actguy.json');
-    s.put(motionCopy('doc-1'), null, ['/elsewhere/walk.glb']);
-    s.put({ part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV }, null);
-    s.put({ part: 'project', name: 'sample', path: projectPath, editedAt: 1, text: SAMPLE_PROJECT }, null);
+    await s.put(motionCopy('doc-1'), null, ['/elsewhere/walk.glb']);
+    await s.put(
+      { part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV },
+      null,
+    );
+    await s.put({ part: 'project', name: 'sample', path: projectPath, editedAt: 1, text: SAMPLE_PROJECT }, null);
     expect(first.held().backups).toEqual([]);
     expect(next.held().backups.map((b) => b.part)).toEqual(['motion', 'sev', 'project']);
     expect(s.held()).toEqual(next.held());

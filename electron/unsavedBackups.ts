@@ -23,7 +23,7 @@ import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
-import { readSmallFile, writeFileAtomic } from './fsutil';
+import { readSmallFile, writeFileAtomic, writeFileAtomicAsync } from './fsutil';
 import { systemReason } from './fsErrors';
 import { isSymbolicLink, quotePath } from './pathPolicy';
 
@@ -52,6 +52,11 @@ export interface BackupContext {
   documentInputs(documentId: string): readonly string[] | undefined;
   /** Whether main already allows the file (a SEV or project path the page names grants nothing). */
   isAllowed(path: string): boolean;
+  /**
+   * Reads a motion copy's MTN bytes off the main thread (the handlers' motion check, in the text-check worker): the
+   * reader's message, or null when they read. Without it they are read here, on the calling thread.
+   */
+  checkMtn?(mtnBytes: Uint8Array): Promise<string | null>;
 }
 
 export interface BackupStore {
@@ -59,8 +64,12 @@ export interface BackupStore {
    * Keeps `backup` as the copy (`ctx` null: a copy main made itself, read from `inputs`) of its part (replacing the
    * previous one); throws, naming the field, when it does not hold up. A motion's copy keeps the files its document
    * was read from (ctx's, else `inputs`), so the document a restore opens refuses outputs onto them as the first did.
+   * Resolves once the copy is on disk (or its write failed, with a warning, or a later copy or removal of its part
+   * took its place); rejects only when the copy does not hold up. Copies of a part are kept in the order they came:
+   * one that comes after a later copy or a removal of its part (its MTN check took longer) is dropped, and a write
+   * that ends after a later copy's, or after the part's removal, replaces nothing (docs/architecture.md#electron).
    */
-  put(backup: unknown, ctx: BackupContext | null, inputs?: readonly string[]): void;
+  put(backup: unknown, ctx: BackupContext | null, inputs?: readonly string[]): Promise<void>;
   /** The files the motion copy's document was read from (empty for another part, or a copy without any). */
   inputsOf(part: BackupPart): string[];
   /** Drops the copy of `part`. */
@@ -147,22 +156,26 @@ function overrides(v: unknown): Record<number, number> {
   return out;
 }
 
-function mtnBytes(v: unknown): Uint8Array {
+function mtnBytes(v: unknown, read: boolean): Uint8Array {
   if (!(v instanceof Uint8Array)) fail('mtnBytes', 'a Uint8Array');
   if (v.byteLength > MAX_BACKUP_MTN_BYTES)
     fail('mtnBytes', `at most ${MAX_BACKUP_MTN_BYTES} bytes (found ${v.byteLength})`);
-  try {
-    readMtn(v);
-  } catch (e) {
-    throw new Error(`backup: mtnBytes is not a valid MTN file (${(e as Error).message})`);
-  }
+  if (read)
+    try {
+      readMtn(v);
+    } catch (e) {
+      throw new Error(notValidMtn((e as Error).message));
+    }
   return v;
 }
+
+const notValidMtn = (why: string) => `backup: mtnBytes is not a valid MTN file (${why})`;
 
 /**
  * The copy as it may be kept: every field checked and only the known fields
  * taken. `ctx` ties it to what main knows (an open motion, an allowed file);
- * a copy read back from disk is checked without it.
+ * a copy read back from disk is checked without it. A context that checks the MTN bytes itself (`checkMtn`) leaves
+ * them unread here.
  */
 export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBackup {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('the copy', 'an object');
@@ -183,7 +196,7 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
         name: label(b.name, 'name'),
         path,
         editedAt: editedAt(b.editedAt),
-        mtnBytes: mtnBytes(b.mtnBytes),
+        mtnBytes: mtnBytes(b.mtnBytes, !ctx?.checkMtn),
         tolerances: tolerances(b.tolerances),
         rotationOverridesDeg: overrides(b.rotationOverridesDeg),
       };
@@ -366,18 +379,32 @@ export function createBackupStore(
   // (A temporary file of a write the crash interrupted is swept by the next writeFileAtomic of its part.)
   if (folder) for (const part of BACKUP_PARTS) readBack(part);
 
-  const persist = (b: UnsavedBackup): void => {
-    if (!folder) return;
-    try {
-      mkdirSync(folder, { recursive: true });
-      writeFileAtomic(fileOf(b.part), backupFileBytes(b, b.part === 'motion' ? motionInputs : []));
-    } catch (e) {
-      // The copy in memory still survives a crashed page; only an app crash would lose it.
-      warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);
-    }
+  /**
+   * The copy's file, written off the main thread. It replaces the part's file only while the copy is still the one
+   * held (checked right before the rename, in the same turn): a later copy's write, or the part's removal (a save, a
+   * discard, the clean close), is never undone by this one ending late. A write that fails leaves the previous file.
+   */
+  const persist = (b: UnsavedBackup): Promise<void> => {
+    if (!folder) return Promise.resolve();
+    const file = fileOf(b.part);
+    return (async () => {
+      try {
+        await writeFileAtomicAsync(file, backupFileBytes(b, b.part === 'motion' ? motionInputs : []), {
+          stillWanted: () => copies.get(b.part) === b,
+        });
+      } catch (e) {
+        // The copy in memory still survives a crashed page; only an app crash would lose it.
+        warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);
+      }
+    })();
   };
 
+  /** Per part, the arrival number of the last copy kept or removal made: an earlier copy checked later is dropped. */
+  let arrivals = 0;
+  const applied = new Map<BackupPart, number>();
+
   const remove = (part: BackupPart): void => {
+    applied.set(part, ++arrivals);
     copies.delete(part);
     if (part === 'motion') motionInputs = [];
     if (!folder) return;
@@ -394,12 +421,21 @@ export function createBackupStore(
   };
 
   return {
-    put(raw, ctx, inputs) {
+    async put(raw, ctx, inputs) {
       const b = checkBackup(raw, ctx);
-      if (b.part === 'motion')
-        motionInputs = [...((ctx ? ctx.documentInputs(b.documentId) : checkInputs(inputs ?? [])) ?? [])];
+      const arrived = ++arrivals;
+      const held =
+        b.part === 'motion' ? [...((ctx ? ctx.documentInputs(b.documentId) : checkInputs(inputs ?? [])) ?? [])] : [];
+      if (b.part === 'motion' && ctx?.checkMtn) {
+        const problem = await ctx.checkMtn(b.mtnBytes);
+        if (problem !== null) throw new Error(notValidMtn(problem));
+      }
+      // A later copy of this part, or its removal, came while this one was checked: it stands.
+      if ((applied.get(b.part) ?? 0) > arrived) return;
+      applied.set(b.part, arrived);
+      if (b.part === 'motion') motionInputs = held;
       copies.set(b.part, b);
-      persist(b);
+      await persist(b);
     },
     inputsOf: (part) => (part === 'motion' && copies.has('motion') ? motionInputs.slice() : []),
     remove,

@@ -213,7 +213,7 @@ describe('Backups/<part>.json (the copies of unsaved work)', () => {
     expect(createBackupStore(folder).held().backups).toHaveLength(1);
   });
 
-  it('a Backups folder that is a link: nothing read from or written to its target, and it says so', () => {
+  it('a Backups folder that is a link: nothing read from or written to its target, and it says so', async () => {
     const target = join(outside, 'Backups');
     mkdirSync(target);
     writeFileSync(join(target, 'sev.json'), VALID.sev);
@@ -226,7 +226,7 @@ describe('Backups/<part>.json (the copies of unsaved work)', () => {
         /Backups is a symbolic link, not a folder: copies of unsaved work are kept for this run only$/,
       ),
     ]);
-    store.put({ part: 'project', name: 'p', path: '/home/u/p.actguy.json', editedAt: 1, text: '{}' }, null);
+    await store.put({ part: 'project', name: 'p', path: '/home/u/p.actguy.json', editedAt: 1, text: '{}' }, null);
     expect(store.held().backups).toHaveLength(1);
     expect(readdirSync(target)).toEqual(['sev.json']);
     expect(readFileSync(join(target, 'sev.json'), 'utf8')).toBe(VALID.sev);

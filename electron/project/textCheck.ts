@@ -10,6 +10,7 @@ import { join, sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
 import { isBundleRefusal } from '../../shared/errors';
+import type { MotionChecker, MotionCheckRequest, MotionCheckResult } from '../motionCheckJob';
 
 /** A text to check: a .sev or a project (`*.actguy.json`), with the path its messages name. */
 export interface TextCheckRequest {
@@ -36,13 +37,19 @@ export function defaultTextCheckWorkerPath(): string {
   return join(__dirname, 'textCheckWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
-/** What the main process posts to the text-check worker, and what comes back. */
+/** What the main process posts to the text-check worker (a text, or a motion to be saved), and what comes back. */
 export interface TextCheckJob {
   id: number;
-  req: TextCheckRequest;
+  req: TextCheckRequest | MotionCheckRequest;
 }
 export type TextCheckReply =
-  { id: number; ok: true; result: TextCheckResult } | { id: number; ok: false; message: string };
+  { id: number; ok: true; result: TextCheckResult | MotionCheckResult } | { id: number; ok: false; message: string };
+
+/** The checks the text-check worker runs: texts (SEV, project) and motions to be saved (motionCheckJob.ts). */
+export interface WorkerCheckers {
+  text: TextChecker;
+  motion: MotionChecker;
+}
 
 /**
  * Checks in one long-lived worker thread (started on first use, so a save
@@ -54,21 +61,41 @@ export function workerTextChecker(
   workerPath: string = defaultTextCheckWorkerPath(),
   budgetMs = TEXT_CHECK_BUDGET_MS,
 ): TextChecker {
+  return workerCheckers(workerPath, budgetMs).text;
+}
+
+/**
+ * The text and motion checks sharing one worker (workerTextChecker's): the checks of one window run one at a time,
+ * in the order asked. A motion's check that fails or runs past the budget rejects with `the motion check …`; the
+ * save that asked words it.
+ */
+export function workerCheckers(
+  workerPath: string = defaultTextCheckWorkerPath(),
+  budgetMs = TEXT_CHECK_BUDGET_MS,
+): WorkerCheckers {
   let worker: Worker | null = null;
   let nextId = 1;
   const pending = new Map<
     number,
-    { req: TextCheckRequest; resolve: (r: TextCheckResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+    {
+      name: string;
+      resolve: (r: TextCheckResult | MotionCheckResult) => void;
+      reject: (e: Error) => void;
+      timer: NodeJS.Timeout;
+    }
   >();
 
-  const settle = (id: number, outcome: { result: TextCheckResult } | { why: string } | { refused: Error }): void => {
+  const settle = (
+    id: number,
+    outcome: { result: TextCheckResult | MotionCheckResult } | { why: string } | { refused: Error },
+  ): void => {
     const job = pending.get(id);
     if (!job) return;
     pending.delete(id);
     clearTimeout(job.timer);
     if ('result' in outcome) job.resolve(outcome.result);
     else if ('refused' in outcome) job.reject(outcome.refused);
-    else job.reject(new Error(`${job.req.path}: ${outcome.why}`));
+    else job.reject(new Error(`${job.name}: ${outcome.why}`));
   };
 
   const lose = (w: Worker, why: string, refused?: Error): void => {
@@ -89,20 +116,30 @@ export function workerTextChecker(
     return w;
   };
 
-  return (req) =>
-    new Promise<TextCheckResult>((resolve, reject) => {
+  const run = <R extends TextCheckResult | MotionCheckResult>(
+    req: TextCheckRequest | MotionCheckRequest,
+    name: string,
+    what: string,
+  ): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
       const id = nextId++;
-      const what = req.kind === 'sev' ? 'sound-event file' : 'project';
       const timer = setTimeout(() => {
-        settle(id, { why: `reading the ${what} took longer than ${budgetMs / 1000} s and was stopped` });
+        settle(id, { why: `${what} took longer than ${budgetMs / 1000} s and was stopped` });
         if (worker) lose(worker, `the text checker was stopped while reading another file that took too long`);
       }, budgetMs);
-      pending.set(id, { req, resolve, reject, timer });
+      pending.set(id, { name, resolve: resolve as (r: TextCheckResult | MotionCheckResult) => void, reject, timer });
       try {
         worker ??= start();
+        // The motion's bytes are copied, not moved: the save writes them once they are found good.
         worker.postMessage({ id, req } satisfies TextCheckJob);
       } catch (e) {
         settle(id, { why: `the text checker did not start (${(e as Error).message})` });
       }
     });
+
+  return {
+    text: (req) =>
+      run<TextCheckResult>(req, req.path, `reading the ${req.kind === 'sev' ? 'sound-event file' : 'project'}`),
+    motion: (req) => run<MotionCheckResult>(req, 'the motion check', 'reading the motion'),
+  };
 }
