@@ -5,7 +5,8 @@
  * viewport being watched, five adds hiding the figure; an SE chosen with the pointer in the toolbar's picker kept the
  * keyboard, so Space played nothing (the same after the playback speed was chosen).
  * Mutations that fail: the M binding removed from SHORTCUTS; addAtPlayhead not dismissing its last message;
- * installSelectHandback not installed (or its blur removed).
+ * installSelectHandback not installed (or its blur removed); CompressorSettings, PlaybackBar's frame field or
+ * FootstepPanel back on number fields (the object bound also unnamed); addAtPlayhead without its hidden-panel check.
  */
 import { expect, test } from './fixtures';
 import { markerFrames } from './sev-ui';
