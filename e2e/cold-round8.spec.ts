@@ -5,7 +5,8 @@
  * viewport being watched, five adds hiding the figure; an SE chosen with the pointer in the toolbar's picker kept the
  * keyboard, so Space played nothing (the same after the playback speed was chosen).
  * Mutations that fail: the M binding removed from SHORTCUTS; addAtPlayhead not dismissing its last message;
- * installSelectHandback not installed (or its blur removed).
+ * installSelectHandback not installed (or its blur removed); CompressorSettings, PlaybackBar's frame field or
+ * FootstepPanel back on number fields (the object bound also unnamed); addAtPlayhead without its hidden-panel check.
  */
 import { expect, test } from './fixtures';
 import { markerFrames } from './sev-ui';
@@ -122,5 +123,94 @@ test('a tolerance typed with a decimal comma is that number, and text that is no
   await type(override, '0,2');
   await expect(override).toHaveValue('0.2');
   await expect(page.getByTestId('override-list')).toContainText('0.2°');
+  expect(pageErrors).toEqual([]);
+});
+
+/** Types `text` into `field` as a keyboard does (a number field takes keys, not fill) and presses Enter. */
+async function typeInto(page: Page, testid: string, text: string): Promise<void> {
+  await page.getByTestId(testid).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+test('the object bound and the frame field read a decimal comma, and name what they refuse', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  const object = page.getByTestId('tol-object');
+  // The number field read "0,5" as 5: a bound ten times what was typed.
+  await typeInto(page, 'tol-object', '0,5');
+  await expect(object).toHaveValue('0.5');
+  expect(await undoLabel(page)).toMatch(/0\.5/);
+  // Text that is no bound was put back without a word.
+  await typeInto(page, 'tol-object', 'abc');
+  await expect(page.getByTestId('tol-object-error')).toHaveText(
+    'Object bound must be a number greater than 0 (empty turns it off); "abc" was not applied, it stays 0.5 u.',
+  );
+  await expect(object).toHaveValue('0.5');
+  await object.click();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(object).toHaveValue('0.6');
+  await expect(page.getByTestId('tol-object-error')).toHaveCount(0);
+  // The frame field read "1,5" as frame 15.
+  const frame = page.getByTestId('frame-number');
+  await typeInto(page, 'frame-number', '12');
+  await expect(page.getByTestId('sev-playhead')).toHaveText('12');
+  await typeInto(page, 'frame-number', '1,5');
+  await expect(page.getByTestId('message-list')).toContainText('Frame must be a whole number from 0 to');
+  await expect(page.getByTestId('message-list')).toContainText('"1,5" was not applied, the playhead stays at 1.');
+  await expect(page.getByTestId('sev-playhead')).toHaveText('1');
+  await expect(frame).toHaveValue('1');
+  await frame.click();
+  await page.keyboard.press('ArrowUp');
+  await expect(frame).toHaveValue('2');
+  expect(pageErrors).toEqual([]);
+});
+
+test('the footstep thresholds read a decimal comma, and name what they refuse', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  await page.getByTestId('sev-suggest-footsteps').click();
+  const speed = page.getByTestId('sev-footsteps-maxSpeed');
+  await typeInto(page, 'sev-footsteps-maxSpeed', '0,5');
+  await expect(speed).toHaveValue('0.5');
+  const frames = page.getByTestId('sev-footsteps-minContactFrames');
+  await typeInto(page, 'sev-footsteps-minContactFrames', '1,5');
+  await expect(page.getByTestId('sev-footsteps-error')).toHaveText(
+    'Footsteps "frames ≥" must be a whole number, 1 or more; "1,5" was not applied, it stays 1.',
+  );
+  await expect(frames).toHaveValue('1');
+  await frames.click();
+  await page.keyboard.press('ArrowUp');
+  await expect(frames).toHaveValue('2');
+  await expect(page.getByTestId('sev-footsteps-error')).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+test('M in Tuning mode says the Sound events panel is hidden, and adds no event there unseen', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  expect(await markerFrames(page)).toHaveLength(10);
+  await page.keyboard.press('Control+1');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('message-list')).toContainText(
+    'M adds an event at the playhead in the Sound events panel, which this work mode hides',
+  );
+  // Back in the full layout: the events are the ten there were (M had added an eleventh, unseen).
+  await page.keyboard.press('Control+1');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(10);
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(10);
   expect(pageErrors).toEqual([]);
 });

@@ -2,6 +2,9 @@ import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { gotoFrame, step, togglePlay } from '../app/playhead';
 import { Icon } from './Icons';
+import { useRef, useState } from 'react';
+import { sessionStore } from '../state/sessionStore';
+import { parseTypedWholeNumber, quotedTyped } from '../tuner/typedNumber';
 
 /** Play/pause, step, loop, speed and the frame field under the viewport. */
 export function PlaybackBar() {
@@ -80,21 +83,7 @@ export function PlaybackBar() {
         data-testid="scrub"
         onChange={(e) => gotoFrame(Number(e.target.value))}
       />
-      <input
-        className="num frame-number"
-        type="number"
-        min={0}
-        max={frameCount}
-        value={frame}
-        disabled={!hasMotion}
-        aria-label="Frame"
-        data-testid="frame-number"
-        onChange={(e) => gotoFrame(Number(e.target.value))}
-        onKeyDown={(e) => {
-          // Enter / Escape hand the keyboard back to the shortcuts (K, L, T, arrows).
-          if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
-        }}
-      />
+      <FrameField frame={frame} frameCount={frameCount} disabled={!hasMotion} />
       <span className="dim">/ {frameCount}</span>
       <label className="check" title="Loop playback">
         <input
@@ -125,5 +114,65 @@ export function PlaybackBar() {
       </label>
       <span className="dim">{fps} fps</span>
     </div>
+  );
+}
+
+/** Why a typed frame was not gone to (the playhead stays). */
+export function frameProblem(text: string, frameCount: number, frame: number): string {
+  return `Frame must be a whole number from 0 to ${frameCount}; ${quotedTyped(text)} was not applied, the playhead stays at ${frame}.`;
+}
+
+/**
+ * The frame field: a text field, not a number field, which read "1,5" (a decimal comma) as frame 15 without a word
+ * (typedNumber.ts). A whole number goes to its frame as it is typed; anything else is named in the message bar on
+ * Enter or leaving the field, and the field shows the playhead again. ↑ / ↓ step a frame as the number field did.
+ */
+function FrameField(props: { frame: number; frameCount: number; disabled: boolean }) {
+  // The text being typed; null: the field shows the playhead.
+  const [text, setText] = useState<string | null>(null);
+  const reverting = useRef(false);
+  const commit = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
+    if (text === null) return;
+    const v = parseTypedWholeNumber(text);
+    if (!(Number.isFinite(v) && v >= 0))
+      sessionStore.getState().notify('warning', frameProblem(text, props.frameCount, props.frame));
+    else gotoFrame(v);
+    setText(null);
+  };
+  return (
+    <input
+      className="num frame-number"
+      type="text"
+      inputMode="numeric"
+      spellCheck={false}
+      autoComplete="off"
+      value={text ?? String(props.frame)}
+      disabled={props.disabled}
+      aria-label="Frame"
+      data-testid="frame-number"
+      onChange={(e) => {
+        setText(e.target.value);
+        const v = parseTypedWholeNumber(e.target.value);
+        if (Number.isFinite(v) && v >= 0) gotoFrame(v);
+      }}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+          e.preventDefault();
+          setText(null);
+          gotoFrame(props.frame + (e.key === 'ArrowUp' ? 1 : -1));
+        }
+        // Enter / Escape hand the keyboard back to the shortcuts (K, L, T, arrows); Escape leaves what was typed.
+        if (e.key === 'Escape') {
+          reverting.current = true;
+          setText(null);
+        }
+        if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
+      }}
+    />
   );
 }

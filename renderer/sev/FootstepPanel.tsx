@@ -4,8 +4,17 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { useSev } from './hooks';
 import { footsteps } from './sevActions';
+import { useRef, useState } from 'react';
+import { parseTypedNumber, parseTypedWholeNumber, quotedTyped, steppedText } from '../tuner/typedNumber';
 
-const FIELDS: { key: keyof FootContactOptions; label: string; title: string; step: number }[] = [
+interface FootstepFieldSpec {
+  key: keyof FootContactOptions;
+  label: string;
+  title: string;
+  step: number;
+}
+
+const FIELDS: FootstepFieldSpec[] = [
   {
     key: 'heightTolerance',
     label: 'height ±',
@@ -39,6 +48,8 @@ export function FootstepPanel() {
   // The detection settings are a preference: kept across restarts, and used by the next Suggest footsteps too.
   const options = usePreferences((p) => p.footContactOptions);
   const setOptions = (o: FootContactOptions) => preferencesStore.getState().set({ footContactOptions: o });
+  // Why a typed threshold was not taken (its field shows the kept value).
+  const [problem, setProblem] = useState<string | null>(null);
   if (!f) return null;
   const count = f.accepted.filter(Boolean).length;
   return (
@@ -50,18 +61,13 @@ export function FootstepPanel() {
           {f.covered ? ` · ${f.covered} already ha${f.covered === 1 ? 's its' : 've their'} footstep` : ''}
         </span>
         {FIELDS.map((x) => (
-          <label key={x.key} className="dim small" title={x.title}>
-            {x.label}{' '}
-            <input
-              className="num"
-              type="number"
-              step={x.step}
-              value={options[x.key]}
-              data-testid={`sev-footsteps-${x.key}`}
-              onChange={(e) => setOptions({ ...options, [x.key]: Number(e.target.value) })}
-            />
-          </label>
+          <FootstepField key={x.key} field={x} options={options} onApply={setOptions} onProblem={setProblem} />
         ))}
+        {problem && (
+          <span className="bad small" role="alert" data-testid="sev-footsteps-error">
+            {problem}
+          </span>
+        )}
         <button
           type="button"
           className="tool small"
@@ -125,5 +131,84 @@ export function FootstepPanel() {
         )}
       </ul>
     </div>
+  );
+}
+
+/** Why a typed detection threshold was not taken (the threshold stays). */
+export function footstepProblem(label: string, key: keyof FootContactOptions, text: string, current: number): string {
+  const what = key === 'minContactFrames' ? 'a whole number, 1 or more' : 'a number, 0 or more';
+  return `Footsteps "${label.trim()}" must be ${what}; ${quotedTyped(text)} was not applied, it stays ${current}.`;
+}
+
+/** The threshold `text` says, or null when it says none this field takes. */
+function readThreshold(key: keyof FootContactOptions, text: string): number | null {
+  const v = key === 'minContactFrames' ? parseTypedWholeNumber(text) : parseTypedNumber(text);
+  return Number.isFinite(v) && v >= (key === 'minContactFrames' ? 1 : 0) ? v : null;
+}
+
+/**
+ * A detection threshold: a text field, not a number field, which read "0,5" (a decimal comma) as 5 without a word
+ * (typedNumber.ts). A number it takes is applied as it is typed, as before; anything else is named on Enter or
+ * leaving the field, which shows the kept value again. ↑ / ↓ step as the number field did.
+ */
+function FootstepField(props: {
+  field: FootstepFieldSpec;
+  options: FootContactOptions;
+  onApply: (o: FootContactOptions) => void;
+  onProblem: (p: string | null) => void;
+}) {
+  const { field, options } = props;
+  const current = options[field.key];
+  // The text being typed; null: the field shows the threshold.
+  const [text, setText] = useState<string | null>(null);
+  const reverting = useRef(false);
+  const apply = (t: string) => {
+    const v = readThreshold(field.key, t);
+    if (v !== null && v !== current) props.onApply({ ...options, [field.key]: v });
+  };
+  const commit = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
+    if (text === null) return;
+    if (readThreshold(field.key, text) === null)
+      props.onProblem(footstepProblem(field.label, field.key, text, current));
+    setText(null);
+  };
+  return (
+    <label className="dim small" title={field.title}>
+      {field.label}{' '}
+      <input
+        className="num"
+        type="text"
+        inputMode="decimal"
+        spellCheck={false}
+        autoComplete="off"
+        value={text ?? String(current)}
+        data-testid={`sev-footsteps-${field.key}`}
+        onChange={(e) => {
+          setText(e.target.value);
+          props.onProblem(null);
+          apply(e.target.value);
+        }}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+            e.preventDefault();
+            const min = field.key === 'minContactFrames' ? 1 : 0;
+            const next = steppedText(text ?? String(current), e.key === 'ArrowUp' ? field.step : -field.step, min);
+            setText(next);
+            props.onProblem(null);
+            apply(next);
+          }
+          if (e.key === 'Escape') {
+            reverting.current = true;
+            setText(null);
+          }
+          if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
+        }}
+      />
+    </label>
   );
 }

@@ -30,6 +30,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
+import { panelStates, projectLayoutStore } from '../project/layout';
 import { sevBelongsTo } from './sevBinding';
 import {
   addJointLabel,
@@ -125,12 +126,25 @@ function notOwnMotion(): string | null {
   return `${f.path.split(/[\\/]/).pop()} belongs to ${f.motionName}, and the tuner shows ${tuner.motion ? tuner.name : 'no motion'}`;
 }
 
+/** What M says where the work mode hides the Sound events panel (it added an event there unseen). */
+export const SEV_HIDDEN_ADD_MESSAGE =
+  'M adds an event at the playhead in the Sound events panel, which this work mode hides: ' +
+  'View › Maximize Sound Events (Ctrl+2) or Show All Panels brings it back.';
+
 export const events = {
   /** Adds an event for the selected SE at the playhead, on the selected joint (root selection: no joint). */
   addAtPlayhead(): void {
     const s = sevStore.getState();
     const doc = s.file?.doc;
     if (!doc) return;
+    // In a work mode that hides the Sound events panel (Tuning) M added an event no one could see: it says why, as
+    // K does in Sound events mode (tried cold, round 8).
+    if (panelStates(projectLayoutStore.getState()).sev === 'hidden') {
+      const session = sessionStore.getState();
+      if (!session.messages.some((m) => m.text === SEV_HIDDEN_ADD_MESSAGE))
+        session.notify('info', SEV_HIDDEN_ADD_MESSAGE);
+      return;
+    }
     const tuner = documentStore.getState();
     if (!tuner.motion || !sevBelongsTo(s.file, tuner)) {
       sessionStore

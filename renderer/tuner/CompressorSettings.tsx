@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { revealChannelFrame } from '../app/playhead';
 import { documentStore } from '../state/documentStore';
 import { useCompression, useDocument } from '../state/hooks';
+import { parseTypedNumber, quotedTyped, steppedText } from './typedNumber';
 
 /**
  * Compressor choice for the open motion: the classic rule (ActGuy's original
@@ -16,20 +17,35 @@ export function CompressorSettings(props: { disabled: boolean }) {
   const [shellText, setShellText] = useState(shell === undefined ? '' : String(shell));
   useEffect(() => setObjectText(objectTolerance === undefined ? '' : String(objectTolerance)), [objectTolerance]);
   useEffect(() => setShellText(shell === undefined ? '' : String(shell)), [shell]);
+  const [problem, setProblem] = useState<string | null>(null);
+  // A bound that cannot be one says why and puts its field back (it was put back without a word: tried cold,
+  // round 8); the other field's value is still taken.
   const commit = () => {
-    const o = objectText.trim() === '' ? null : Number(objectText);
-    const s = shellText.trim() === '' ? null : Number(shellText);
+    const o = objectText.trim() === '' ? null : parseTypedNumber(objectText);
+    const s = shellText.trim() === '' ? null : parseTypedNumber(shellText);
     const bad = (v: number | null) => v !== null && !(Number.isFinite(v) && v > 0);
-    if (bad(o) || bad(s)) {
+    const problems: string[] = [];
+    if (bad(o)) {
+      problems.push(boundProblem('Object bound', '(empty turns it off)', objectText, objectTolerance, 'off'));
       setObjectText(objectTolerance === undefined ? '' : String(objectTolerance));
-      setShellText(shell === undefined ? '' : String(shell));
-      return;
     }
-    if (o === (objectTolerance ?? null) && (o === null || s === (shell ?? null))) return;
-    documentStore.getState().tolerancesActions.setSkeleton(o, s);
+    if (bad(s)) {
+      problems.push(boundProblem('The shell', '(empty: auto)', shellText, shell, 'auto'));
+      setShellText(shell === undefined ? '' : String(shell));
+    }
+    setProblem(problems.length ? problems.join(' ') : null);
+    const oNew = bad(o) ? (objectTolerance ?? null) : o;
+    const sNew = bad(s) ? (shell ?? null) : s;
+    if (oNew === (objectTolerance ?? null) && (oNew === null || sNew === (shell ?? null))) return;
+    documentStore.getState().tolerancesActions.setSkeleton(oNew, sNew);
   };
-  const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
+  // Text, not number fields: those read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as they did; Enter applies.
+  const onKey = (e: React.KeyboardEvent<HTMLInputElement>, text: string, set: (t: string) => void, by: number) => {
     if (e.key === 'Enter') commit();
+    if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      e.preventDefault();
+      set(steppedText(text, e.key === 'ArrowUp' ? by : -by, 0.001));
+    }
   };
   return (
     <div className="compressor-settings">
@@ -56,36 +72,65 @@ export function CompressorSettings(props: { disabled: boolean }) {
         <input
           id="tol-object"
           className="num"
-          type="number"
-          min={0.001}
-          step={0.1}
+          type="text"
+          inputMode="decimal"
+          spellCheck={false}
+          autoComplete="off"
           placeholder="off"
           value={objectText}
           disabled={props.disabled}
           data-testid="tol-object"
-          onChange={(e) => setObjectText(e.target.value)}
+          onChange={(e) => {
+            setObjectText(e.target.value);
+            setProblem(null);
+          }}
           onBlur={commit}
-          onKeyDown={onKey}
+          aria-invalid={problem !== null}
+          onKeyDown={(e) => onKey(e, objectText, setObjectText, 0.1)}
         />
         <span className="unit">u</span>
         <label htmlFor="tol-shell">shell</label>
         <input
           id="tol-shell"
           className="num"
-          type="number"
-          min={0.001}
-          step={1}
+          type="text"
+          inputMode="decimal"
+          spellCheck={false}
+          autoComplete="off"
           placeholder="auto"
           value={shellText}
           disabled={props.disabled || objectText.trim() === ''}
           data-testid="tol-shell"
-          onChange={(e) => setShellText(e.target.value)}
+          onChange={(e) => {
+            setShellText(e.target.value);
+            setProblem(null);
+          }}
           onBlur={commit}
-          onKeyDown={onKey}
+          aria-invalid={problem !== null}
+          onKeyDown={(e) => onKey(e, shellText, setShellText, 1)}
         />
       </div>
+      {problem && (
+        <div className="tol-error bad small" role="alert" data-testid="tol-object-error">
+          {problem}
+        </div>
+      )}
     </div>
   );
+}
+
+/** Why a typed object bound or shell was not taken (its field keeps the current value). */
+export function boundProblem(
+  label: string,
+  empty: string,
+  text: string,
+  current: number | undefined,
+  unset: string,
+): string {
+  const why = Number.isFinite(parseTypedNumber(text))
+    ? 'must be greater than 0 (0 or less can never be met)'
+    : 'must be a number greater than 0';
+  return `${label} ${why} ${empty}; ${quotedTyped(text)} was not applied, it stays ${current === undefined ? unset : `${current} u`}.`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTypedNumber, steppedText } from './typedNumber';
+import { parseTypedNumber, parseTypedWholeNumber, quotedTyped, steppedText } from './typedNumber';
 
 describe('parseTypedNumber', () => {
   it('reads a decimal comma as the decimal mark (a number field read "0,3" as 3)', () => {
@@ -29,5 +29,18 @@ describe('steppedText', () => {
   });
   it('leaves text that says no number as it is', () => {
     expect(steppedText('abc', 0.05, 0.001)).toBe('abc');
+  });
+});
+
+describe('parseTypedWholeNumber', () => {
+  it('reads whole numbers and refuses fractions (a frame typed "1,5" is not frame 15)', () => {
+    expect(parseTypedWholeNumber('15')).toBe(15);
+    expect(parseTypedWholeNumber(' 0 ')).toBe(0);
+    expect(parseTypedWholeNumber('2,0')).toBe(2);
+    for (const t of ['1,5', '1.5', '', 'abc', '1e']) expect(parseTypedWholeNumber(t), t).toBeNaN();
+  });
+  it('quotes refused text as typed', () => {
+    expect(quotedTyped(' 1,5 ')).toBe('"1,5"');
+    expect(quotedTyped('  ')).toBe('an empty field');
   });
 });

@@ -24,3 +24,17 @@ export function steppedText(text: string, delta: number, min: number): string {
   if (!Number.isFinite(v)) return text;
   return String(Math.max(min, Math.round((v + delta) * 1000) / 1000));
 }
+
+/**
+ * The whole number `text` says, or NaN when it says none or a fraction: a frame typed as "1,5" is refused (the
+ * number field read it as 15).
+ */
+export function parseTypedWholeNumber(text: string): number {
+  const v = parseTypedNumber(text);
+  return Number.isInteger(v) ? v : NaN;
+}
+
+/** How a refused typed text is quoted in its message: as typed, or "an empty field". */
+export function quotedTyped(text: string): string {
+  return text.trim() === '' ? 'an empty field' : `"${text.trim()}"`;
+}
