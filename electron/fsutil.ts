@@ -232,6 +232,38 @@ export function keepMode(fd: number, mode: number | undefined): void {
 export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, renameSync, unlinkSync };
 
 /**
+ * What writeFileAtomic and writeFileAtomicAsync do before they write: refuse a name of the tool's own files, make
+ * the folder, refuse a folder at the name (and a pinned folder moved since), sweep stale temps; gives the temp name,
+ * the bytes and the mode to keep.
+ */
+function startAtomicWrite(
+  path: string,
+  data: Uint8Array | string,
+  folder?: FolderPin,
+): { tmp: string; bytes: Uint8Array; mode: number | undefined } {
+  const reserved = ownFileNameProblem(path, 'single');
+  if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
+  // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
+  const dir = dirname(path) || '.';
+  try {
+    makeFolders(dir);
+  } catch (e) {
+    throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
+  }
+  // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
+  if (isFolder(path))
+    throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  if (folder) refuseMovedFolder(folder, path);
+  sweepStaleTemps([path]);
+  return {
+    tmp: ownTempName(path, 'new'),
+    // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
+    bytes: typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
+    mode: modeToKeep(path),
+  };
+}
+
+/**
  * Writes a file atomically: a temp file beside it, flushed, then renamed over
  * the target, so a crash or a full disk never leaves a half-written file
  * where a good one was. A failure removes the temp file and throws an error
@@ -246,25 +278,8 @@ export function writeFileAtomic(
   data: Uint8Array | string,
   options: { durable?: boolean; folder?: FolderPin } = {},
 ): void {
-  const reserved = ownFileNameProblem(path, 'single');
-  if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
-  // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
-  const dir = dirname(path) || '.';
-  try {
-    makeFolders(dir);
-  } catch (e) {
-    throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
-  }
-  // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
-  if (isFolder(path))
-    throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  if (options.folder) refuseMovedFolder(options.folder, path);
-  sweepStaleTemps([path]);
-  const tmp = ownTempName(path, 'new');
-  // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder);
   const io = atomicWriteIo;
-  const mode = modeToKeep(path);
   let fd: number | null = null;
   try {
     fd = io.openSync(tmp, 'wx', mode ?? 0o666);
@@ -313,20 +328,7 @@ export async function writeFileAtomicAsync(
   data: Uint8Array | string,
   options: { stillWanted?: () => boolean } = {},
 ): Promise<boolean> {
-  const reserved = ownFileNameProblem(path, 'single');
-  if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
-  const dir = dirname(path) || '.';
-  try {
-    makeFolders(dir);
-  } catch (e) {
-    throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
-  }
-  if (isFolder(path))
-    throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  sweepStaleTemps([path]);
-  const tmp = ownTempName(path, 'new');
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const mode = modeToKeep(path);
+  const { tmp, bytes, mode } = startAtomicWrite(path, data);
   let handle: fsPromises.FileHandle | null = null;
   try {
     handle = await asyncWriteIo.open(tmp, 'wx', mode ?? 0o666);
