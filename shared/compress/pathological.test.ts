@@ -11,29 +11,14 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../errors';
 import { H16_MAX } from '../math/half';
-import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../motion/types';
+import { KeyFlag, MotionFlag, type Motion } from '../motion/types';
 import { exportMshAnimation } from '../msh/export';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import { axisAngle, setRotation } from '../testing/quaternions';
-import { mshViolations } from '../testing/sweepMotions';
+import { base, mshViolations } from '../testing/sweepMotions';
 import { compressMotion } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
 import type { CompressOptions } from './types';
-
-const chain = (J: number): JointInfo[] =>
-  Array.from({ length: J }, (_, j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
-
-function base(N: number, J: number): Motion {
-  const m = emptyMotion(N, chain(J));
-  for (let f = 0; f <= N; f++) {
-    m.translation.set([Math.sin(f / 10) * 20, 90, f * 0.5, 0], f * 4);
-    for (let j = 0; j < J; j++) {
-      setRotation(m, f, j, axisAngle([1, j, 2], 40 * Math.sin(f / 8 + j)));
-      m.offset.set([0, 10, 0, 0], (f * J + j) * 4);
-    }
-  }
-  return m;
-}
 
 const CASES: [string, () => Motion][] = [
   [

@@ -15,11 +15,12 @@ import { writeMshResources } from '../msh/write';
 import { seededRandom } from './random';
 import { axisAngle, quatProduct, setRotation } from './quaternions';
 
-const chain = (J: number): JointInfo[] =>
+/** A chain of J joints, each under the one before. */
+export const chain = (J: number): JointInfo[] =>
   Array.from({ length: J }, (_, j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
 
 /** A smooth motion of a J-joint chain, bones 10 units long. */
-function base(N: number, J: number): Motion {
+export function base(N: number, J: number): Motion {
   const m = emptyMotion(N, chain(J));
   for (let f = 0; f <= N; f++) {
     m.translation.set([Math.sin(f / 10) * 20, 90, f * 0.5, 0], f * 4);
