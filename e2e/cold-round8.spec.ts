@@ -11,7 +11,7 @@
 import { expect, test } from './fixtures';
 import { markerFrames } from './sev-ui';
 import { waitForDocumentAt1280 } from './ui';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** The Undo item's label in the Edit menu, without its shortcut. */
 async function undoLabel(page: Page): Promise<string> {
@@ -19,6 +19,14 @@ async function undoLabel(page: Page): Promise<string> {
   const label = (await page.getByTestId('menu-undo').textContent()) ?? '';
   await page.getByTestId('menu-edit').click();
   return label.replace(/Ctrl\+Z$/, '').trim();
+}
+
+/** Selects the field's text, types over it and presses Enter, as a user would. */
+async function typeInto(field: Locator, text: string): Promise<void> {
+  await field.click();
+  await field.page().keyboard.press('Control+a');
+  await field.page().keyboard.type(text);
+  await field.page().keyboard.press('Enter');
 }
 
 test('an SE chosen with the pointer hands the keyboard back: Space plays, and M adds the event at the playhead', async ({
@@ -98,18 +106,12 @@ test('a tolerance typed with a decimal comma is that number, and text that is no
 }) => {
   await waitForDocumentAt1280(page, electronApp);
   const rotation = page.getByTestId('tol-rotation');
-  const type = async (field: typeof rotation, text: string) => {
-    await field.click();
-    await page.keyboard.press('Control+a');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
   // The number field read "0,3" as 03: the rotation tolerance became 3°, ten times what was typed, without a word.
-  await type(rotation, '0,3');
+  await typeInto(rotation, '0,3');
   await expect(rotation).toHaveValue('0.3');
   expect(await undoLabel(page)).toBe('Undo Set rotation tolerance to 0.3°');
   // "1e" reached the app as an empty field ("an empty field was not applied").
-  await type(rotation, '1e');
+  await typeInto(rotation, '1e');
   await expect(page.getByTestId('tol-rotation-error')).toHaveText(
     'Rotation tolerance must be a number greater than 0; "1e" was not applied, it stays 0.3°.',
   );
@@ -120,20 +122,13 @@ test('a tolerance typed with a decimal comma is that number, and text that is no
   await page.keyboard.press('Enter');
   await expect(rotation).toHaveValue('0.35');
   const override = page.getByTestId('override-input');
-  await type(override, '0,2');
+  await typeInto(override, '0,2');
   await expect(override).toHaveValue('0.2');
   await expect(page.getByTestId('override-list')).toContainText('0.2°');
   expect(pageErrors).toEqual([]);
 });
 
 /** Types `text` into `field` as a keyboard does (a number field takes keys, not fill) and presses Enter. */
-async function typeInto(page: Page, testid: string, text: string): Promise<void> {
-  await page.getByTestId(testid).click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
-}
-
 test('the object bound and the frame field read a decimal comma, and name what they refuse', async ({
   page,
   electronApp,
@@ -142,11 +137,11 @@ test('the object bound and the frame field read a decimal comma, and name what t
   await waitForDocumentAt1280(page, electronApp);
   const object = page.getByTestId('tol-object');
   // The number field read "0,5" as 5: a bound ten times what was typed.
-  await typeInto(page, 'tol-object', '0,5');
+  await typeInto(page.getByTestId('tol-object'), '0,5');
   await expect(object).toHaveValue('0.5');
   expect(await undoLabel(page)).toMatch(/0\.5/);
   // Text that is no bound was put back without a word.
-  await typeInto(page, 'tol-object', 'abc');
+  await typeInto(page.getByTestId('tol-object'), 'abc');
   await expect(page.getByTestId('tol-object-error')).toHaveText(
     'Object bound must be a number greater than 0 (empty turns it off); "abc" was not applied, it stays 0.5 u.',
   );
@@ -158,9 +153,9 @@ test('the object bound and the frame field read a decimal comma, and name what t
   await expect(page.getByTestId('tol-object-error')).toHaveCount(0);
   // The frame field read "1,5" as frame 15.
   const frame = page.getByTestId('frame-number');
-  await typeInto(page, 'frame-number', '12');
+  await typeInto(page.getByTestId('frame-number'), '12');
   await expect(page.getByTestId('sev-playhead')).toHaveText('12');
-  await typeInto(page, 'frame-number', '1,5');
+  await typeInto(page.getByTestId('frame-number'), '1,5');
   await expect(page.getByTestId('message-list')).toContainText('Frame must be a whole number from 0 to');
   await expect(page.getByTestId('message-list')).toContainText('"1,5" was not applied, the playhead stays at 1.');
   await expect(page.getByTestId('sev-playhead')).toHaveText('1');
@@ -179,10 +174,10 @@ test('the footstep thresholds read a decimal comma, and name what they refuse', 
   await waitForDocumentAt1280(page, electronApp);
   await page.getByTestId('sev-suggest-footsteps').click();
   const speed = page.getByTestId('sev-footsteps-maxSpeed');
-  await typeInto(page, 'sev-footsteps-maxSpeed', '0,5');
+  await typeInto(page.getByTestId('sev-footsteps-maxSpeed'), '0,5');
   await expect(speed).toHaveValue('0.5');
   const frames = page.getByTestId('sev-footsteps-minContactFrames');
-  await typeInto(page, 'sev-footsteps-minContactFrames', '1,5');
+  await typeInto(page.getByTestId('sev-footsteps-minContactFrames'), '1,5');
   await expect(page.getByTestId('sev-footsteps-error')).toHaveText(
     'Footsteps "frames ≥" must be a whole number, 1 or more; "1,5" was not applied, it stays 1.',
   );
