@@ -10,15 +10,15 @@
  * message naming the file and where its text goes wrong, and be moved aside (`<part>.json.bad-<time>`), never left
  * to be read again. Nothing may be written outside the Backups folder.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { BackupPart, UnsavedBackup } from '../../shared/ipc/backups';
 import { writeMtn } from '../../shared/mtn/write';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
-import { BACKUP_PARTS, checkBackup, createBackupStore } from '../../electron/unsavedBackups';
+import { BACKUP_PARTS, backupFileBytes, checkBackup, createBackupStore } from '../../electron/unsavedBackups';
 import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
-import { mustLocate, namesIn, withScratch } from './scratch';
+import { mustLocate, namesIn, withScratchAsync } from './scratch';
 
 const TOKENS = [
   '1e309',
@@ -92,14 +92,11 @@ function seeds(): Uint8Array[] {
       [],
     ],
   ];
-  return copies.map(([copy, inputs]) =>
-    withScratch('backup-seed', ({ state }) => {
-      const store = createBackupStore(state);
-      store.put(copy, null, inputs);
-      const part = (copy as { part: BackupPart }).part;
-      return new Uint8Array(readFileSync(join(state, `${part}.json`)));
-    }),
-  );
+  // The bytes the store writes for each copy (its put writes them off the main thread; seeds are made at once).
+  return copies.map(([copy, inputs]) => {
+    const b = checkBackup(copy, null);
+    return backupFileBytes(b, b.part === 'motion' ? inputs : []);
+  });
 }
 
 const mutate = (rnd: Rng, input: Uint8Array): Uint8Array => mutateJsonDocument(rnd, input, TOKENS, STRINGS);
@@ -119,7 +116,7 @@ function partFor(input: Uint8Array): BackupPart {
 const plain = (b: UnsavedBackup) =>
   JSON.stringify(b.part === 'motion' ? { ...b, mtnBytes: Array.from(b.mtnBytes) } : b);
 
-function runIn(dir: string, input: Uint8Array): Outcome {
+async function runIn(dir: string, input: Uint8Array): Promise<Outcome> {
   const part = partFor(input);
   const file = join(dir, `${part}.json`);
   writeFileSync(file, input);
@@ -157,7 +154,7 @@ function runIn(dir: string, input: Uint8Array): Outcome {
   const inputs = store.inputsOf(part);
   for (const p of inputs) must(isAbsolute(p) && !p.includes('\0'), `kept the input ${JSON.stringify(p).slice(0, 100)}`);
   // Kept again as the store keeps a copy, then read by a fresh store: the same copy, the same inputs, no word.
-  store.put(copy, null, inputs);
+  await store.put(copy, null, inputs);
   const again = createBackupStore(dir, (m) => warnings.push(m));
   const back = again.held();
   must(warnings.length === 0 && back.setAside.length === 0, `the copy kept does not read back: ${warnings[0]}`);
@@ -173,5 +170,5 @@ export const backupTarget: FuzzTarget = {
   ext: 'json',
   seeds,
   mutate,
-  run: (input) => withScratch('backup', ({ state }) => runIn(state, input)),
+  run: (input) => withScratchAsync('backup', ({ state }) => runIn(state, input)),
 };

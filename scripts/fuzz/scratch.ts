@@ -73,22 +73,44 @@ function sweepOldScratch(): void {
   }
 }
 
-/** Runs `fn` in a fresh scratch folder, then checks the sentinel and removes the folder. */
-export function withScratch<T>(prefix: string, fn: (s: Scratch) => T): T {
+function makeScratch(prefix: string): { root: string; s: Scratch } {
   if (!swept) sweepOldScratch();
   const root = mkdtempSync(join(SCRATCH_BASE, `actguy-fuzz-store-${process.pid}-${prefix}-`));
+  const s = { state: join(root, 'state'), outside: join(root, 'outside') };
+  mkdirSync(s.state);
+  mkdirSync(s.outside);
+  writeFileSync(join(s.outside, SENTINEL), SENTINEL_TEXT);
+  return { root, s };
+}
+
+/** Nothing beside the store's folder made or changed. */
+function checkScratch(root: string, s: Scratch): void {
+  const names = readdirSync(root).sort();
+  if (names.join() !== 'outside,state')
+    throw new FuzzDefect('invalid', `a file was made beside the store's folder: ${names.join(', ')}`);
+  const left = readdirSync(s.outside);
+  if (left.join() !== SENTINEL || readFileSync(join(s.outside, SENTINEL), 'utf8') !== SENTINEL_TEXT)
+    throw new FuzzDefect('invalid', `the folder beside the store's changed: ${left.join(', ')}`);
+}
+
+/** Runs `fn` in a fresh scratch folder, then checks the sentinel and removes the folder. */
+export function withScratch<T>(prefix: string, fn: (s: Scratch) => T): T {
+  const { root, s } = makeScratch(prefix);
   try {
-    const s = { state: join(root, 'state'), outside: join(root, 'outside') };
-    mkdirSync(s.state);
-    mkdirSync(s.outside);
-    writeFileSync(join(s.outside, SENTINEL), SENTINEL_TEXT);
     const out = fn(s);
-    const names = readdirSync(root).sort();
-    if (names.join() !== 'outside,state')
-      throw new FuzzDefect('invalid', `a file was made beside the store's folder: ${names.join(', ')}`);
-    const left = readdirSync(s.outside);
-    if (left.join() !== SENTINEL || readFileSync(join(s.outside, SENTINEL), 'utf8') !== SENTINEL_TEXT)
-      throw new FuzzDefect('invalid', `the folder beside the store's changed: ${left.join(', ')}`);
+    checkScratch(root, s);
+    return out;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** withScratch for a store whose writes finish later (the backup store writes off the main thread). */
+export async function withScratchAsync<T>(prefix: string, fn: (s: Scratch) => Promise<T>): Promise<T> {
+  const { root, s } = makeScratch(prefix);
+  try {
+    const out = await fn(s);
+    checkScratch(root, s);
     return out;
   } finally {
     rmSync(root, { recursive: true, force: true });
