@@ -148,6 +148,8 @@ function FrameField(props: { frame: number; frameCount: number; disabled: boolea
       className="num frame-number"
       type="text"
       inputMode="numeric"
+      // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+      role="spinbutton"
       spellCheck={false}
       autoComplete="off"
       value={text ?? String(props.frame)}

@@ -183,6 +183,8 @@ function FootstepField(props: {
         className="num"
         type="text"
         inputMode="decimal"
+        // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+        role="spinbutton"
         spellCheck={false}
         autoComplete="off"
         value={text ?? String(current)}

@@ -74,6 +74,8 @@ export function CompressorSettings(props: { disabled: boolean }) {
           className="num"
           type="text"
           inputMode="decimal"
+          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+          role="spinbutton"
           spellCheck={false}
           autoComplete="off"
           placeholder="off"
@@ -95,6 +97,8 @@ export function CompressorSettings(props: { disabled: boolean }) {
           className="num"
           type="text"
           inputMode="decimal"
+          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+          role="spinbutton"
           spellCheck={false}
           autoComplete="off"
           placeholder="auto"

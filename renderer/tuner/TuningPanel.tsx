@@ -105,6 +105,8 @@ function ToleranceRow(props: {
         // Text, not a number field: that read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as it did.
         type="text"
         inputMode="decimal"
+        // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+        role="spinbutton"
         spellCheck={false}
         autoComplete="off"
         value={text}
@@ -212,6 +214,8 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
           className="num wide"
           type="text"
           inputMode="decimal"
+          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
+          role="spinbutton"
           spellCheck={false}
           autoComplete="off"
           placeholder={`global ${global}`}
