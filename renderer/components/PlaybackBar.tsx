@@ -4,7 +4,7 @@ import { gotoFrame, step, togglePlay } from '../app/playhead';
 import { Icon } from './Icons';
 import { useRef, useState } from 'react';
 import { sessionStore } from '../state/sessionStore';
-import { parseTypedWholeNumber, quotedTyped } from '../tuner/typedNumber';
+import { parseTypedWholeNumber, quotedTyped, typedNumberAttributes } from '../tuner/typedNumber';
 
 /** Play/pause, step, loop, speed and the frame field under the viewport. */
 export function PlaybackBar() {
@@ -146,12 +146,7 @@ function FrameField(props: { frame: number; frameCount: number; disabled: boolea
   return (
     <input
       className="num frame-number"
-      type="text"
-      inputMode="numeric"
-      // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-      role="spinbutton"
-      spellCheck={false}
-      autoComplete="off"
+      {...typedNumberAttributes('numeric')}
       value={text ?? String(props.frame)}
       disabled={props.disabled}
       aria-label="Frame"

@@ -5,7 +5,13 @@ import { sessionStore } from '../state/sessionStore';
 import { useSev } from './hooks';
 import { footsteps } from './sevActions';
 import { useRef, useState } from 'react';
-import { parseTypedNumber, parseTypedWholeNumber, quotedTyped, steppedText } from '../tuner/typedNumber';
+import {
+  parseTypedNumber,
+  parseTypedWholeNumber,
+  quotedTyped,
+  steppedText,
+  typedNumberAttributes,
+} from '../tuner/typedNumber';
 
 interface FootstepFieldSpec {
   key: keyof FootContactOptions;
@@ -181,12 +187,7 @@ function FootstepField(props: {
       {field.label}{' '}
       <input
         className="num"
-        type="text"
-        inputMode="decimal"
-        // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-        role="spinbutton"
-        spellCheck={false}
-        autoComplete="off"
+        {...typedNumberAttributes('decimal')}
         value={text ?? String(current)}
         data-testid={`sev-footsteps-${field.key}`}
         onChange={(e) => {

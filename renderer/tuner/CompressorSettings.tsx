@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { revealChannelFrame } from '../app/playhead';
 import { documentStore } from '../state/documentStore';
 import { useCompression, useDocument } from '../state/hooks';
-import { parseTypedNumber, quotedTyped, steppedText } from './typedNumber';
+import { parseTypedNumber, quotedTyped, steppedText, typedNumberAttributes } from './typedNumber';
 
 /**
  * Compressor choice for the open motion: the classic rule (ActGuy's original
@@ -72,12 +72,7 @@ export function CompressorSettings(props: { disabled: boolean }) {
         <input
           id="tol-object"
           className="num"
-          type="text"
-          inputMode="decimal"
-          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-          role="spinbutton"
-          spellCheck={false}
-          autoComplete="off"
+          {...typedNumberAttributes('decimal')}
           placeholder="off"
           value={objectText}
           disabled={props.disabled}
@@ -95,12 +90,7 @@ export function CompressorSettings(props: { disabled: boolean }) {
         <input
           id="tol-shell"
           className="num"
-          type="text"
-          inputMode="decimal"
-          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-          role="spinbutton"
-          spellCheck={false}
-          autoComplete="off"
+          {...typedNumberAttributes('decimal')}
           placeholder="auto"
           value={shellText}
           disabled={props.disabled || objectText.trim() === ''}

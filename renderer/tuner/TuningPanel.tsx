@@ -9,7 +9,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
 import { adoptAsDefaults } from './defaultTolerances';
-import { parseTypedNumber, steppedText } from './typedNumber';
+import { parseTypedNumber, steppedText, typedNumberAttributes } from './typedNumber';
 
 /**
  * A tolerance editor: a slider (a drag is one undo step) and a number field
@@ -103,12 +103,7 @@ function ToleranceRow(props: {
         id={props.testid}
         className="num"
         // Text, not a number field: that read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as it did.
-        type="text"
-        inputMode="decimal"
-        // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-        role="spinbutton"
-        spellCheck={false}
-        autoComplete="off"
+        {...typedNumberAttributes('decimal')}
         value={text}
         disabled={props.disabled}
         data-testid={props.testid}
@@ -212,12 +207,7 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
         <input
           id="override-input"
           className="num wide"
-          type="text"
-          inputMode="decimal"
-          // A text field that steps with ↑ / ↓: a spin button to assistive technology, as the number field was.
-          role="spinbutton"
-          spellCheck={false}
-          autoComplete="off"
+          {...typedNumberAttributes('decimal')}
           placeholder={`global ${global}`}
           value={text}
           disabled={disabled || joint < 0}

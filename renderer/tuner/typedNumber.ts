@@ -38,3 +38,11 @@ export function parseTypedWholeNumber(text: string): number {
 export function quotedTyped(text: string): string {
   return text.trim() === '' ? 'an empty field' : `"${text.trim()}"`;
 }
+
+/**
+ * The attributes of a field typed in as text and read by the functions above: not a number field (that read "0,3" as
+ * 3), stepping with ↑ / ↓, so a spin button to assistive technology as the number field was.
+ */
+export function typedNumberAttributes(inputMode: 'decimal' | 'numeric') {
+  return { type: 'text', inputMode, role: 'spinbutton', spellCheck: false, autoComplete: 'off' } as const;
+}
