@@ -315,25 +315,82 @@ export function writeFileAtomic(
 export const asyncWriteIo = { open: (path: string, flags: string, mode: number) => fsPromises.open(path, flags, mode) };
 
 /**
- * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
- * while the user works (main's copy of unsaved work, up to 44 MB), whose write and fsync took the main thread
- * tenths of a second. Only the metadata calls (the folder, the sweep, the rename) are synchronous; the rename and
- * the removal of the temp go through atomicWriteIo as writeFileAtomic's do. `stillWanted`
- * is asked right before the rename, in the same turn of the event loop: when it says no (a newer copy, or the
- * copy's removal, came meanwhile) the temp file is removed and nothing replaces `path`; resolves whether it was
- * renamed. Failures are as writeFileAtomic's: the temp removed, `path` named, the previous file untouched.
+ * Every asynchronous write of this process still running (writeFileAtomicAsync, build/commit.ts commitOutputsAsync):
+ * main waits for them, bounded, before it quits (settleWrites), so a quit does not cut off the copy of unsaved work
+ * or the save being written (docs/architecture.md#electron). An entry goes when its write ends, however it ends.
  */
-export async function writeFileAtomicAsync(
+export const writesInFlight = new Set<Promise<unknown>>();
+
+/** Runs `write` as one of writesInFlight until it ends; its result or error is the caller's, as it is. */
+export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
+  const p = write();
+  const entry = p.then(
+    () => undefined,
+    () => undefined,
+  );
+  writesInFlight.add(entry);
+  void entry.then(() => writesInFlight.delete(entry));
+  return p;
+}
+
+/**
+ * Waits for `pending` (writesInFlight) to end, those started meanwhile included, for at most `timeoutMs`; resolves
+ * how many were still running then (0: all ended). Never rejects: a write's failure is its caller's to report.
+ */
+export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeoutMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<'time'>((resolve) => {
+    timer = setTimeout(() => resolve('time'), timeoutMs);
+  });
+  try {
+    while (pending.size > 0) {
+      const ended = await Promise.race([Promise.allSettled([...pending]), timeUp]);
+      if (ended === 'time') return pending.size;
+      // A settled entry leaves the set a turn later (its own then): let it go before looking again.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What writeFileAtomicAsync writes: bytes, text (UTF-8), or pieces made one at a time as the write asks for them. */
+export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
+
+/**
+ * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
+ * while the user works (main's copy of unsaved work, up to 44 MB), or large (a save, an export), whose write and
+ * fsync took the main thread tenths of a second. `data` given as pieces (an iterable) is made one piece at a time,
+ * each written before the next is made: the work of making them (a motion copy's base64) is spread over turns of the
+ * event loop, not one long stall. Only the metadata calls (the folder, the sweep, the rename) are synchronous; the
+ * rename and the removal of the temp go through atomicWriteIo as writeFileAtomic's do. `folder` is checked again
+ * right before the rename (FolderPin). `stillWanted` is asked right before the rename, in the same turn of the event
+ * loop: when it says no (a newer copy, or the copy's removal, came meanwhile) the temp file is removed and nothing
+ * replaces `path`; resolves whether it was renamed. Failures are as writeFileAtomic's: the temp removed, `path`
+ * named, the previous file untouched. The write counts in writesInFlight until it ends.
+ */
+export function writeFileAtomicAsync(
   path: string,
-  data: Uint8Array | string,
-  options: { stillWanted?: () => boolean } = {},
+  data: AsyncWriteData,
+  options: { stillWanted?: () => boolean; folder?: FolderPin } = {},
 ): Promise<boolean> {
-  const { tmp, bytes, mode } = startAtomicWrite(path, data);
+  return trackWrite(() => writeAtomicAsync(path, data, options));
+}
+
+async function writeAtomicAsync(
+  path: string,
+  data: AsyncWriteData,
+  options: { stillWanted?: () => boolean; folder?: FolderPin },
+): Promise<boolean> {
+  const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
+  const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
   let handle: fsPromises.FileHandle | null = null;
   try {
     handle = await asyncWriteIo.open(tmp, 'wx', mode ?? 0o666);
     if (mode !== undefined) await handle.chmod(mode).catch(() => undefined);
-    await handle.writeFile(bytes);
+    if (pieces) for (const piece of pieces) await writeAll(handle, piece);
+    else await handle.writeFile(bytes);
     await handle.sync();
     await handle.close();
     handle = null;
@@ -341,6 +398,8 @@ export async function writeFileAtomicAsync(
       atomicWriteIo.unlinkSync(tmp);
       return false;
     }
+    // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
+    if (options.folder) refuseMovedFolder(options.folder, path);
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
@@ -351,6 +410,14 @@ export async function writeFileAtomicAsync(
       /* temp file may not exist */
     }
     throw withoutTempPath(e, tmp, path);
+  }
+}
+
+/** Writes all of `bytes` at the handle's position (a write may take fewer bytes than it was given). */
+async function writeAll(handle: fsPromises.FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.byteLength;) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
+    at += bytesWritten;
   }
 }
 
