@@ -15,7 +15,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { promises as fsPromises } from 'node:fs';
+import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
@@ -309,10 +309,19 @@ export function writeFileAtomic(
 }
 
 /**
- * The asynchronous calls writeFileAtomicAsync makes, as a seam as atomicWriteIo is: tests hold a write back or make
- * it fail halfway. Never replaced outside tests.
+ * The asynchronous calls writeFileAtomicAsync makes (Node's thread pool), as a seam as atomicWriteIo is: tests hold a
+ * write back or make it fail halfway (a full disk). Never replaced outside tests.
  */
-export const asyncWriteIo = { open: (path: string, flags: string, mode: number) => fsPromises.open(path, flags, mode) };
+export const asyncWriteIo = {
+  open: (path: string, flags: string, mode: number): Promise<number> =>
+    new Promise((resolve, reject) => fsOpen(path, flags, mode, (e, fd) => (e ? reject(e) : resolve(fd)))),
+  write: (fd: number, bytes: Uint8Array, offset: number, length: number): Promise<number> =>
+    new Promise((resolve, reject) => fsWrite(fd, bytes, offset, length, null, (e, n) => (e ? reject(e) : resolve(n)))),
+  fsync: (fd: number): Promise<void> =>
+    new Promise((resolve, reject) => fsFsync(fd, (e) => (e ? reject(e) : resolve()))),
+  close: (fd: number): Promise<void> =>
+    new Promise((resolve, reject) => fsClose(fd, (e) => (e ? reject(e) : resolve()))),
+};
 
 /**
  * Every asynchronous write of this process still running (writeFileAtomicAsync, build/commit.ts commitOutputsAsync):
@@ -385,15 +394,17 @@ async function writeAtomicAsync(
 ): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
   const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
-  let handle: fsPromises.FileHandle | null = null;
+  const io = asyncWriteIo;
+  let fd: number | null = null;
   try {
-    handle = await asyncWriteIo.open(tmp, 'wx', mode ?? 0o666);
-    if (mode !== undefined) await handle.chmod(mode).catch(() => undefined);
-    if (pieces) for (const piece of pieces) await writeAll(handle, piece);
-    else await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.close();
-    handle = null;
+    fd = await io.open(tmp, 'wx', mode ?? 0o666);
+    keepMode(fd, mode);
+    for (const piece of pieces ?? [bytes])
+      for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
+    await io.fsync(fd);
+    const open = fd;
+    fd = null;
+    await io.close(open);
     if (options.stillWanted && !options.stillWanted()) {
       atomicWriteIo.unlinkSync(tmp);
       return false;
@@ -403,21 +414,13 @@ async function writeAtomicAsync(
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
-    if (handle !== null) await handle.close().catch(() => undefined);
+    if (fd !== null) await io.close(fd).catch(() => undefined);
     try {
       atomicWriteIo.unlinkSync(tmp);
     } catch {
       /* temp file may not exist */
     }
     throw withoutTempPath(e, tmp, path);
-  }
-}
-
-/** Writes all of `bytes` at the handle's position (a write may take fewer bytes than it was given). */
-async function writeAll(handle: fsPromises.FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.byteLength;) {
-    const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
-    at += bytesWritten;
   }
 }
 
