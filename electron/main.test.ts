@@ -1276,6 +1276,47 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes).toHaveLength(asked + 3);
   });
 
+  // Mutations that fail: the build question's promise without its catch (closeAsked stays set: no close asks again);
+  // the catch not clearing closeAsked; no message to the user.
+  it('a build question that fails to show keeps the window open with its build, says so, and the next close asks again', async () => {
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+      }>;
+    const project = join(fake.state.userData, 'build-on-close', 'sample.actguy.json');
+    const projectText = readFileSync(project, 'utf8');
+    const build = (await ipc('startBuild', { projectPath: project, projectText })) as { value: { buildId: string } };
+    const asked = fake.state.messageBoxes.length;
+    const closed = win.closed;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.failMessageBoxes = true;
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(/the running build could not be asked about or stopped/),
+      ),
+    );
+    // The user is told (here that box fails too, and is said in the terminal).
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({
+      type: 'error',
+      message: 'ActGuy could not stop the running build, so it stays open.',
+    });
+    fake.state.failMessageBoxes = false;
+    stderr.mockRestore();
+    expect(win.closed).toBe(closed);
+    fake.state.messageBoxResponse = 0; // Stop and close
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+    expect(fake.state.messageBoxes[asked + 2]).toMatchObject({ message: 'A build is running.' });
+    expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
+      value: { state: 'cancelled' },
+    });
+  });
+
   // Round 20. Mutations that fail: main.ts without the unhandledRejection listener; the close question's Discard
   // closing the window without looking whether it is gone (its promise then failed with nothing to catch it).
   it('a main-process promise that fails with nothing to catch it leaves a crash record (no error box); a Discard answered after the window went closes nothing', async () => {
