@@ -21,6 +21,23 @@ export interface QuitGateOptions {
 }
 
 /**
+ * Waits for `pending` as a quit does (QUIT_WAIT_MS at most, unless `timeoutMs`), and says through `warn` how many
+ * writes were still running when the wait ran out. Never rejects.
+ */
+export async function waitForWritesBeforeQuit(
+  pending: ReadonlySet<Promise<unknown>>,
+  warn: (message: string) => void,
+  timeoutMs = QUIT_WAIT_MS,
+): Promise<void> {
+  const left = await settleWrites(pending, timeoutMs);
+  if (left > 0)
+    warn(
+      `quitting with ${left === 1 ? 'a write' : `${left} writes`} still running after ${timeoutMs / 1000} s: ` +
+        'each goes to a temporary file first, so the file it was replacing is as it was',
+    );
+}
+
+/**
  * The app's will-quit handler, as a function of the writes still running: true when this will-quit goes ahead (the
  * app tears down and exits). While writes run, the first will-quit is prevented and the quit comes again once they
  * have ended or QUIT_WAIT_MS ran out, whichever is first; a will-quit while it waits is prevented too, and the one
@@ -34,14 +51,7 @@ export function createQuitGate(options: QuitGateOptions): (event: { preventDefau
     event.preventDefault();
     if (state === 'waiting') return false;
     state = 'waiting';
-    settleWrites(options.pending, timeoutMs)
-      .then((left) => {
-        if (left > 0)
-          options.warn(
-            `quitting with ${left === 1 ? 'a write' : `${left} writes`} still running after ${timeoutMs / 1000} s: ` +
-              'each goes to a temporary file first, so the file it was replacing is as it was',
-          );
-      })
+    waitForWritesBeforeQuit(options.pending, options.warn, timeoutMs)
       .finally(() => {
         state = 'waited';
         options.quit();
