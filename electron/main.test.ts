@@ -1457,7 +1457,7 @@ describe('electron main', () => {
     const quits = fake.state.quits;
     let end = (): void => undefined;
     const write = new Promise<void>((r) => (end = r));
-    const entry = write.then(() => writesInFlight.delete(entry));
+    const entry: Promise<unknown> = write.then(() => writesInFlight.delete(entry));
     writesInFlight.add(entry);
     const event = { preventDefault: vi.fn() };
     fake.state.appEvents.get('will-quit')!(event);

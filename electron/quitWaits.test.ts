@@ -8,7 +8,7 @@ import { createQuitGate } from './quitWaits';
 function heldWrite(pending: Set<Promise<unknown>>): () => void {
   let end = (): void => undefined;
   const p = new Promise<void>((r) => (end = r));
-  const entry = p.then(() => pending.delete(entry));
+  const entry: Promise<unknown> = p.then(() => pending.delete(entry));
   pending.add(entry);
   return end;
 }
