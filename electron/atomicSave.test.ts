@@ -6,7 +6,15 @@
  * which works as root (CI runs as root, where a read-only folder stops nothing).
  * A save that wrote the target directly would leave half a file and fail here.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeSync as realWriteSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync as realWriteSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,12 +25,14 @@ import { writeMtn } from '../shared/mtn/write';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT } from './fsErrors';
 import { ASSETS, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
-import { atomicWriteIo, writeFileAtomic } from './fsutil';
+import { asyncWriteIo, atomicWriteIo, writeFileAtomic, writesInFlight } from './fsutil';
+import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/sidecar';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 
 const compress = useCompressClientPerTest();
 const realIo = { ...atomicWriteIo };
+const realAsyncIo = { ...asyncWriteIo };
 
 let ws: string;
 let handlers: ApiHandlers;
@@ -42,11 +52,19 @@ function diskFillsUp(): { writes: string[] } {
     throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
   };
   atomicWriteIo.writeSync = halfThenFull as unknown as typeof atomicWriteIo.writeSync;
+  // The same through the seam of the writes made off the main thread (the app's saves and exports).
+  asyncWriteIo.open = async (path, flags, mode) => {
+    const fd = await realAsyncIo.open(path, flags, mode);
+    paths.set(fd, path);
+    return fd;
+  };
+  asyncWriteIo.write = async (fd, buffer, offset, length) => halfThenFull(fd, buffer, offset, length);
   return seen;
 }
 
 function restoreIo(): void {
   Object.assign(atomicWriteIo, realIo);
+  Object.assign(asyncWriteIo, realAsyncIo);
 }
 
 const tempFiles = (): string[] => readdirSync(ws).filter((n) => n.endsWith('.tmp'));
@@ -183,6 +201,82 @@ describe('every save and export of the app is atomic', () => {
     });
     expect(readFileSync(mt3).equals(before[0])).toBe(true);
     expect(readFileSync(glb).equals(before[1])).toBe(true);
+    expect(tempFiles()).toEqual([]);
+  });
+});
+
+describe("the app's saves and exports write off the main thread", () => {
+  /**
+   * Holds every write made off the main thread (asyncWriteIo) at its open until `release`; `reached` resolves once
+   * one is held. A save or export that wrote on the main thread never reaches it: it ends first.
+   */
+  function holdWrites(): { reached: Promise<'held'>; release: () => void } {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let reached = (): void => undefined;
+    const atOpen = new Promise<'held'>((r) => (reached = () => r('held')));
+    asyncWriteIo.open = async (path, flags, mode) => {
+      reached();
+      await held;
+      return realAsyncIo.open(path, flags, mode);
+    };
+    return { reached: atOpen, release };
+  }
+
+  // Mutations that fail: each of saveMotion (alone, and with its tuning file), saveSev, saveProject, exportMt3,
+  // exportGltf and exportMsh back on the synchronous writer (writeFileAtomic, commitOutputs).
+  it('each is under way in the thread pool, counts among the writes quit waits for, and lands', async () => {
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+    const tuningText = serializeTuning(defaultTuning(), readMtn(mtnBytes).joints);
+    const sev = readFileSync(join(ws, 'walk.sev'), 'utf8');
+    const project = readFileSync(join(ws, 'sample.actguy.json'), 'utf8');
+    const calls: [string, string, () => Promise<unknown>][] = [
+      ['saveMotion', 'walk.mtn', () => handlers.saveMotion({ documentId, path: join(ws, 'walk.mtn'), mtnBytes })],
+      [
+        'saveMotion with its tuning',
+        'walk.mtn',
+        () => handlers.saveMotion({ documentId, path: join(ws, 'walk.mtn'), mtnBytes, tuningText }),
+      ],
+      ['saveSev', 'walk.sev', () => handlers.saveSev({ path: join(ws, 'walk.sev'), text: `${sev}\n` })],
+      [
+        'saveProject',
+        'sample.actguy.json',
+        () => handlers.saveProject({ path: join(ws, 'sample.actguy.json'), text: `${project}\n` }),
+      ],
+      ['exportMt3', 'walk.mt3', () => handlers.exportMt3({ path: join(ws, 'walk.mt3'), compress: request })],
+      [
+        'exportGltf',
+        'walk.glb',
+        () => handlers.exportGltf({ documentId, source: 'source', mtnBytes, path: join(ws, 'walk.glb') }),
+      ],
+      [
+        'exportMsh',
+        'walk.res8',
+        () =>
+          handlers.exportMsh({
+            documentId,
+            positionTolerance: 0.5,
+            rotationToleranceDeg: 0.5,
+            path: join(ws, 'walk.res8'),
+          }),
+      ],
+    ];
+    for (const [what, file, call] of calls) {
+      const before = existsSync(join(ws, file)) ? readFileSync(join(ws, file)) : null;
+      const hold = holdWrites();
+      const done = call();
+      expect(await Promise.race([hold.reached, done.then(() => 'ended')]), what).toBe('held');
+      expect(writesInFlight.size, what).toBe(1);
+      // Nothing is in place until the write ends.
+      expect(existsSync(join(ws, file)) ? readFileSync(join(ws, file)) : null, what).toEqual(before);
+      hold.release();
+      await done;
+      restoreIo();
+      expect(writesInFlight.size, what).toBe(0);
+      expect(existsSync(join(ws, file)), what).toBe(true);
+    }
+    expect(readFileSync(tuningPathOf(join(ws, 'walk.mtn')), 'utf8')).toBe(tuningText);
     expect(tempFiles()).toEqual([]);
   });
 });

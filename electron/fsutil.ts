@@ -15,7 +15,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { promises as fsPromises } from 'node:fs';
+import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
@@ -309,42 +309,112 @@ export function writeFileAtomic(
 }
 
 /**
- * The asynchronous calls writeFileAtomicAsync makes, as a seam as atomicWriteIo is: tests hold a write back or make
- * it fail halfway. Never replaced outside tests.
+ * The asynchronous calls writeFileAtomicAsync makes (Node's thread pool), as a seam as atomicWriteIo is: tests hold a
+ * write back or make it fail halfway (a full disk). Never replaced outside tests.
  */
-export const asyncWriteIo = { open: (path: string, flags: string, mode: number) => fsPromises.open(path, flags, mode) };
+export const asyncWriteIo = {
+  open: (path: string, flags: string, mode: number): Promise<number> =>
+    new Promise((resolve, reject) => fsOpen(path, flags, mode, (e, fd) => (e ? reject(e) : resolve(fd)))),
+  write: (fd: number, bytes: Uint8Array, offset: number, length: number): Promise<number> =>
+    new Promise((resolve, reject) => fsWrite(fd, bytes, offset, length, null, (e, n) => (e ? reject(e) : resolve(n)))),
+  fsync: (fd: number): Promise<void> =>
+    new Promise((resolve, reject) => fsFsync(fd, (e) => (e ? reject(e) : resolve()))),
+  close: (fd: number): Promise<void> =>
+    new Promise((resolve, reject) => fsClose(fd, (e) => (e ? reject(e) : resolve()))),
+};
+
+/**
+ * Every asynchronous write of this process still running (writeFileAtomicAsync, build/commit.ts commitOutputsAsync):
+ * main waits for them, bounded, before it quits (settleWrites), so a quit does not cut off the copy of unsaved work
+ * or the save being written (docs/architecture.md#electron). An entry goes when its write ends, however it ends.
+ */
+export const writesInFlight = new Set<Promise<unknown>>();
+
+/** Runs `write` as one of writesInFlight until it ends; its result or error is the caller's, as it is. */
+export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
+  const p = write();
+  const entry = p.then(
+    () => undefined,
+    () => undefined,
+  );
+  writesInFlight.add(entry);
+  void entry.then(() => writesInFlight.delete(entry));
+  return p;
+}
+
+/**
+ * Waits for `pending` (writesInFlight) to end, those started meanwhile included, for at most `timeoutMs`; resolves
+ * how many were still running then (0: all ended). Never rejects: a write's failure is its caller's to report.
+ */
+export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeoutMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<'time'>((resolve) => {
+    timer = setTimeout(() => resolve('time'), timeoutMs);
+  });
+  try {
+    while (pending.size > 0) {
+      const ended = await Promise.race([Promise.allSettled([...pending]), timeUp]);
+      if (ended === 'time') return pending.size;
+      // A settled entry leaves the set a turn later (its own then): let it go before looking again.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What writeFileAtomicAsync writes: bytes, text (UTF-8), or pieces made one at a time as the write asks for them. */
+export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 
 /**
  * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
- * while the user works (main's copy of unsaved work, up to 44 MB), whose write and fsync took the main thread
- * tenths of a second. Only the metadata calls (the folder, the sweep, the rename) are synchronous; the rename and
- * the removal of the temp go through atomicWriteIo as writeFileAtomic's do. `stillWanted`
- * is asked right before the rename, in the same turn of the event loop: when it says no (a newer copy, or the
- * copy's removal, came meanwhile) the temp file is removed and nothing replaces `path`; resolves whether it was
- * renamed. Failures are as writeFileAtomic's: the temp removed, `path` named, the previous file untouched.
+ * while the user works (main's copy of unsaved work, up to 44 MB), or large (a save, an export), whose write and
+ * fsync took the main thread tenths of a second. `data` given as pieces (an iterable) is made one piece at a time,
+ * each written before the next is made: the work of making them (a motion copy's base64) is spread over turns of the
+ * event loop, not one long stall. Only the metadata calls (the folder, the sweep, the rename) are synchronous; the
+ * rename and the removal of the temp go through atomicWriteIo as writeFileAtomic's do. `folder` is checked again
+ * right before the rename (FolderPin). `stillWanted` is asked right before the rename, in the same turn of the event
+ * loop: when it says no (a newer copy, or the copy's removal, came meanwhile) the temp file is removed and nothing
+ * replaces `path`; resolves whether it was renamed. Failures are as writeFileAtomic's: the temp removed, `path`
+ * named, the previous file untouched. The write counts in writesInFlight until it ends.
  */
-export async function writeFileAtomicAsync(
+export function writeFileAtomicAsync(
   path: string,
-  data: Uint8Array | string,
-  options: { stillWanted?: () => boolean } = {},
+  data: AsyncWriteData,
+  options: { stillWanted?: () => boolean; folder?: FolderPin } = {},
 ): Promise<boolean> {
-  const { tmp, bytes, mode } = startAtomicWrite(path, data);
-  let handle: fsPromises.FileHandle | null = null;
+  return trackWrite(() => writeAtomicAsync(path, data, options));
+}
+
+async function writeAtomicAsync(
+  path: string,
+  data: AsyncWriteData,
+  options: { stillWanted?: () => boolean; folder?: FolderPin },
+): Promise<boolean> {
+  const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
+  const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
+  const io = asyncWriteIo;
+  let fd: number | null = null;
   try {
-    handle = await asyncWriteIo.open(tmp, 'wx', mode ?? 0o666);
-    if (mode !== undefined) await handle.chmod(mode).catch(() => undefined);
-    await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.close();
-    handle = null;
+    fd = await io.open(tmp, 'wx', mode ?? 0o666);
+    keepMode(fd, mode);
+    for (const piece of pieces ?? [bytes])
+      for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
+    await io.fsync(fd);
+    const open = fd;
+    fd = null;
+    await io.close(open);
     if (options.stillWanted && !options.stillWanted()) {
       atomicWriteIo.unlinkSync(tmp);
       return false;
     }
+    // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
+    if (options.folder) refuseMovedFolder(options.folder, path);
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
-    if (handle !== null) await handle.close().catch(() => undefined);
+    if (fd !== null) await io.close(fd).catch(() => undefined);
     try {
       atomicWriteIo.unlinkSync(tmp);
     } catch {

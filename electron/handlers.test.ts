@@ -11,7 +11,7 @@ import { writeMar } from '../shared/mar/write';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { atomicWriteIo } from './fsutil';
+import { asyncWriteIo, atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { SAVE_MOTION_NEXT } from './fsErrors';
 import {
@@ -213,6 +213,13 @@ describe('handlers', () => {
         throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
       return realOpen(path, flags);
     }) as typeof atomicWriteIo.openSync;
+    // The save writes off the main thread: its open is refused there the same way.
+    const realAsyncOpen = asyncWriteIo.open;
+    asyncWriteIo.open = async (path, flags, mode) => {
+      if (String(path).startsWith(workspace))
+        throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+      return realAsyncOpen(path, flags, mode);
+    };
     let failed;
     try {
       failed = await dispatchInvoke(handlers, 'saveMotion', {
@@ -222,6 +229,7 @@ describe('handlers', () => {
       });
     } finally {
       atomicWriteIo.openSync = realOpen;
+      asyncWriteIo.open = realAsyncOpen;
     }
     expect(failed).toEqual({
       ok: false,

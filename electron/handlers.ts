@@ -37,11 +37,11 @@ import {
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomic } from './fsutil';
+import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
-import { commitOutputs } from './build/commit';
+import { commitOutputsAsync } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
@@ -362,8 +362,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       files.push({ path: policy.check(tuning.path, 'write'), bytes: new TextEncoder().encode(tuning.text) });
     }
     try {
-      if (files.length === 1) writeFileAtomic(path, mtnBytes, folder ? { folder } : {});
-      else commitOutputs(files, folder ? { folders: [folder] } : {});
+      // Off the main thread (a motion may be 30 MB): written and flushed in Node's thread pool, renamed here.
+      if (files.length === 1) await writeFileAtomicAsync(path, mtnBytes, folder ? { folder } : {});
+      else await commitOutputsAsync(files, folder ? { folders: [folder] } : {});
     } catch (e) {
       throw new Error(
         `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
@@ -398,7 +399,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (outcome.status !== 'done' || !outcome.bytes)
       throw new Error(`Could not export ${path}: the compressor returned no file`);
     try {
-      writeFileAtomic(path, outcome.bytes, { folder });
+      await writeFileAtomicAsync(path, outcome.bytes, { folder });
     } catch (e) {
       throw new Error(
         `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,

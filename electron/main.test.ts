@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { handedOverSeam as systemFilesSeam } from './systemFiles';
+import { writesInFlight } from './fsutil';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {
@@ -30,6 +31,10 @@ const fake = vi.hoisted(() => {
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
     messageBoxResponse: 1,
+    /** While set, message boxes fail to show (their promise rejects). */
+    failMessageBoxes: false,
+    /** How many times main called app.quit. */
+    quits: 0,
     /** While set, message boxes stay open until answered here (or taken down by their `signal`). */
     holdMessageBoxes: false,
     heldAnswers: [] as ((response: number) => void)[],
@@ -187,7 +192,9 @@ vi.mock('electron', () => ({
       return true;
     },
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
-    quit: () => {},
+    quit: () => {
+      fake.state.quits++;
+    },
     exit: () => {},
   },
   powerSaveBlocker: {
@@ -227,6 +234,7 @@ vi.mock('electron', () => ({
   dialog: {
     showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
       fake.state.messageBoxes.push(options);
+      if (fake.state.failMessageBoxes) throw new Error('stand-in: the box could not be shown');
       if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
       // As Electron does: an aborted signal closes the box as if cancelled.
       return new Promise<{ response: number }>((done) => {
@@ -795,6 +803,32 @@ describe('electron main', () => {
     fake.state.holdMessageBoxes = false;
   });
 
+  // Mutations that fail: the close question's promise without its catch (closeAsked stays set: no close ever asks
+  // again), and the catch not clearing closeAsked.
+  it('a close question that fails to show leaves the window open with its edits, says why, and the next close asks again', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    const asked = fake.state.messageBoxes.length;
+    const closed = win.closed;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.failMessageBoxes = true;
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(stderr).toHaveBeenCalledWith(expect.stringMatching(/the unsaved-changes question could not be shown/)),
+    );
+    fake.state.failMessageBoxes = false;
+    stderr.mockRestore();
+    fake.state.messageBoxResponse = 2; // Cancel
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({ title: 'Unsaved changes' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.closed).toBe(closed);
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+  });
+
   it("the close question offers Save like the page's own: the page saves everything and closes the window itself", async () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, {
@@ -1242,6 +1276,47 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes).toHaveLength(asked + 3);
   });
 
+  // Mutations that fail: the build question's promise without its catch (closeAsked stays set: no close asks again);
+  // the catch not clearing closeAsked; no message to the user.
+  it('a build question that fails to show keeps the window open with its build, says so, and the next close asks again', async () => {
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+      }>;
+    const project = join(fake.state.userData, 'build-on-close', 'sample.actguy.json');
+    const projectText = readFileSync(project, 'utf8');
+    const build = (await ipc('startBuild', { projectPath: project, projectText })) as { value: { buildId: string } };
+    const asked = fake.state.messageBoxes.length;
+    const closed = win.closed;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.failMessageBoxes = true;
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() =>
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(/the running build could not be asked about or stopped/),
+      ),
+    );
+    // The user is told (here that box fails too, and is said in the terminal).
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({
+      type: 'error',
+      message: 'ActGuy could not stop the running build, so it stays open.',
+    });
+    fake.state.failMessageBoxes = false;
+    stderr.mockRestore();
+    expect(win.closed).toBe(closed);
+    fake.state.messageBoxResponse = 0; // Stop and close
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+    expect(fake.state.messageBoxes[asked + 2]).toMatchObject({ message: 'A build is running.' });
+    expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
+      value: { state: 'cancelled' },
+    });
+  });
+
   // Round 20. Mutations that fail: main.ts without the unhandledRejection listener; the close question's Discard
   // closing the window without looking whether it is gone (its promise then failed with nothing to catch it).
   it('a main-process promise that fails with nothing to catch it leaves a crash record (no error box); a Discard answered after the window went closes nothing', async () => {
@@ -1375,6 +1450,25 @@ describe('electron main', () => {
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
   // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener. Mutation that fails: no
   // buildLauncher.dispose() there.
+  // Mutations that fail: will-quit without the quit gate (the workers stop and the app ends under a running write);
+  // the gate's quit not asked again once the write ends.
+  it('a quit while a write runs (a copy of unsaved work, a save) waits for it, then quits again', async () => {
+    const disposed = fake.state.compressDisposed;
+    const quits = fake.state.quits;
+    let end = (): void => undefined;
+    const write = new Promise<void>((r) => (end = r));
+    const entry: Promise<unknown> = write.then(() => writesInFlight.delete(entry));
+    writesInFlight.add(entry);
+    const event = { preventDefault: vi.fn() };
+    fake.state.appEvents.get('will-quit')!(event);
+    expect(event.preventDefault).toHaveBeenCalled();
+    await new Promise((r) => setTimeout(r, 0));
+    expect([fake.state.compressDisposed, fake.state.quits]).toEqual([disposed, quits]);
+    end();
+    await vi.waitFor(() => expect(fake.state.quits).toBe(quits + 1));
+    expect(fake.state.compressDisposed).toBe(disposed);
+  });
+
   it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
     const disposed = fake.state.compressDisposed;
     expect(fake.state.blockers.size).toBe(1);

@@ -73,6 +73,8 @@ import {
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
+import { writesInFlight } from './fsutil';
+import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { unsavedSentence } from '../shared/unsaved';
 
@@ -139,6 +141,15 @@ process.on('unhandledRejection', (reason) => {
     console.warn(`${APP_NAME}: the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
   }
 });
+
+/**
+ * What a promise main starts and does not wait for does when it fails: said in the terminal, never left to
+ * unhandledRejection (a question that failed to show must not leave the window unable to close, a worker that did
+ * not stop must not pass without a word). Where the failure concerns the user's work, its caller also tells them.
+ */
+function failed(what: string): (e: unknown) => void {
+  return (e) => console.error(`${APP_NAME}: ${what}: ${mainProcessErrorText(e)}`);
+}
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -238,7 +249,9 @@ function showAbout(): void {
     detail: `Motion-compression tuner and sound-event attach tool.\nElectron ${process.versions.electron}, Chromium ${process.versions.chrome}, Node ${process.versions.node}.`,
     buttons: ['OK'],
   };
-  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+  (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)).catch(
+    failed('the About box could not be shown'),
+  );
 }
 
 /**
@@ -262,13 +275,15 @@ function refusedHandedOver(path: string): boolean {
   const detail = handedOverRefusal(path, problem);
   console.warn(`${APP_NAME}: ${detail}`);
   if (mainWindow)
-    void dialog.showMessageBox(mainWindow, {
-      type: 'warning',
-      title: APP_NAME,
-      message: 'A file handed to ActGuy was not opened',
-      detail,
-      buttons: ['OK'],
-    });
+    dialog
+      .showMessageBox(mainWindow, {
+        type: 'warning',
+        title: APP_NAME,
+        message: 'A file handed to ActGuy was not opened',
+        detail,
+        buttons: ['OK'],
+      })
+      .catch(failed('the message about a file handed over could not be shown'));
   return true;
 }
 
@@ -333,13 +348,21 @@ async function start(): Promise<void> {
   const buildLauncher = workerLauncher(defaultBuildWorkerPath());
   /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
   let quitting = false;
+  // A write still running (a copy of unsaved work, a save, an export: each off the main thread) is waited for, a few
+  // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
+  const quitGate = createQuitGate({
+    pending: writesInFlight,
+    quit: () => app.quit(),
+    warn: (message) => console.warn(`${APP_NAME}: ${message}`),
+  });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
-  app.on('will-quit', () => {
+  app.on('will-quit', (event) => {
     quitting = true;
+    if (!quitGate(event)) return;
     keepAwake.releaseAll();
-    void compress.dispose();
-    void buildLauncher.dispose();
+    compress.dispose().catch(failed('the compression workers did not stop'));
+    buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
     console.warn(`${APP_NAME}: ${message}`),
@@ -520,13 +543,30 @@ async function start(): Promise<void> {
         event.preventDefault();
         if (closeAsked) return;
         closeAsked = true;
-        void mayStopBuilds().then((go) => {
-          closeAsked = false;
-          // Kept open: a "Discard changes" answered before this question was for that close only; the page still
-          // holds its edits, so the next close asks about them again.
-          if (!go) closeConfirmed = false;
-          else if (!win.isDestroyed()) win.close();
-        });
+        mayStopBuilds()
+          .then((go) => {
+            closeAsked = false;
+            // Kept open: a "Discard changes" answered before this question was for that close only; the page still
+            // holds its edits, so the next close asks about them again.
+            if (!go) closeConfirmed = false;
+            else if (!win.isDestroyed()) win.close();
+          })
+          .catch((e: unknown) => {
+            // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
+            closeAsked = false;
+            closeConfirmed = false;
+            failed('the running build could not be asked about or stopped')(e);
+            if (!win.isDestroyed())
+              dialog
+                .showMessageBox(win, {
+                  type: 'error',
+                  title: APP_NAME,
+                  message: 'ActGuy could not stop the running build, so it stays open.',
+                  detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for the build to end, or cancel it, and close again.`,
+                  buttons: ['OK'],
+                })
+                .catch(failed('the message about the build could not be shown'));
+          });
         return;
       }
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
@@ -559,6 +599,11 @@ async function start(): Promise<void> {
         closeConfirmed = true;
         // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
         if (!win.isDestroyed()) win.close();
+      })
+      .catch((e: unknown) => {
+        // The question did not show: the window stays open with the edits, and the next close asks again.
+        closeAsked = false;
+        failed('the unsaved-changes question could not be shown')(e);
       });
   });
   // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
@@ -616,6 +661,11 @@ async function start(): Promise<void> {
           keepBackups = true;
           win.close();
         }
+      })
+      .catch((e: unknown) => {
+        // The question did not show (or its answer failed): the next hang or crash asks again.
+        if (recovery === asking) recovery = null;
+        failed('the recovery question could not be shown')(e);
       });
   };
   win.webContents.on('render-process-gone', (_event, details) => {
@@ -657,7 +707,10 @@ async function start(): Promise<void> {
   });
   // Before the page loads: a window closed while loading must still quit the app.
   app.on('window-all-closed', () => {
-    void compress.dispose().finally(() => app.quit());
+    compress
+      .dispose()
+      .catch(failed('the compression workers did not stop'))
+      .finally(() => app.quit());
   });
   await loadPage(win, `${APP_ORIGIN}/index.html`);
 }

@@ -26,6 +26,7 @@ import { readMtn } from '../shared/mtn/read';
 import { readSmallFile, writeFileAtomic, writeFileAtomicAsync } from './fsutil';
 import { systemReason } from './fsErrors';
 import { isSymbolicLink, quotePath } from './pathPolicy';
+import { sweepStaleTemps } from './tempFiles';
 
 export const BACKUPS_FOLDER = 'Backups';
 /** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
@@ -240,24 +241,36 @@ function checkInputs(v: unknown): string[] {
 /**
  * A copy as its backup file holds it: the JSON of the copy, the MTN bytes as base64, and a motion's inputs.
  *
- * Written on the main thread at each pause in editing, so a motion's copy (up to 43 MB of base64) is not made the
- * plain way: `JSON.stringify` of the whole copy scans the base64 once more for characters to escape (it has none) and
- * the write then encodes that string to UTF-8 again. The JSON of the copy is made with an empty `mtnBytes`, and the
- * base64 goes between its quotes as bytes: the same bytes as `JSON.stringify` gives, in about half the main-thread
- * time (a 32 MB motion: 0.37 s against 0.8 s, write and fsync included; docs/architecture.md#electron).
+ * Made on the main thread at each pause in editing, so a motion's copy (up to 43 MB of base64) is not made the plain
+ * way: `JSON.stringify` of the whole copy scans the base64 once more for characters to escape (it has none) and the
+ * write then encodes that string to UTF-8 again. The JSON of the copy is made with an empty `mtnBytes`, and the
+ * base64 goes between its quotes as bytes: the same bytes as `JSON.stringify` gives. It comes as pieces, made one at
+ * a time as the write asks for them (writeFileAtomicAsync): the base64 of BACKUP_PIECE_BYTES of MTN at a time, so
+ * the main thread is never held for the whole encoding (a 30 MB motion held it 0.3 to 0.5 s in one stall; in pieces
+ * its longest stall is a few milliseconds; docs/architecture.md#electron).
  */
-export function backupFileBytes(b: UnsavedBackup, inputs: readonly string[]): Uint8Array {
-  if (b.part !== 'motion') return Buffer.from(JSON.stringify(b));
+export function* backupFilePieces(b: UnsavedBackup, inputs: readonly string[]): Generator<Uint8Array> {
+  if (b.part !== 'motion') {
+    yield Buffer.from(JSON.stringify(b));
+    return;
+  }
   // A string value holds no unescaped quote, so the first `"mtnBytes":""` is the key, never text inside a name or path.
   const shell = JSON.stringify({ ...b, mtnBytes: '', inputs });
   const at = shell.indexOf('"mtnBytes":""') + '"mtnBytes":"'.length;
-  const base64 = Buffer.from(b.mtnBytes.buffer, b.mtnBytes.byteOffset, b.mtnBytes.byteLength).toString('base64');
-  const head = Buffer.byteLength(shell.slice(0, at));
-  const out = Buffer.allocUnsafe(head + base64.length + Buffer.byteLength(shell.slice(at)));
-  out.write(shell.slice(0, at), 0);
-  out.write(base64, head, 'latin1');
-  out.write(shell.slice(at), head + base64.length);
-  return out;
+  yield Buffer.from(shell.slice(0, at));
+  const mtn = Buffer.from(b.mtnBytes.buffer, b.mtnBytes.byteOffset, b.mtnBytes.byteLength);
+  // A multiple of 3 bytes: each piece's base64 ends without padding, so the pieces join into the base64 of the whole.
+  for (let from = 0; from < mtn.byteLength; from += BACKUP_PIECE_BYTES)
+    yield Buffer.from(mtn.subarray(from, from + BACKUP_PIECE_BYTES).toString('base64'), 'latin1');
+  yield Buffer.from(shell.slice(at));
+}
+
+/** MTN bytes per base64 piece of a backup file (a multiple of 3): 768 KiB, 1 MiB of base64. */
+export const BACKUP_PIECE_BYTES = 3 * 256 * 1024;
+
+/** The whole backup file at once (backupFilePieces joined): for tests and the fuzz target's seeds. */
+export function backupFileBytes(b: UnsavedBackup, inputs: readonly string[]): Uint8Array {
+  return Buffer.concat([...backupFilePieces(b, inputs)]);
 }
 
 function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } {
@@ -376,8 +389,12 @@ export function createBackupStore(
     warn(`${folder} is a symbolic link, not a folder: copies of unsaved work are kept for this run only`);
     folder = null;
   }
-  // (A temporary file of a write the crash interrupted is swept by the next writeFileAtomic of its part.)
-  if (folder) for (const part of BACKUP_PARTS) readBack(part);
+  if (folder) {
+    for (const part of BACKUP_PARTS) readBack(part);
+    // The temporary file of a write a crash, or a quit that could wait no longer (main.ts), cut off (up to 44 MB) is
+    // swept now, not left until its part is next copied, which may never be (tempFiles.ts: only a dead writer's).
+    sweepStaleTemps(BACKUP_PARTS.map(fileOf));
+  }
 
   /**
    * The copy's file, written off the main thread. It replaces the part's file only while the copy is still the one
@@ -389,7 +406,7 @@ export function createBackupStore(
     const file = fileOf(b.part);
     return (async () => {
       try {
-        await writeFileAtomicAsync(file, backupFileBytes(b, b.part === 'motion' ? motionInputs : []), {
+        await writeFileAtomicAsync(file, backupFilePieces(b, b.part === 'motion' ? motionInputs : []), {
           stillWanted: () => copies.get(b.part) === b,
         });
       } catch (e) {

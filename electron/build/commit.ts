@@ -44,12 +44,14 @@ import {
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
 import {
+  asyncWriteIo,
   keepMode,
   makeFolders,
   modeToKeep,
   movedFolderProblem,
   readFileHead,
   readSmallFile,
+  trackWrite,
   type FolderPin,
   type SmallFile,
 } from '../fsutil';
@@ -62,6 +64,15 @@ export interface CommitFs {
   writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string; mode?: number }): void;
   /** writeFileSync of a file given as pieces (BuildOutput.pieces): written in order, as if joined. */
   writePiecesSync(path: string, pieces: readonly Uint8Array[], options?: { flag?: string; mode?: number }): void;
+  /**
+   * writeFileSync (or writePiecesSync, given pieces) off the main thread, for commitOutputsAsync: the file written in
+   * order, as if joined, and flushed.
+   */
+  writeAsync(
+    path: string,
+    data: Uint8Array | readonly Uint8Array[],
+    options?: { flag?: string; mode?: number },
+  ): Promise<void>;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -77,6 +88,7 @@ export interface CommitFs {
 const realFs: CommitFs = {
   writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
   writePiecesSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
+  writeAsync: (p, d, o) => writeDurablyAsync(p, d, o?.flag ?? 'w', o?.mode),
   renameSync: nodeFs.renameSync,
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
@@ -105,6 +117,28 @@ function writeDurably(
     nodeFs.fsyncSync(fd);
   } finally {
     nodeFs.closeSync(fd);
+  }
+}
+
+/**
+ * writeDurably with the writes and the flush in Node's thread pool (through fsutil's asyncWriteIo, the seam of every
+ * write made off the main thread): the main thread is free meanwhile.
+ */
+async function writeDurablyAsync(
+  path: string,
+  data: Uint8Array | readonly Uint8Array[],
+  flag: string,
+  mode?: number,
+): Promise<void> {
+  const io = asyncWriteIo;
+  const fd = await io.open(path, flag, mode ?? 0o666);
+  try {
+    keepMode(fd, mode);
+    for (const piece of data instanceof Uint8Array ? [data] : data)
+      for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
+    await io.fsync(fd);
+  } finally {
+    await io.close(fd);
   }
 }
 
@@ -666,6 +700,59 @@ class CommitKilled extends Error {
  */
 export function commitOutputs(files: readonly OutputFile[], options: CommitOptions = {}): string | undefined {
   if (files.length === 0) return undefined;
+  const commit = beginCommit(files, options);
+  try {
+    files.forEach((f, k) =>
+      commit.writeTemp(k, (temp, o) =>
+        f.pieces ? commit.fs.writePiecesSync(temp, f.pieces, o) : commit.fs.writeFileSync(temp, f.bytes, o),
+      ),
+    );
+    return commit.install();
+  } finally {
+    commit.release();
+  }
+}
+
+/**
+ * commitOutputs with step 3, the writing of each new file to its temp (and its flush), off the main thread: for the
+ * app's saves and exports (a 30 MB .mtn, an MSH export's key pool), whose synchronous writes held the window. The
+ * rest (the checks, the lock, the backups, the journal, the renames) is as commitOutputs does it, in the same order:
+ * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written; a
+ * second commit of the same outputs in this process meanwhile is refused as another run's would be. The commit counts
+ * in writesInFlight (fsutil.ts) until it ends, so a quit waits for it.
+ */
+export function commitOutputsAsync(
+  files: readonly OutputFile[],
+  options: CommitOptions = {},
+): Promise<string | undefined> {
+  return trackWrite(async () => {
+    if (files.length === 0) return undefined;
+    const commit = beginCommit(files, options);
+    try {
+      for (let k = 0; k < files.length; k++) {
+        const f = files[k];
+        await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
+      }
+      return commit.install();
+    } finally {
+      commit.release();
+    }
+  });
+}
+
+/** A commit under way: checked, locked, recovered; its temps are written next (writeTemp), then installed. */
+interface StartedCommit {
+  fs: CommitFs;
+  /** Step 3 for file `k`: `write` writes its temp; a failure removes every temp and throws, naming the user's file. */
+  writeTemp<T>(k: number, write: (temp: string, options: { flag: string; mode: number | undefined }) => T): T;
+  /** Steps 4 to 7, once every temp is written; returns the note of a recovered earlier commit. */
+  install(): string | undefined;
+  /** Releases the lock (not after a test's kill). */
+  release(): void;
+}
+
+/** Steps 1 and 2 of a commit (see the protocol above); the lock is released on a failure here, else by the caller. */
+function beginCommit(files: readonly OutputFile[], options: CommitOptions): StartedCommit {
   const fs = { ...realFs, ...options.fs };
   const targets = files.map((f) => resolve(f.path));
   const shown = new Map(targets.map((t, k) => [t, files[k].path]));
@@ -682,7 +769,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
-  const release = takeLock(fs, lockPath(first));
+  const releaseLock = takeLock(fs, lockPath(first));
   let n = 0;
   const killAt = Number(process.env.ACTGUY_TEST_KILL_AT_COMMIT_STEP ?? 0);
   const step = (label: string) => {
@@ -694,76 +781,103 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
       throw new CommitKilled(label);
     }
   };
+  const release = () => {
+    if (n !== killAt || killAt === 0) releaseLock();
+  };
+  let note: string | undefined;
+  let entries: Journal['entries'];
   try {
-    const note = recoverLocked(fs, targets, options.keep);
+    note = recoverLocked(fs, targets, options.keep);
     files.forEach((f, k) => {
       const problem = otherKindProblem(f, targets[k]);
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
     });
-    const entries: Journal['entries'] = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));
-    try {
-      files.forEach((f, k) => {
-        step(`write ${k + 1}`);
-        try {
-          // An output replaced keeps its permissions (a private file stays private).
-          const options = { flag: 'wx', mode: modeToKeep(entries[k].path) };
-          if (f.pieces) fs.writePiecesSync(entries[k].temp, f.pieces, options);
-          else fs.writeFileSync(entries[k].temp, f.bytes, options);
-        } catch (e) {
-          throw new OutputWriteError(
-            `cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`,
-          );
-        }
-      });
-      entries.forEach((e, k) => {
-        if (!exists(fs, e.path)) return;
-        step(`backup ${k + 1}`);
-        const backup = ownTempName(e.path, 'old');
-        try {
-          fs.linkSync(e.path, backup);
-        } catch {
-          // A file system without hard links: a copy serves as well.
-          fs.copyFileSync(e.path, backup);
-        }
-        e.backup = backup;
-      });
-      // Checked again last before anything is installed: what is left of the window is the journal and the renames.
-      refuseMoved();
-      step('journal');
-      writeJournal(fs, jpath, {
-        tool: 'actguy commit',
-        version: JOURNAL_VERSION,
-        state: 'forward',
-        outputs: targets,
-        entries,
-      });
-    } catch (e) {
-      if ((e as Error).name === 'CommitKilled') throw e;
-      for (const x of entries) {
-        unlinkQuiet(fs, x.temp);
-        unlinkQuiet(fs, x.backup);
-      }
-      if (e instanceof OutputWriteError) throw e;
-      throw new OutputWriteError(
-        `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`,
-      );
-    }
-    try {
-      rollForward(
-        fs,
-        jpath,
-        { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
-        step,
-      );
-    } catch (e) {
-      if ((e as Error).name === 'CommitKilled') throw e;
-      // Rolled back: old files are back in place, and a target that had none is gone again.
-      const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
-      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`);
-    }
-    options.installed?.();
-    return note;
-  } finally {
-    if (n !== killAt || killAt === 0) release();
+    entries = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));
+  } catch (e) {
+    release();
+    throw e;
   }
+  /** A failure before the commit point: every temp and backup goes, and the error names the user's files. */
+  const abandon = (e: unknown): never => {
+    if ((e as Error).name === 'CommitKilled') throw e;
+    for (const x of entries) {
+      unlinkQuiet(fs, x.temp);
+      unlinkQuiet(fs, x.backup);
+    }
+    if (e instanceof OutputWriteError) throw e;
+    throw new OutputWriteError(
+      `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`,
+    );
+  };
+  const wrapWrite = (k: number, e: unknown): never => {
+    if ((e as Error).name === 'CommitKilled') throw e;
+    return abandon(
+      new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`),
+    );
+  };
+  return {
+    fs,
+    writeTemp<T>(k: number, write: (temp: string, o: { flag: string; mode: number | undefined }) => T): T {
+      try {
+        step(`write ${k + 1}`);
+      } catch (e) {
+        return abandon(e);
+      }
+      let result: T;
+      try {
+        // An output replaced keeps its permissions (a private file stays private).
+        result = write(entries[k].temp, { flag: 'wx', mode: modeToKeep(entries[k].path) });
+      } catch (e) {
+        return wrapWrite(k, e);
+      }
+      if (result instanceof Promise) return result.catch((e: unknown) => wrapWrite(k, e)) as T;
+      return result;
+    },
+    install() {
+      try {
+        entries.forEach((e, k) => {
+          if (!exists(fs, e.path)) return;
+          step(`backup ${k + 1}`);
+          const backup = ownTempName(e.path, 'old');
+          try {
+            fs.linkSync(e.path, backup);
+          } catch {
+            // A file system without hard links: a copy serves as well.
+            fs.copyFileSync(e.path, backup);
+          }
+          e.backup = backup;
+        });
+        // Checked again last before anything is installed: what is left of the window is the journal and the renames.
+        refuseMoved();
+        step('journal');
+        writeJournal(fs, jpath, {
+          tool: 'actguy commit',
+          version: JOURNAL_VERSION,
+          state: 'forward',
+          outputs: targets,
+          entries,
+        });
+      } catch (e) {
+        abandon(e);
+      }
+      try {
+        rollForward(
+          fs,
+          jpath,
+          { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
+          step,
+        );
+      } catch (e) {
+        if ((e as Error).name === 'CommitKilled') throw e;
+        // Rolled back: old files are back in place, and a target that had none is gone again.
+        const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
+        throw new OutputWriteError(
+          `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`,
+        );
+      }
+      options.installed?.();
+      return note;
+    },
+    release,
+  };
 }

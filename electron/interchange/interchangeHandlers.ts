@@ -32,7 +32,7 @@ import type { CompressClient } from '../compressClient';
 import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
-import { baseNameOf, pinFolder, writeFileAtomic } from '../fsutil';
+import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
 import { requireBytes, requireObject, requireString } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
@@ -169,7 +169,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     }
     const { glb } = exported;
     try {
-      writeFileAtomic(path, glb, { folder });
+      await writeFileAtomicAsync(path, glb, { folder });
     } catch (e) {
       throw new Error(
         `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,

@@ -46,6 +46,9 @@ beforeEach(() => {
   const seam: Partial<CommitFs> = {
     writeFileSync: (p, d, o) => (inject.writeFileSync ?? ((pp, dd) => nodeFs.writeFileSync(pp, dd, o)))(p, d, o),
     renameSync: (a, b) => (inject.renameSync ?? nodeFs.renameSync)(a, b),
+    // The app's export writes its temps off the main thread (commitOutputsAsync).
+    writeAsync: async (p, d, o) =>
+      inject.writeAsync ? inject.writeAsync(p, d, o) : nodeFs.promises.writeFile(p, d as Uint8Array, o),
   };
   handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
@@ -265,8 +268,8 @@ describe('File > Export MSH (main process)', () => {
       [
         'writing the .nodes.json',
         {
-          writeFileSync: (p, d) =>
-            p.includes('trio.nodes.json.actguy-new') ? fail('ENOSPC') : nodeFs.writeFileSync(p, d),
+          writeAsync: async (p, d) =>
+            p.includes('trio.nodes.json.actguy-new') ? fail('ENOSPC') : nodeFs.promises.writeFile(p, d as Uint8Array),
         },
       ],
     ];

@@ -18,7 +18,7 @@ import type { DocumentId } from '../../shared/ipc/documents';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
-import { commitOutputs, type CommitOptions } from '../build/commit';
+import { commitOutputsAsync, type CommitOptions } from '../build/commit';
 import { markMshOutputs } from '../build/mshOutputKinds';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
@@ -101,7 +101,8 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
     try {
       // An existing file at a name the page did not pick (and one it did: the page is untrusted) is replaced only
       // when it is that file of an export: another tool's .res19 beside a picked prefix stays.
-      note = commitOutputs(
+      // The three temps are written off the main thread (commitOutputsAsync); the journal and renames as ever.
+      note = await commitOutputsAsync(
         markMshOutputs(
           [
             { path: named.res8, bytes: out.res8 },

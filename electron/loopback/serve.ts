@@ -28,6 +28,8 @@ import { systemFileKindOfPath } from '../../shared/systemFiles';
 import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
+import { writesInFlight } from '../fsutil';
+import { waitForWritesBeforeQuit } from '../quitWaits';
 
 /** The repository root: this bundle lives in dist/electron. */
 const repoRoot = resolve(__dirname, '..', '..');
@@ -193,14 +195,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await server.close();
+    // As the app's quit: a copy of unsaved work or a save still being written is waited for, a few seconds at most
+    // (electron/quitWaits.ts); the server takes no new request meanwhile.
+    await waitForWritesBeforeQuit(writesInFlight, (m) => process.stderr.write(`actguy web: ${m}\n`));
     await compress.dispose();
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  const stopNow = (): void => {
+    stop().catch((e: unknown) => {
+      process.stderr.write(`actguy web: stopping failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', stopNow);
+  process.on('SIGTERM', stopNow);
   if (args['exit-with-stdin']) {
-    process.stdin.on('end', () => void stop());
-    process.stdin.on('close', () => void stop());
+    process.stdin.on('end', stopNow);
+    process.stdin.on('close', stopNow);
     process.stdin.resume();
   }
 }

@@ -25,7 +25,15 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, pinFolder, pinFoldersOf, readBytes, readBytesOf, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import {
+  baseNameOf,
+  pinFolder,
+  pinFoldersOf,
+  readBytes,
+  readBytesOf,
+  TEXT_LIMIT,
+  writeFileAtomicAsync,
+} from '../fsutil';
 import { saveAgainNext, systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
@@ -222,7 +230,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         `Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`,
       );
     try {
-      writeFileAtomic(path, text, { folder });
+      await writeFileAtomicAsync(path, text, { folder });
     } catch (e) {
       throw new Error(`Could not save ${path}: ${systemReason(e)}; ${unchanged}`);
     }
