@@ -261,6 +261,24 @@ describe('FBX import', () => {
     expect((await importFbx(bin)).motion.joints.length).toBe(3);
   });
 
+  it("reads byte arrays of type 'c' (an embedded texture's ImageData, as in assimp-testmodels' boxWithCompressedCTypeArray.FBX), raw and zlib-compressed", async () => {
+    const scene = fbxScene({ frames: 11 });
+    scene[2].children.unshift({
+      name: 'Video',
+      props: [7n, 'Skin.png\0\x01Video', 'Clip'],
+      children: [{ name: 'ImageData', props: [Uint8Array.from({ length: 300 }, (_, i) => i & 0xff)], children: [] }],
+    });
+    const plain = await importFbx(writeFbxBinary(fbxScene({ frames: 11 })));
+    for (const compress of [false, true]) {
+      const bin = writeFbxBinary(scene, 7400, compress);
+      // The array really is written as 'c', with its 300 bytes raw or packed.
+      expect(String.fromCharCode(...bin)).toContain(`ImageDatac,\x01\0\0${compress ? '\x01' : '\0'}`);
+      const r = await importFbx(bin);
+      expect(Array.from(r.motion.rotation)).toEqual(Array.from(plain.motion.rotation));
+      expect(Array.from(r.motion.translation)).toEqual(Array.from(plain.motion.translation));
+    }
+  });
+
   it('refuses compressed arrays that unpack to far more than the file holds (a zlib bomb), before any is unpacked', async () => {
     // 12 curves of 1,200,000 zero keys: 173 MiB for the loader to unpack and walk from a file of about 0.3 MB
     // (the CLI's import of 8,000,000 keys per curve, 1.1 MB, took 3.5 minutes and 4.2 GB).
