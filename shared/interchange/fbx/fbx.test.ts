@@ -84,6 +84,35 @@ describe('FBX import', () => {
     expect(Math.abs(want.dot(new Quaternion(got[0], got[1], got[2], got[3])))).toBeCloseTo(1, 6);
   });
 
+  it('a bone scaled to zero (hidden) keeps its rotations and its children theirs; positions are kept as posed, the scale is reported', async () => {
+    const plain = (await importFbx(writeFbxBinary(fbxScene({ frames: 5 })))).motion;
+    for (const [bone, scaled] of [
+      [1, ['Spine', 'Head']],
+      [0, ['Hips', 'Spine', 'Head']],
+    ] as const) {
+      const r = await importFbx(
+        writeFbxBinary(fbxScene({ frames: 5, scaleKeys: { bone, values: [1, 0.5, 0, 0.5, 1] } })),
+      );
+      const m = r.motion;
+      // Frame 2 has the bone at scale 0: three.js decomposes its world matrix as no turn (the rest pose).
+      for (let i = 0; i < m.rotation.length; i++) expect(m.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
+      expect(Array.from(m.translation)).toEqual(Array.from(plain.translation));
+      // Head's offset (20 up from Spine) is as posed: half at scale 0.5, none at 0.
+      const J = 3;
+      expect([0, 1, 2, 3, 4].map((f) => Number(m.offset[(f * J + 2) * 4 + 1].toFixed(4)))).toEqual([20, 10, 0, 10, 20]);
+      expect(r.warnings.map((w) => w.message)).toEqual([
+        `${scaled.length} joint(s) (${scaled.map((n) => `"${n}"`).join(', ')}) are scaled unevenly or their scale is animated in clip "Take 001"; motions carry no scale, so positions are kept and the scale is dropped`,
+      ]);
+    }
+    // Scaled to zero for the whole clip: still reported (its scale never changes, but it is no scale at all).
+    const hidden = await importFbx(
+      writeFbxBinary(fbxScene({ frames: 5, scaleKeys: { bone: 2, values: [0, 0, 0, 0, 0] } })),
+    );
+    for (let i = 0; i < plain.rotation.length; i++) expect(hidden.motion.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
+    expect(hidden.warnings.map((w) => w.code)).toEqual(['scale-unsupported']);
+    expect(hidden.warnings[0].message).toMatch(/^1 joint\(s\) \("Head"\)/);
+  });
+
   it('sets the OFFSETS flag only when a bone offset moves', async () => {
     expect((await importFbx(writeFbxBinary(fbxScene()))).motion.flags & MotionFlag.OFFSETS).toBe(0);
     expect((await importFbx(writeFbxBinary(fbxScene()), { offsets: true })).motion.flags & MotionFlag.OFFSETS).toBe(

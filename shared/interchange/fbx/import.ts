@@ -241,6 +241,16 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     refuseInheritedScale(chain, animation, f, three);
     for (let j = 0; j < J; j++) {
       mat.copy(order[j].matrixWorld).decompose(p, q, s);
+      // A bone scaled to zero (hidden, as animators do with a prop's bone), or below one, has no rotation in its
+      // world matrix, which three.js decomposes as no turn and scale 1 (so every such frame read as the rest
+      // pose, silently). Its rotation is then the product of its own and its ancestors' rotations, as the curves
+      // give them, and its scale is reported.
+      const flat = mat.determinantAffine() === 0;
+      if (flat) {
+        q.identity();
+        for (let a: Object3D | null = order[j]; a; a = a.parent) q.premultiply(a.quaternion);
+        s.set(0, 0, 0);
+      }
       worldPos.set([p.x, p.y, p.z], j * 3);
       worldRot.set([q.x, q.y, q.z, q.w], j * 4);
       worldScale.set([s.x, s.y, s.z], j * 3);
@@ -264,6 +274,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       if (f === 0) firstScale.set([sx, sy, sz], j * 3);
       const off = (a: number, b: number) => Math.abs(a - b) > 1e-4 * Math.max(Math.abs(a), Math.abs(b));
       if (
+        flat ||
         off(sx, sy) ||
         off(sx, sz) ||
         off(sx, firstScale[j * 3]) ||
