@@ -1,4 +1,4 @@
-import { Euler, Quaternion } from 'three';
+import { Euler, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors';
 import { MotionFlag } from '../../motion/types';
@@ -111,6 +111,31 @@ describe('FBX import', () => {
     for (let i = 0; i < plain.rotation.length; i++) expect(hidden.motion.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
     expect(hidden.warnings.map((w) => w.code)).toEqual(['scale-unsupported']);
     expect(hidden.warnings[0].message).toMatch(/^1 joint\(s\) \("Head"\)/);
+  });
+
+  it('an animated bone with a rotation pivot and offset turns about its pivot: its offset is T + Roff + Rp - R Rp at every frame', async () => {
+    const scene = fbxScene({ frames: 9 });
+    const spine = scene[2].children.find((n) => n.name === 'Model' && String(n.props[1]).startsWith('Spine'))!;
+    const [rp, roff] = [
+      [3, -2, 1],
+      [0.5, 0.25, -1],
+    ];
+    spine.children[1].children.push(
+      { name: 'P', props: ['RotationPivot', 'Vector3D', '', '', ...rp], children: [] },
+      { name: 'P', props: ['RotationOffset', 'Vector3D', '', '', ...roff], children: [] },
+    );
+    const { motion: m } = await importFbx(writeFbxBinary(scene), { fps: 30 });
+    expect(m.flags & MotionFlag.OFFSETS).toBeTruthy();
+    const J = 3;
+    for (let f = 0; f <= m.frameCount; f++) {
+      const r = new Quaternion(...m.rotation.subarray((f * J + 1) * 4, (f * J + 2) * 4));
+      const turned = new Vector3(...rp).applyQuaternion(r);
+      const want = [0, 20, 0].map((t, k) => t + roff[k] + rp[k] - turned.getComponent(k));
+      const got = Array.from(m.offset.subarray((f * J + 1) * 4, (f * J + 1) * 4 + 3));
+      for (let k = 0; k < 3; k++) expect(got[k], `frame ${f} axis ${k}`).toBeCloseTo(want[k], 4);
+      // Head, below Spine, stays 20 up the bone: the pivot moves Spine's origin, not its children.
+      expect(m.offset[(f * J + 2) * 4 + 1]).toBeCloseTo(20, 4);
+    }
   });
 
   it('sets the OFFSETS flag only when a bone offset moves', async () => {
