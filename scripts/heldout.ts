@@ -201,7 +201,7 @@ async function importOne(path: string, fps: number, clip?: number): Promise<Row[
   ];
 }
 
-function describeRow(r: Row, root: string): string {
+function describeRow(r: Omit<Row, 'fps'> & { fps: number | string }, root: string): string {
   const name = `${relative(root, r.file)} @${r.fps}${r.clip !== null ? ` clip ${JSON.stringify(r.clip)}` : ''}`;
   if (r.status !== 'imported') return `${r.status === 'refused' ? 'refused' : 'FAILED '} ${name}: ${r.message}`;
   const keys = LEVELS.map(
@@ -229,14 +229,15 @@ async function main(): Promise<void> {
   for (const dir of dirs) {
     const files = listFiles(dir).filter((f) => !args.only || f.includes(args.only));
     console.log(`${dir}: ${files.length} files`);
-    for (const f of files)
-      for (const fps of args.fps) {
-        const got = await importOne(f, fps);
-        for (const r of got) {
-          console.log(describeRow(r, dir));
-          rows.push(r);
-        }
-      }
+    for (const f of files) {
+      const ofFile: Row[] = [];
+      for (const fps of args.fps) ofFile.push(...(await importOne(f, fps)));
+      rows.push(...ofFile);
+      // A file refused alike at every rate is one line.
+      const same = ofFile.every((r) => r.status === 'refused' && r.message === ofFile[0].message);
+      if (same) console.log(describeRow({ ...ofFile[0], fps: ofFile.map((r) => r.fps).join(',') }, dir));
+      else for (const r of ofFile) console.log(describeRow(r, dir));
+    }
   }
   // Counts per format: files imported at every rate, refused, failed; guarantee violations.
   console.log('\nper format (file x rate x clip):');
