@@ -99,6 +99,8 @@ interface CompressRow {
   keys: number;
   violations: string[];
   keysOverFloor: number;
+  /** Keys over their tolerance by channel kind (translation, rotation, offset). */
+  overByKind: Record<string, number>;
 }
 interface Row {
   file: string;
@@ -131,12 +133,15 @@ function compressAll(m: Motion): CompressRow[] {
           keys: -1,
           violations: [`compress threw: ${(e as Error).stack ?? String(e)}`],
           keysOverFloor: 0,
+          overByKind: {},
         });
         continue;
       }
       const violations = guaranteeViolations(m, r);
       const keysOverFloor = r.warnings.reduce((s, w) => s + (w.keyFrames?.length ?? 1), 0);
-      rows.push({ method: method.label, level: label, keys: r.totalKeys, violations, keysOverFloor });
+      const overByKind: Record<string, number> = {};
+      for (const w of r.warnings) overByKind[w.kind] = (overByKind[w.kind] ?? 0) + (w.keyFrames?.length ?? 1);
+      rows.push({ method: method.label, level: label, keys: r.totalKeys, violations, keysOverFloor, overByKind });
     }
   return rows;
 }
