@@ -9,7 +9,7 @@
  * - UnitScaleFactor 100 (metres) and 2.54 (inches);
  * - the armature node moved, turned and scaled (uniformly);
  * - a take whose keys and time span start at frame 1000, not 0;
- * - pivots and offsets on the armature node made still (read), and on an animated bone (refused, named);
+ * - pivots and offsets on the armature node made still, on an animated bone, and on every node (all read);
  * - three hand keys per rotation curve turning up to 120 degrees, linear and as cubic user tangents with slopes (each
  *   Euler angle along its curve at every frame between the keys), pre-rotations with RotationActive 0 (not applied).
  * Each imports to the world position and axes of every joint as this test evaluates the file itself, from the
@@ -388,15 +388,26 @@ const variants: Variant[] = [
       }),
   },
   {
-    name: '3ds Max: a rotation pivot on an animated bone is refused at its place (the loader turns it about its origin)',
-    edit: (t) => setP(bones(t)[3], 'RotationPivot', 'Vector3D', 0.5, -0.3, 0.2),
-    refused:
-      /Model "Bone\.003" RotationPivot.*node "Bone\.003" is animated by clip "Armature\|ArmatureAction" and has a RotationPivot of \(0\.5, -0\.3, 0\.2\)/,
+    name: '3ds Max: a rotation pivot on an animated bone turns it about the pivot (the loader alone turns it about its origin)',
+    // Bone.005, the bone that turns most (38 degrees).
+    edit: (t) => setP(bones(t)[5], 'RotationPivot', 'Vector3D', 50, -30, 20),
   },
   {
-    name: '3ds Max: a scaling offset on an animated bone is refused at its place',
+    name: '3ds Max: a scaling offset on an animated bone',
     edit: (t) => setP(bones(t)[5], 'ScalingOffset', 'Vector3D', 0, 0.25, 0),
-    refused: /Model "Bone\.005" ScalingOffset.*has a ScalingOffset of \(0, 0\.25, 0\)/,
+  },
+  {
+    name: 'Maya "Preserve pivots": all four pivots and offsets on every bone and the animated armature, a pre-rotation and a scale',
+    edit: (t) =>
+      [armature(t), ...bones(t)].forEach((b, i) => {
+        setP(b, 'RotationPivot', 'Vector3D', 0.1 * i, -0.2, 0.05 * i);
+        setP(b, 'RotationOffset', 'Vector3D', 0.3, 0.02 * i, -0.1);
+        setP(b, 'ScalingPivot', 'Vector3D', -0.05 * i, 0.1, 0.2);
+        setP(b, 'ScalingOffset', 'Vector3D', 0.04, -0.03 * i, 0.1);
+        setP(b, 'RotationActive', 'bool', 1);
+        setP(b, 'PreRotation', 'Vector3D', 5 * i, -10, 15);
+        if (i === 0) setP(b, 'Lcl Scaling', 'Lcl Scaling', 1.5, 1.5, 1.5);
+      }),
   },
   {
     name: 'pivots and offsets on the armature node, made still, are read',

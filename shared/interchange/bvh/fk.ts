@@ -64,7 +64,7 @@ export function bvhWorldPositions(doc: BvhDocument, frame: number): Float64Array
     jt.channels.forEach((ch, k) => {
       const x = v[jt.channelStart + k];
       if (ch.endsWith('position')) t['XYZ'.indexOf(ch[0])] += x;
-      else r = mul(r, rotation(ch[0] as 'X' | 'Y' | 'Z', x));
+      else if (ch.endsWith('rotation')) r = mul(r, rotation(ch[0] as 'X' | 'Y' | 'Z', x));
     });
     r[12] = t[0];
     r[13] = t[1];

@@ -265,6 +265,71 @@ describe('BVH import', () => {
     expect(m.flags & MotionFlag.OFFSETS).toBeTruthy();
   });
 
+  it('reads scale channels (Xscale Yscale Zscale, up to 9 channels, in any place) and ignores them, saying so when they leave 1', () => {
+    const frames = makeFrames(12);
+    const plain = importBvh(sampleBvh(frames));
+    // The root gets three scale channels after its positions, RightArm one between its rotations.
+    const withScales = (rootScale: (f: number) => number, armScale: (f: number) => number) =>
+      sampleBvh(
+        frames.map((v, f) => [
+          ...v.slice(0, 3),
+          rootScale(f),
+          rootScale(f),
+          1,
+          ...v.slice(3, 16),
+          armScale(f),
+          ...v.slice(16),
+        ]),
+      )
+        .replace(
+          'CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+          'CHANNELS 9 Xposition Yposition Zposition Xscale Yscale Zscale Zrotation Xrotation Yrotation',
+        )
+        .replace('CHANNELS 3 Yrotation Zrotation Xrotation', 'CHANNELS 4 Yrotation Zscale Zrotation Xrotation');
+    const ones = importBvh(
+      withScales(
+        () => 1,
+        () => 1,
+      ),
+    );
+    expect(ones.warnings).toEqual(plain.warnings);
+    const scaled = importBvh(
+      withScales(
+        (f) => (f === 5 ? 1.5 : 1),
+        () => 1,
+      ),
+    );
+    for (const r of [ones, scaled]) {
+      expect(Array.from(r.motion.rotation)).toEqual(Array.from(plain.motion.rotation));
+      expect(Array.from(r.motion.translation)).toEqual(Array.from(plain.motion.translation));
+      expect(Array.from(r.motion.offset)).toEqual(Array.from(plain.motion.offset));
+    }
+    expect(scaled.warnings.filter((w) => w.code === 'scale-unsupported').map((w) => w.message)).toEqual([
+      'the scale channels of 1 joint(s) (Hips) leave 1; motions carry no scale, so they are ignored: those joints and the ones below them are posed unscaled',
+    ]);
+    // The test oracle (the raw-channel forward kinematics) skips them too.
+    const [a, b] = [
+      parseBvh(sampleBvh(frames)),
+      parseBvh(
+        withScales(
+          () => 1,
+          () => 1,
+        ),
+      ),
+    ];
+    for (const f of [0, 5, 11])
+      expect(Array.from(bvhWorldPositions(b, f))).toEqual(Array.from(bvhWorldPositions(a, f)));
+    // Ten channels are still too many, and a name that is no channel is still refused at its place.
+    expect(() =>
+      parseBvh(
+        withScales(
+          () => 1,
+          () => 1,
+        ).replace('CHANNELS 9', 'CHANNELS 10'),
+      ),
+    ).toThrow(/:5:12: CHANNELS count must be an integer 0\.\.9, found "10"/);
+  });
+
   it('ignores frame lines beyond "Frames:" with a warning', () => {
     const text = sampleBvh(makeFrames(4)).replace('Frames: 4', 'Frames: 3');
     const { motion: m, warnings } = importBvh(text);

@@ -71,6 +71,8 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const srcRot = new Float64Array(F * J * 4);
   const srcPos = new Float64Array(F * J * 3);
   let animatedOffsets = false;
+  /** Joints whose scale channels leave 1 somewhere (reported: a motion carries no scale). */
+  const scaled = new Set<number>();
   // Judged per joint by its values, unless the caller says how this file writes them.
   const shares = reading === 'auto' ? bvhPositionShares(doc) : null;
   const localPositions = shares
@@ -89,7 +91,9 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
       jt.channels.forEach((ch, k) => {
         const x = v[jt.channelStart + k];
         if (ch.endsWith('position')) pos['XYZ'.indexOf(ch[0])] += x;
-        else {
+        else if (ch.endsWith('scale')) {
+          if (x !== 1) scaled.add(j);
+        } else {
           order += ch[0];
           angles.push(x * DEG);
         }
@@ -110,6 +114,13 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
     }
   }
 
+  if (scaled.size) {
+    const listed = listNames([...scaled].map((j) => doc.joints[j].name));
+    warnings.push({
+      code: 'scale-unsupported',
+      message: `the scale channels of ${scaled.size} joint(s) (${listed}) leave 1; motions carry no scale, so they are ignored: those joints and the ones below them are posed unscaled`,
+    });
+  }
   const names = sanitizeJointNames(
     doc.joints.map((j) => j.name),
     warnings,

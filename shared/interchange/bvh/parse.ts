@@ -7,14 +7,24 @@
  * BVHLoader is still used by the tests as an independent oracle.
  *
  * Accepted syntax: HIERARCHY, one ROOT, JOINT / End Site blocks with OFFSET and
- * CHANNELS (any order of the six channel names, 0..6 channels, each at most
- * once), MOTION, "Frames: n", "Frame Time: t", then n lines of numbers, one
+ * CHANNELS (any order of the six channel names and the three scale ones, 0..9
+ * channels, each at most once), MOTION, "Frames: n", "Frame Time: t", then n lines of numbers, one
  * frame per line, exactly as many values as the hierarchy declares.
  */
 import { escapeControls, FormatError, quoteInput } from '../../errors';
 
 /** One of the six BVH channel kinds. */
-export type BvhChannel = 'Xposition' | 'Yposition' | 'Zposition' | 'Xrotation' | 'Yrotation' | 'Zrotation';
+export type BvhChannel =
+  | 'Xposition'
+  | 'Yposition'
+  | 'Zposition'
+  | 'Xrotation'
+  | 'Yrotation'
+  | 'Zrotation'
+  /** Scale channels, which some exporters write on every joint: read (a motion carries no scale; see import.ts). */
+  | 'Xscale'
+  | 'Yscale'
+  | 'Zscale';
 
 export interface BvhJoint {
   /** Name as written after ROOT / JOINT (the rest of the line, trimmed). */
@@ -85,6 +95,9 @@ const CHANNEL_NAMES: Record<string, BvhChannel> = {
   xrotation: 'Xrotation',
   yrotation: 'Yrotation',
   zrotation: 'Zrotation',
+  xscale: 'Xscale',
+  yscale: 'Yscale',
+  zscale: 'Zscale',
 };
 
 interface Token {
@@ -193,11 +206,11 @@ export function parseBvh(text: string): BvhDocument {
       ti++;
       const countTok = next('the channel count');
       const n = Number(countTok.text);
-      if (!/^\d+$/.test(countTok.text) || n > 6)
+      if (!/^\d+$/.test(countTok.text) || n > 9)
         fail(
           countTok.line,
           countTok.column,
-          `CHANNELS count must be an integer 0..6, found ${quoteInput(countTok.text, '"')}`,
+          `CHANNELS count must be an integer 0..9, found ${quoteInput(countTok.text, '"')}`,
         );
       for (let c = 0; c < n; c++) {
         const ct = next(`channel ${c + 1} of ${n}`);
@@ -206,7 +219,7 @@ export function parseBvh(text: string): BvhDocument {
           fail(
             ct.line,
             ct.column,
-            `unknown channel ${quoteInput(ct.text, '"')} (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation)`,
+            `unknown channel ${quoteInput(ct.text, '"')} (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation Xscale Yscale Zscale)`,
           );
         if (joint.channels.includes(ch)) fail(ct.line, ct.column, `channel ${ch} listed twice for joint ${name}`);
         joint.channels.push(ch);

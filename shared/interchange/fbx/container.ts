@@ -279,7 +279,9 @@ function prepareBinary(b: Uint8Array): { settings: FbxSceneSettings; animation: 
       const value = type === 'S' ? decodeUtf8(b.subarray(at + 5, at + 5 + n)) : undefined;
       return { type, value, at, length: 5 + n };
     }
-    const element = { f: 4, d: 8, l: 8, i: 4, b: 1 }[type];
+    // 'c' is a byte array as 'b' is (the loader reads both alike): some exporters store an embedded texture's
+    // ImageData so (assimp-testmodels' boxWithCompressedCTypeArray.FBX).
+    const element = { f: 4, d: 8, l: 8, i: 4, b: 1, c: 1 }[type];
     if (element !== undefined) {
       need(12);
       const count = view.getUint32(at + 1, true);
@@ -549,7 +551,16 @@ function finishSettings(s: FbxSceneSettings): void {
 // ---- ASCII ----
 
 /** A node of an FBX tree (the ASCII reader's, written to binary for the loader). Integers are bigints, arrays typed. */
-export type FbxValue = string | number | bigint | Float64Array | Float32Array | BigInt64Array | Int32Array;
+export type FbxValue =
+  | string
+  | number
+  | bigint
+  | Float64Array
+  | Float32Array
+  | BigInt64Array
+  | Int32Array
+  /** A byte array ('c'), written only (the readers keep none: no object the importer reads holds one). */
+  | Uint8Array;
 export interface FbxNode {
   name: string;
   props: FbxValue[];
@@ -766,7 +777,15 @@ export function writeBinaryFbx(tree: FbxNode[], version = 7400, compress = false
       return [0x44, ...x];
     }
     const code =
-      v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
+      v instanceof Float64Array
+        ? 0x64
+        : v instanceof Float32Array
+          ? 0x66
+          : v instanceof BigInt64Array
+            ? 0x6c
+            : v instanceof Uint8Array
+              ? 0x63
+              : 0x69;
     const raw = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
     const stored = compress ? zlibSync(raw) : raw;
     return [code, ...u32(v.length), ...u32(compress ? 1 : 0), ...u32(stored.length), ...stored];

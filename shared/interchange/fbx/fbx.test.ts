@@ -1,4 +1,4 @@
-import { Euler, Quaternion } from 'three';
+import { Euler, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors';
 import { MotionFlag } from '../../motion/types';
@@ -82,6 +82,60 @@ describe('FBX import', () => {
     const want = qPre.clone().multiply(new Quaternion(a[0], a[1], a[2], a[3]));
     const got = pre.rotation.subarray(8, 12);
     expect(Math.abs(want.dot(new Quaternion(got[0], got[1], got[2], got[3])))).toBeCloseTo(1, 6);
+  });
+
+  it('a bone scaled to zero (hidden) keeps its rotations and its children theirs; positions are kept as posed, the scale is reported', async () => {
+    const plain = (await importFbx(writeFbxBinary(fbxScene({ frames: 5 })))).motion;
+    for (const [bone, scaled] of [
+      [1, ['Spine', 'Head']],
+      [0, ['Hips', 'Spine', 'Head']],
+    ] as const) {
+      const r = await importFbx(
+        writeFbxBinary(fbxScene({ frames: 5, scaleKeys: { bone, values: [1, 0.5, 0, 0.5, 1] } })),
+      );
+      const m = r.motion;
+      // Frame 2 has the bone at scale 0: three.js decomposes its world matrix as no turn (the rest pose).
+      for (let i = 0; i < m.rotation.length; i++) expect(m.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
+      expect(Array.from(m.translation)).toEqual(Array.from(plain.translation));
+      // Head's offset (20 up from Spine) is as posed: half at scale 0.5, none at 0.
+      const J = 3;
+      expect([0, 1, 2, 3, 4].map((f) => Number(m.offset[(f * J + 2) * 4 + 1].toFixed(4)))).toEqual([20, 10, 0, 10, 20]);
+      expect(r.warnings.map((w) => w.message)).toEqual([
+        `${scaled.length} joint(s) (${scaled.map((n) => `"${n}"`).join(', ')}) are scaled unevenly or their scale is animated in clip "Take 001"; motions carry no scale, so positions are kept and the scale is dropped`,
+      ]);
+    }
+    // Scaled to zero for the whole clip: still reported (its scale never changes, but it is no scale at all).
+    const hidden = await importFbx(
+      writeFbxBinary(fbxScene({ frames: 5, scaleKeys: { bone: 2, values: [0, 0, 0, 0, 0] } })),
+    );
+    for (let i = 0; i < plain.rotation.length; i++) expect(hidden.motion.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
+    expect(hidden.warnings.map((w) => w.code)).toEqual(['scale-unsupported']);
+    expect(hidden.warnings[0].message).toMatch(/^1 joint\(s\) \("Head"\)/);
+  });
+
+  it('an animated bone with a rotation pivot and offset turns about its pivot: its offset is T + Roff + Rp - R Rp at every frame', async () => {
+    const scene = fbxScene({ frames: 9 });
+    const spine = scene[2].children.find((n) => n.name === 'Model' && String(n.props[1]).startsWith('Spine'))!;
+    const [rp, roff] = [
+      [3, -2, 1],
+      [0.5, 0.25, -1],
+    ];
+    spine.children[1].children.push(
+      { name: 'P', props: ['RotationPivot', 'Vector3D', '', '', ...rp], children: [] },
+      { name: 'P', props: ['RotationOffset', 'Vector3D', '', '', ...roff], children: [] },
+    );
+    const { motion: m } = await importFbx(writeFbxBinary(scene), { fps: 30 });
+    expect(m.flags & MotionFlag.OFFSETS).toBeTruthy();
+    const J = 3;
+    for (let f = 0; f <= m.frameCount; f++) {
+      const r = new Quaternion(...m.rotation.subarray((f * J + 1) * 4, (f * J + 2) * 4));
+      const turned = new Vector3(...rp).applyQuaternion(r);
+      const want = [0, 20, 0].map((t, k) => t + roff[k] + rp[k] - turned.getComponent(k));
+      const got = Array.from(m.offset.subarray((f * J + 1) * 4, (f * J + 1) * 4 + 3));
+      for (let k = 0; k < 3; k++) expect(got[k], `frame ${f} axis ${k}`).toBeCloseTo(want[k], 4);
+      // Head, below Spine, stays 20 up the bone: the pivot moves Spine's origin, not its children.
+      expect(m.offset[(f * J + 2) * 4 + 1]).toBeCloseTo(20, 4);
+    }
   });
 
   it('sets the OFFSETS flag only when a bone offset moves', async () => {
@@ -259,6 +313,24 @@ describe('FBX import', () => {
     expect(latin).toContain('Xeometry');
     expect(latin).toContain('_amera');
     expect((await importFbx(bin)).motion.joints.length).toBe(3);
+  });
+
+  it("reads byte arrays of type 'c' (an embedded texture's ImageData, as in assimp-testmodels' boxWithCompressedCTypeArray.FBX), raw and zlib-compressed", async () => {
+    const scene = fbxScene({ frames: 11 });
+    scene[2].children.unshift({
+      name: 'Video',
+      props: [7n, 'Skin.png\0\x01Video', 'Clip'],
+      children: [{ name: 'ImageData', props: [Uint8Array.from({ length: 300 }, (_, i) => i & 0xff)], children: [] }],
+    });
+    const plain = await importFbx(writeFbxBinary(fbxScene({ frames: 11 })));
+    for (const compress of [false, true]) {
+      const bin = writeFbxBinary(scene, 7400, compress);
+      // The array really is written as 'c', with its 300 bytes raw or packed.
+      expect(String.fromCharCode(...bin)).toContain(`ImageDatac,\x01\0\0${compress ? '\x01' : '\0'}`);
+      const r = await importFbx(bin);
+      expect(Array.from(r.motion.rotation)).toEqual(Array.from(plain.motion.rotation));
+      expect(Array.from(r.motion.translation)).toEqual(Array.from(plain.motion.translation));
+    }
   });
 
   it('refuses compressed arrays that unpack to far more than the file holds (a zlib bomb), before any is unpacked', async () => {

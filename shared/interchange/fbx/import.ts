@@ -50,6 +50,10 @@ interface TransformData {
   preRotation?: number[];
   postRotation?: number[];
   inheritType?: number;
+  rotationOffset?: number[];
+  rotationPivot?: number[];
+  scalingOffset?: number[];
+  scalingPivot?: number[];
 }
 
 interface LoadedFbx {
@@ -171,7 +175,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       `clip ${quoteJson(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`,
       { where: `AnimationStack ${quoteJson(clipName)}` },
     );
-  refuseAnimatedPivots(order, moved, clipName);
+  const pivoted = pivotedNodes(moved);
 
   // Timing: from the take's first key to its last, at the target rate; a frame within 1e-3 frame of a key takes it.
   const t0 = take.firstTick;
@@ -227,7 +231,8 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         const axis = c.axes[k];
         value[k] = typeof axis === 'object' ? evaluateCurve(axis, t, snap, curveNotes) : (axis ?? c.rest[k]);
       }
-      if (c.property === 'position') c.node.position.fromArray(value);
+      const pivots = pivoted.get(c.node);
+      if (c.property === 'position') (pivots ? pivots.translation : c.node.position).fromArray(value);
       else if (c.property === 'scale') c.node.scale.fromArray(value);
       else {
         // As the loader composes a rotation key: pre * R(order) * post^-1, pre and post in XYZ order.
@@ -237,10 +242,21 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         if (c.postInverse) c.node.quaternion.multiply(c.postInverse);
       }
     }
+    for (const [node, pv] of pivoted) placeAboutPivots(node, pv);
     root.updateMatrixWorld(true);
     refuseInheritedScale(chain, animation, f, three);
     for (let j = 0; j < J; j++) {
       mat.copy(order[j].matrixWorld).decompose(p, q, s);
+      // A bone scaled to zero (hidden, as animators do with a prop's bone), or below one, has no rotation in its
+      // world matrix, which three.js decomposes as no turn and scale 1 (so every such frame read as the rest
+      // pose, silently). Its rotation is then the product of its own and its ancestors' rotations, as the curves
+      // give them, and its scale is reported.
+      const flat = mat.determinantAffine() === 0;
+      if (flat) {
+        q.identity();
+        for (let a: Object3D | null = order[j]; a; a = a.parent) q.premultiply(a.quaternion);
+        s.set(0, 0, 0);
+      }
       worldPos.set([p.x, p.y, p.z], j * 3);
       worldRot.set([q.x, q.y, q.z, q.w], j * 4);
       worldScale.set([s.x, s.y, s.z], j * 3);
@@ -264,6 +280,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       if (f === 0) firstScale.set([sx, sy, sz], j * 3);
       const off = (a: number, b: number) => Math.abs(a - b) > 1e-4 * Math.max(Math.abs(a), Math.abs(b));
       if (
+        flat ||
         off(sx, sy) ||
         off(sx, sz) ||
         off(sx, firstScale[j * 3]) ||
@@ -409,38 +426,55 @@ function refuseInheritedScale(
   }
 }
 
-/** The FBX node properties that move a node's rotation and scaling centre (docs/import.md). */
-const PIVOT_PROPERTIES = [
-  ['rotationOffset', 'RotationOffset'],
-  ['rotationPivot', 'RotationPivot'],
-  ['scalingOffset', 'ScalingOffset'],
-  ['scalingPivot', 'ScalingPivot'],
-] as const;
+/** The loader's names of the FBX node properties that move a node's rotation and scaling centre (docs/import.md). */
+const PIVOT_PROPERTIES = ['rotationOffset', 'rotationPivot', 'scalingOffset', 'scalingPivot'] as const;
+
+/** A node's pivots and offsets (zero where the file has none), and its translation at the frame being posed. */
+interface Pivots {
+  rotationOffset: Vec3Like;
+  rotationPivot: Vec3Like;
+  scalingOffset: Vec3Like;
+  scalingPivot: Vec3Like;
+  translation: Vec3Like;
+}
+type Vec3Like = InstanceType<ThreeLoaders['Vector3']>;
 
 /**
- * FBX places a node at T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S * Sp^-1. The loader honours the
- * pivots and offsets in a node's rest transform, but the tracks it builds set the position to the translation
- * curve and turn the node about its origin, so an animated node with a pivot or offset (3ds Max, Maya "Preserve
- * pivots") would be placed wrongly on every frame, its bones away from where the authoring tool shows them.
- * Refused, naming the node and the property, rather than imported wrong.
+ * The animated nodes with a pivot or an offset (3ds Max, Maya "Preserve pivots"). The loader honours them in a
+ * node's rest transform only: its tracks set the position to the translation curve and turn the node about its
+ * origin. Such a node is posed here instead (placeAboutPivots), its translation kept apart from its position.
  */
-function refuseAnimatedPivots(order: Object3D[], moved: Set<Object3D>, clipName: string): void {
-  const seen = new Set<Object3D>();
-  for (const joint of order)
-    for (let a: Object3D | null = joint; a && !seen.has(a); a = a.parent) {
-      seen.add(a);
-      if (!moved.has(a)) continue;
-      const data = (a.userData as { transformData?: Record<string, unknown> }).transformData ?? {};
-      for (const [key, property] of PIVOT_PROPERTIES) {
-        const v = data[key];
-        if (!Array.isArray(v) || v.every((x) => x === 0)) continue;
-        throw new FormatError(
-          'FBX',
-          `node ${quoteJson(nameOf(a))} is animated by clip ${quoteJson(clipName)} and has a ${property} of (${v.join(', ')}): animated nodes with pivots or offsets are not read; reset the pivots (or bake the animation without "Preserve pivots") and export again`,
-          { where: `Model ${quoteJson(nameOf(a))} ${property}` },
-        );
-      }
-    }
+function pivotedNodes(moved: Set<FbxObject>): Map<FbxObject, Pivots> {
+  const out = new Map<FbxObject, Pivots>();
+  for (const node of moved) {
+    const data = (node.userData as { transformData?: TransformData }).transformData ?? {};
+    if (PIVOT_PROPERTIES.every((key) => !data[key] || data[key].every((x) => Number(x) === 0))) continue;
+    const v = (a: number[] | undefined) => node.position.clone().fromArray((a ?? [0, 0, 0]).map(Number));
+    out.set(node, {
+      rotationOffset: v(data.rotationOffset),
+      rotationPivot: v(data.rotationPivot),
+      scalingOffset: v(data.scalingOffset),
+      scalingPivot: v(data.scalingPivot),
+      translation: v(data.translation),
+    });
+  }
+  return out;
+}
+
+/**
+ * Places a node as FBX does, at T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S * Sp^-1: its rotation
+ * (pre * R * post^-1, as posed) and scale stay; its position becomes T + Roff + Rp + Rrot (Soff + Sp - Rp - S Sp).
+ */
+function placeAboutPivots(node: FbxObject, pv: Pivots): void {
+  const inner = node.position
+    .copy(pv.scalingPivot)
+    .multiply(node.scale)
+    .negate()
+    .add(pv.scalingOffset)
+    .add(pv.scalingPivot)
+    .sub(pv.rotationPivot)
+    .applyQuaternion(node.quaternion);
+  inner.add(pv.translation).add(pv.rotationOffset).add(pv.rotationPivot);
 }
 
 /** The name a node has in the file (the loader keeps it as `originalName`; its own `name` is sanitised for track binding). */

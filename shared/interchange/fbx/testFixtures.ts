@@ -35,6 +35,8 @@ export interface FbxSceneOptions {
   inheritType?: number;
   /** Lcl Scaling of the root bone (not written when absent). */
   rootScaling?: [number, number, number];
+  /** A uniform Lcl Scaling curve on one bone of the first clip: its value at each frame (linear keys). */
+  scaleKeys?: { bone: number; values: number[] };
   /** The keys of a curve (bone index, 'R' or 'T', axis 0..2), instead of the default sine keys; null: no curve. */
   keys?: (bone: number, attr: 'R' | 'T', axis: number) => FbxKeys | null | undefined;
 }
@@ -181,6 +183,42 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
         });
       }
     });
+    if (o.scaleKeys && c === 0) {
+      const { bone, values } = o.scaleKeys;
+      const node = id();
+      objects.push(
+        n(
+          'AnimationCurveNode',
+          [node, 'S\0\x01AnimCurveNode', ''],
+          [n('Properties70', [], [p('d|X', 'Number', 1), p('d|Y', 'Number', 1), p('d|Z', 'Number', 1)])],
+        ),
+      );
+      oo(node, layer);
+      op(node, modelIds[bone], 'Lcl Scaling');
+      for (const axis of ['X', 'Y', 'Z']) {
+        const curve = id();
+        const times = BigInt64Array.from(
+          values,
+          (_, f) => (BigInt(f) * FBX_TICKS_PER_SECOND * 1000n) / BigInt(Math.round(fps * 1000)),
+        );
+        objects.push(
+          n(
+            'AnimationCurve',
+            [curve, '\0\x01AnimCurve', ''],
+            [
+              n('Default', [1]),
+              n('KeyVer', [4008], [], true),
+              n('KeyTime', [times]),
+              n('KeyValueFloat', [Float32Array.from(values)]),
+              n('KeyAttrFlags', [new Int32Array([0x4])]),
+              n('KeyAttrDataFloat', [new Float32Array([0, 0, 0, 0])]),
+              n('KeyAttrRefCount', [new Int32Array([values.length])]),
+            ],
+          ),
+        );
+        op(curve, node, `d|${axis}`);
+      }
+    }
   });
 
   const mode = TIME_MODES[fps];

@@ -150,6 +150,38 @@ describe('glTF export / import', () => {
     expect(warnings.find((w) => w.code === 'scale-unsupported')!.message).toMatch(/1 scale track/);
   });
 
+  it('a still node whose rotation is not a unit quaternion (zero, tiny, twice as long) is read normalised, a zero one as no turn as three.js draws it', async () => {
+    const m = makeMotion(6);
+    const J = m.joints.length;
+    for (const [given, want] of [
+      [
+        [0, 0, 0, 0],
+        [0, 0, 0, 1],
+      ],
+      [
+        [0, 0, 0, 1e-8],
+        [0, 0, 0, 1],
+      ],
+      [
+        [0, 2 * Math.sin(0.2), 0, 2 * Math.cos(0.2)],
+        [0, Math.sin(0.2), 0, Math.cos(0.2)],
+      ],
+    ]) {
+      const glb = editGlb(motionToGlb(m), (json) => {
+        const spine = json.nodes!.findIndex((n) => n.name === 'Spine');
+        json.nodes![spine].rotation = given;
+        const anim = json.animations![0];
+        anim.channels = anim.channels.filter((c) => !(c.target.node === spine && c.target.path === 'rotation'));
+        delete anim.extras;
+      });
+      const { motion: back } = await importGltf(glb);
+      for (let f = 0; f <= 6; f++)
+        expect(maxDiff(back.rotation.subarray((f * J + 1) * 4, (f * J + 2) * 4), want), `frame ${f}`).toBeLessThan(
+          1e-7,
+        );
+    }
+  });
+
   it('folds a static parent node (Armature with rotation and 0.01 scale) into the root', async () => {
     const m = makeMotion(8);
     const q = quatFromAxisAngle(1, 0, 0, -Math.PI / 2);

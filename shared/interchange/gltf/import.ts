@@ -168,7 +168,9 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
       const o = nodeObjects[n];
       r = {
         t: [o.position.x, o.position.y, o.position.z],
-        q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w],
+        // Normalised as a key is (localAt): glTF asks for unit quaternions, and three.js draws a zero one as no
+        // turn, which a motion cannot store (an MTN quaternion needs a length of at least 1e-6).
+        q: quatNormalize([o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w]),
         s: uniformScale(o, n, warnings),
       };
       restOf.set(n, r);
