@@ -19,8 +19,9 @@ import {
   UsageError,
   type ParsedArgs,
 } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
+import { listed, onInterrupt, untouched } from '../interrupt';
 import { shownWarnings } from '../../shownWarnings';
 
 export const importCommand: CliCommand = {
@@ -60,6 +61,16 @@ export const importCommand: CliCommand = {
         );
       const quiet = args.options.has('quiet');
       const progress = quiet ? undefined : importProgressPrinter(liveTerminal());
+      // Ctrl+C: every file is imported in memory before any is written (batchImport.ts), and the writes are
+      // synchronous: a signal finds nothing written, or all that the batch writes.
+      let batchWritten: string[] | undefined;
+      const interruption = onInterrupt(
+        () =>
+          batchWritten
+            ? `the batch had written ${batchWritten.length ? listed(batchWritten) : 'nothing'} before the signal`
+            : `nothing was written; ${output}${project !== undefined ? ` and ${project} are` : ' is'} as before, and no temp file is left`,
+        { stop: () => progress?.end() },
+      );
       const outcome = await runBatchImport(
         args.positionals,
         {
@@ -75,7 +86,8 @@ export const importCommand: CliCommand = {
         },
         inProcessImportRunner,
         progress?.item,
-      );
+      ).finally(() => interruption.dispose());
+      batchWritten = outcome.written;
       progress?.end();
       for (const item of outcome.items) {
         const what = `${item.input}${item.clip !== null ? ` clip ${quoteJson(item.clip)}` : ''}`;
@@ -90,7 +102,8 @@ export const importCommand: CliCommand = {
         }
       }
       (outcome.failed ? console.error : console.log)(outcome.conclusion);
-      return outcome.failed ? 1 : 0;
+      // Some written and some failed is its own status: a script tells it from "nothing was written" (docs/cli.md).
+      return !outcome.failed ? EXIT_OK : outcome.written.length ? EXIT_PARTIAL : EXIT_FAILED;
     }
 
     const input = args.positionals[0];
@@ -104,6 +117,7 @@ export const importCommand: CliCommand = {
 
     let result: ImportResult;
     const buffersRead: string[] = [];
+    const interruption = onInterrupt(() => untouched([output]));
     try {
       // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
       result = await importMotionBytes(bytes, input, {
@@ -123,6 +137,10 @@ export const importCommand: CliCommand = {
         return 1;
       }
       throw e;
+    } finally {
+      // A signal that came in while the file was read is handled here, before the write.
+      await interruption.checkpoint();
+      interruption.dispose();
     }
     // The .bin files a .gltf names are inputs too: known only once it is read, checked before anything is written.
     refuseOutputClashes(
