@@ -27,7 +27,7 @@ import {
 import type { CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
 import type { CompressResult } from '../../../shared/compress/types';
-import { listed, onInterrupt, untouched } from '../interrupt';
+import { onInterrupt, untouched } from '../interrupt';
 import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { shownWarnings } from '../../shownWarnings';
@@ -58,14 +58,9 @@ export const compressCommand: CliCommand = {
       ],
       [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])],
     );
-    // Ctrl+C: the compression runs on this thread, so a signal is handled once it is done, before anything is written.
-    const outputs = [output, ...(reportPath ? [reportPath] : [])];
-    let written = false;
-    const interruption = onInterrupt(() =>
-      written
-        ? `${listed(outputs)} ${outputs.length === 1 ? 'was' : 'were'} written before the signal`
-        : untouched(outputs),
-    );
+    // Ctrl+C: the compression runs on this thread, so a signal is handled once it is done (the checkpoint below),
+    // before anything is written; the write and what follows it run to the end without a turn of the event loop.
+    const interruption = onInterrupt(() => untouched([output, ...(reportPath ? [reportPath] : [])]));
     try {
       const name = mt3MotionName(input, stringOption(args, 'name'));
       const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
@@ -119,7 +114,6 @@ export const compressCommand: CliCommand = {
       } else {
         writeFileAtomic(output, result.bytes);
       }
-      written = true;
       if (!args.options.has('quiet') && !json) {
         const worst = result.channels.reduce((w, c) =>
           c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w,

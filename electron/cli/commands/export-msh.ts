@@ -27,7 +27,7 @@ import {
   UsageError,
 } from '../args';
 import type { CliCommand } from '../command';
-import { listed, onInterrupt, untouched } from '../interrupt';
+import { onInterrupt, untouched } from '../interrupt';
 import { jointOverrides } from './compress';
 
 export const exportMshCommand: CliCommand = {
@@ -69,12 +69,9 @@ export const exportMshCommand: CliCommand = {
       rotationToleranceDeg,
       rotationToleranceOverridesDeg: overrides,
     };
-    // Ctrl+C: the three files are committed as one unit, synchronously; a signal finds them all as before or all new.
-    const trio = [files.res8, files.res19, files.nodes];
-    let committed = false;
-    const interruption = onInterrupt(() =>
-      committed ? `${listed(trio)} were written before the signal` : untouched(trio),
-    );
+    // Ctrl+C: handled while the pool fits or at the checkpoint after a fit on this thread, before the three files are
+    // committed (as one unit, synchronously, and then the command ends without a turn of the event loop).
+    const interruption = onInterrupt(() => untouched([files.res8, files.res19, files.nodes]));
     try {
       return await fitAndCommit();
     } finally {
@@ -98,7 +95,6 @@ export const exportMshCommand: CliCommand = {
           'move that file away or give another -o prefix',
         ),
       );
-      committed = true;
       if (!args.options.has('quiet'))
         console.log(
           `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,
