@@ -5,9 +5,8 @@
  *
  * Mutations, each failing this file: runCommand's printJson of the error removed (a failed --json run prints nothing
  * on stdout); compress's `!json` left out of the summary's condition (its line before the document); build's progress
- * kept with --json (`quiet || json` back to `quiet`); refuseJsonWith's throw removed (`--watch --json` runs a watch);
- * the build document's motions dropped; info's `if (json)` for a .mar printing the text; equalsHint's call removed
- * from parseArgs (`-o=x` is an unknown option, no spelling given).
+ * kept with --json (`quiet || json` back to `quiet`); the build document's motions dropped (null); info printing a
+ * .mar's text with --json; equalsHint's call removed from parseArgs (`-o=x` is an unknown option, no spelling given).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
