@@ -153,6 +153,7 @@ describe('--json', () => {
 
   it('info: each kind as a document', () => {
     expect(run('build', 'p.actguy.json', '--quiet').code).toBe(0);
+    expect(run('compress', 'walk.mtn', '-o', 'w.mt3', '--quiet').code).toBe(0);
     const mtn = document(run('info', 'walk.mtn', '--json').out);
     expect(mtn).toMatchObject({ kind: 'mtn', frameCount: 132, fps: 30, durationMs: 4400 });
     expect(mtn.joints[0]).toMatchObject({ index: 0, name: 'Hips', parent: -1 });
@@ -169,6 +170,11 @@ describe('--json', () => {
       ['walk', 4400],
       ['w60', 4400],
     ]);
+    expect(run('export-msh', 'walk.mtn', '-o', 'msh/walk', '--quiet').code).toBe(0);
+    const msh = document(run('info', 'msh/walk.res8', '--json').out);
+    expect(msh).toMatchObject({ kind: 'msh', source: 'walk.mtn', files: { nodes: 'msh/walk.nodes.json' } });
+    expect(msh.nodes).toHaveLength(mtn.joints.length);
+    expect(msh.keys).toBe(msh.nodes.reduce((n: number, x: { keys: number }) => n + x.keys, 0));
     const mt3 = document(run('info', 'w.mt3', '--json').out);
     expect(mt3).toMatchObject({ kind: 'mt3', hash: mar.entries[0].hash, frameCount: 132 });
     expect(mt3.keys).toBe(

@@ -85,24 +85,21 @@ export const infoCommand: CliCommand = {
       kind === 'project'
         ? readBytes(path, TEXT_LIMIT)
         : readBinaryFile(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : kind === 'mar' ? 'MAR' : 'SAR');
-    let text: string;
+    /** What is printed: the text, or with --json the document. */
+    let text: string | Record<string, unknown>;
     if (kind === 'mtn')
       text = inFile(path, () => {
         const motion = readMtn(bytes);
-        return json
-          ? JSON.stringify(mtnJson(path, motion, bytes.byteLength, speed))
-          : describeMtn(motion, bytes.byteLength, speed);
+        return json ? mtnJson(path, motion, bytes.byteLength, speed) : describeMtn(motion, bytes.byteLength, speed);
       });
     else if (kind === 'project') return describeProjectFile(path, bytes, json);
     else if (kind === 'mt3')
       text = inFile(path, () => {
         const name = names?.get(readMt3Header(bytes).name)?.name;
-        return json ? JSON.stringify(mt3Json(path, bytes, name, jointNames)) : describeMt3(bytes, name, jointNames);
+        return json ? mt3Json(path, bytes, name, jointNames) : describeMt3(bytes, name, jointNames);
       });
     else if (kind === 'mar')
-      text = inFile(path, () =>
-        json ? JSON.stringify(marJson(path, bytes, names, fps)) : describeMar(bytes, names, { fps }),
-      );
+      text = inFile(path, () => (json ? marJson(path, bytes, names, fps) : describeMar(bytes, names, { fps })));
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
       // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
@@ -128,10 +125,10 @@ export const infoCommand: CliCommand = {
         }
       }
       display ??= loadSarDisplayNames(sources, motionNames);
-      text = inFile(path, () => (json ? JSON.stringify(sarJson(path, bytes, display)) : describeSar(bytes, display)));
+      text = inFile(path, () => (json ? sarJson(path, bytes, display) : describeSar(bytes, display)));
     }
-    if (json) printJson(JSON.parse(text));
-    else console.log(`${path}\n${text}`);
+    if (typeof text === 'string') console.log(`${path}\n${text}`);
+    else printJson(text);
     return 0;
   },
 };
