@@ -138,6 +138,7 @@ describe('--json', () => {
     expect(f.error).toMatchObject({ file: 'broken.actguy.json', place: { where: 'motions[0].sev' } });
     expect(f.error.message).toContain('gone.sev');
     expect(f.errors).toEqual([f.error]);
+    expect(failed.err).toMatch(/gone\.sev[^\n]*\n1 error; nothing was written\n$/);
   });
 
   it('is refused with --watch, whose lines go to stdout too; -o - is refused as ever', () => {

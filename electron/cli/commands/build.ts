@@ -116,7 +116,13 @@ async function buildOnce(
   }
   if (json) {
     printJson(buildJson(projectFile, outcome));
-    if (!outcome.ok) console.error(diagnosticLines(outcome.errors, outcome.warnings).join('\n'));
+    if (!outcome.ok)
+      console.error(
+        [
+          ...diagnosticLines(outcome.errors, outcome.warnings),
+          `${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`,
+        ].join('\n'),
+      );
     else {
       const lines = builtMessages(outcome);
       if (lines.length) console.error(lines.join('\n'));
