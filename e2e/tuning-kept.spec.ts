@@ -51,11 +51,19 @@ test('override and tolerance survive Save and reopen, and the export equals actg
   });
 
   // The CLI reads the tuning file by default: its .mt3 is the app's, byte for byte.
-  expect(compressCommand.run([workspace.path('walk.mtn'), '-o', workspace.path('walk_cli.mt3'), '--quiet'])).toBe(0);
+  expect(await compressCommand.run([workspace.path('walk.mtn'), '-o', workspace.path('walk_cli.mt3'), '--quiet'])).toBe(
+    0,
+  );
   expect(
     Buffer.compare(readFileSync(workspace.path('walk_cli.mt3')), readFileSync(workspace.path('walk_app.mt3'))),
   ).toBe(0);
-  compressCommand.run([workspace.path('walk.mtn'), '-o', workspace.path('walk_plain.mt3'), '--quiet', '--no-tuning']);
+  await compressCommand.run([
+    workspace.path('walk.mtn'),
+    '-o',
+    workspace.path('walk_plain.mt3'),
+    '--quiet',
+    '--no-tuning',
+  ]);
   expect(
     Buffer.compare(readFileSync(workspace.path('walk_plain.mt3')), readFileSync(workspace.path('walk_app.mt3'))),
   ).not.toBe(0);

@@ -65,6 +65,8 @@ export interface ProjectBuildOptions {
    * resolves it (unsaved SEV edits in the app). The files themselves are not touched.
    */
   textOverrides?: ReadonlyMap<string, string>;
+  /** Told the outputs' paths once they are committed (the CLI's Ctrl+C says what was written, cli/interrupt.ts). */
+  onCommitted?: (paths: string[]) => void;
   /** Validate and compress everything but write nothing (the app's status check). */
   dryRun?: boolean;
   /** The .mar's memory budget in bytes, in place of the project's `budget.marBytes` (the CLI's --budget). */
@@ -293,6 +295,7 @@ export async function buildProject(
         if (last) installed = last.target.outputs.map(outputStamp);
       },
     });
+    options.onCommitted?.(result.outputs.map((o) => o.path));
     // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
     if (last)
       writeLastBuild(

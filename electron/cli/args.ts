@@ -99,6 +99,8 @@ export function parseArgs(
         if (value !== undefined) throw new UsageError(`option ${flagName(name)} takes no value`);
         options.set(name, true);
       } else {
+        const hint = equalsHint(a, valued, switches, aliases);
+        if (hint) throw new UsageError(hint);
         const known = [...valued, ...switches, ...Object.keys(aliases)].filter((n) => n.length > 1);
         const meant = a.startsWith('--') ? closestName(name, known) : undefined;
         throw new UsageError(`unknown option ${quoteJson(a)}${meant ? ` (did you mean --${meant}?)` : ''}`);
@@ -110,6 +112,31 @@ export function parseArgs(
   }
   refuseHiddenCharacters([...positionals, ...[...options.values()].filter((v) => typeof v === 'string')]);
   return { positionals, options };
+}
+
+/**
+ * The hint for a value joined by `=` to an option written with one dash (`-o=out.mt3`, `-pos-tol=0.1`), which
+ * parseArgs refuses: getopt reads `-o=x` as the value "=x", so it is neither guessed nor taken as a file named `=x`.
+ * Names the spellings accepted (`-o out.mt3` or `--out=out.mt3`; `--pos-tol=0.1` or `--pos-tol 0.1`); undefined for
+ * an argument of another shape, or whose name before the `=` is no option of the command.
+ */
+function equalsHint(
+  arg: string,
+  valued: readonly string[],
+  switches: readonly string[],
+  aliases: Record<string, string>,
+): string | undefined {
+  const m = /^-([^-=][^=]*)=(.*)$/s.exec(arg);
+  if (!m) return undefined;
+  const [, typed, value] = m;
+  const name = aliases[typed] ?? typed;
+  const shown = quoteJson(arg);
+  if (switches.includes(name)) return `option ${shown}: ${flagName(name)} is a switch and takes no value`;
+  if (!valued.includes(name)) return undefined;
+  const long = name.length > 1 ? name : Object.keys(aliases).find((k) => aliases[k] === name && k.length > 1);
+  const v = value === '' ? 'VALUE' : /^[\w./:@+,-]+$/.test(value) ? value : quoteJson(value);
+  const spellings = [`${flagName(name)} ${v}`, ...(long ? [`--${long}=${v}`] : [])];
+  return `option ${shown}: ${name.length > 1 ? 'a long option is written with two dashes' : 'a one-letter option takes its value after a space'}; write ${spellings.join(' or ')}`;
 }
 
 /** The current folder, or undefined where it was removed (`process.cwd()` throws; absolute paths still work). */

@@ -136,6 +136,29 @@ describe('actguy build --watch', () => {
     }
   }, 120_000);
 
+  it('ends with status 3 when its last build failed after an earlier one was written (docs/cli.md, exit status)', async () => {
+    // Mutation: watchProject returning the last build's status as it is (1) fails this.
+    const folder = join(dir, 'partial');
+    copyProject(folder);
+    const child = spawn(process.execPath, [cli, 'build', 'p.actguy.json', '--watch', '--jobs', '2'], {
+      cwd: folder,
+      env: { ...process.env, ACTGUY_STATE_DIR: join(dir, 'state-partial') },
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const io = follow(child);
+    try {
+      await io.next(/^built 2 motions[^\n]*\n[^\n]*watching 6 files/m);
+      writeFileSync(join(folder, 'p.actguy.json'), project.replace('"walk.sev"', '"missing.sev"'));
+      await io.next(/p\.actguy\.json changed: building again\n[^\n]*watching 6 files/);
+      expect(io.err()).toMatch(/1 error; nothing was written/);
+      child.kill('SIGINT');
+      expect(await exited).toBe(3);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('builds the saves made in its folder after the folder was removed and made again', async () => {
     const folder = join(dir, 'remade');
     copyProject(folder);

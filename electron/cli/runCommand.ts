@@ -2,6 +2,7 @@ import { FormatError } from '../../shared/errors';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { describeFsError } from '../fsErrors';
+import { errorDocument, printJson, wantsJson } from './json';
 
 /**
  * Runs one command and turns what it throws into a message on stderr and the exit status (2 for a usage error, 1
@@ -14,6 +15,8 @@ export async function runCommand(cmd: CliCommand, argv: string[]): Promise<numbe
   } catch (e) {
     const { text, status } = commandError(cmd, e);
     console.error(text);
+    // --json: the error is the one document on stdout too (json.ts), with the same status.
+    if (wantsJson(argv) && cmd.json) printJson(errorDocument(e, cmd.usage, text));
     return status;
   }
 }

@@ -131,7 +131,7 @@ describe('actguy import, many files', () => {
     writeFileSync(join(dir, 'other', 'Walk.bvh'), readFileSync(join(dir, 'src', 'run.bvh')));
     const out = join(dir, 'motions');
     const r = await run([join(dir, 'src', 'walk.bvh'), join(dir, 'other', 'Walk.bvh'), '-o', out]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3); // part written, part failed (docs/cli.md, exit status 3)
     expect(readdirSync(out)).toEqual(['walk.mtn']);
     expect(r.err).toContain(
       `FAILED ${join(dir, 'other', 'Walk.bvh')}: the motion name "Walk" differs only in letter case from "walk" (${join(dir, 'src', 'walk.bvh')}): their .mtn files are one file where the folder ignores case (macOS, Windows); rename one of the files`,
@@ -152,7 +152,7 @@ describe('actguy import, many files', () => {
       '-o',
       out,
     ]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3); // part written, part failed (docs/cli.md, exit status 3)
     expect(r.err).toContain(
       `FAILED ${join(dir, 'other', 'walk.bvh')}: the motion name "walk" is already taken by ${join(dir, 'src', 'walk.bvh')}`,
     );
@@ -162,6 +162,10 @@ describe('actguy import, many files', () => {
     expect(readFileSync(join(out, 'run.mtn'), 'utf8')).toBe('made by hand');
     expect(readdirSync(out).sort()).toEqual(['run.mtn', 'walk.mtn']);
     expect(r.err).toMatch(/2 of 3 failed \(nothing written for them\); the other 1 were written to /);
+    // Every file failed: nothing written, status 1 (not 3).
+    const none = await run([join(dir, 'other', 'walk.bvh'), join(dir, 'src', 'run.bvh'), '-o', out]);
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/2 of 2 failed \(nothing written for them\); the other 0 were written to /);
     expect((await run([join(dir, 'src', 'run.bvh'), '-o', out, '--overwrite'])).code).toBe(0);
     expect(readMtn(new Uint8Array(readFileSync(join(out, 'run.mtn')))).frameCount).toBe(8);
   });

@@ -17,23 +17,34 @@ import {
   stringOption,
   UsageError,
 } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
+import { listed, onInterrupt } from '../interrupt';
+import { jsonProblem, printJson, refuseJsonWith } from '../json';
+import { readFileSync } from 'node:fs';
+import type { BuildReport } from '../../../shared/project/plan';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
 import type { BuildReportBudget } from '../../../shared/project/plan';
 
 export const buildCommand: CliCommand = {
   name: 'build',
   usage:
-    'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--watch] [--quiet]',
+    'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--watch] [--json] [--quiet]',
   summary:
     'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
     'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error); ' +
     "--budget (or the project's budget.marBytes) fits the .mar in BYTES by scaling each motion's tolerances where it costs least (docs/formats.md#budget); " +
     '--watch builds again whenever an input of the project changes, in the same process, until Ctrl+C (docs/cli.md#watch)',
+  json: true,
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache', 'watch'], {
-      out: 'o',
-    });
+    const args = parseArgs(
+      argv,
+      ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'],
+      ['quiet', 'no-cache', 'watch', 'json'],
+      { out: 'o' },
+    );
+    const json = args.options.has('json');
+    // The watch prints its lines on stdout, build after build: no one document.
+    refuseJsonWith(json, args.options, ['watch']);
     const quiet = args.options.has('quiet');
     const jobs = jobsOption(args);
     const cacheOption = stringOption(args, 'cache');
@@ -59,7 +70,7 @@ export const buildCommand: CliCommand = {
       cacheMaxBytes,
       budgetBytes,
     };
-    if (!args.options.has('watch')) return buildOnce(projectFile, options, quiet);
+    if (!args.options.has('watch')) return buildOnce(projectFile, options, quiet, undefined, json);
     return watchProject(projectFile, options, quiet);
   },
 };
@@ -76,14 +87,47 @@ async function buildOnce(
   options: BuildCommandOptions,
   quiet: boolean,
   failedAtOutputs?: (errors: string) => void,
+  json = false,
 ): Promise<number> {
-  const progress = quiet ? undefined : progressPrinter(liveTerminal());
+  const progress = quiet || json ? undefined : progressPrinter(liveTerminal());
   let outcome;
+  // Ctrl+C in a one-shot build (the watch has its own, watchStopper): the outputs are committed as one unit, by a
+  // synchronous commit, so a signal finds them all as before or all written.
+  let committed: string[] | undefined;
+  const interruption = failedAtOutputs
+    ? undefined
+    : onInterrupt(
+        () =>
+          committed
+            ? `the build was committed before the signal: ${listed(committed)} written`
+            : "nothing was written; the project's outputs are as before, and no temp file is left (the cache keeps the motions compressed so far)",
+        { stop: () => progress?.end() },
+      );
   try {
-    outcome = await buildProject(projectFile, { ...options, onProgress: progress?.motion });
+    outcome = await buildProject(projectFile, {
+      ...options,
+      onProgress: progress?.motion,
+      onCommitted: (paths) => (committed = paths),
+    });
   } finally {
     // What the build finished before it stopped is printed whatever stopped it.
     progress?.end();
+    interruption?.dispose();
+  }
+  if (json) {
+    printJson(buildJson(projectFile, outcome));
+    if (!outcome.ok)
+      console.error(
+        [
+          ...diagnosticLines(outcome.errors, outcome.warnings),
+          `${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`,
+        ].join('\n'),
+      );
+    else {
+      const lines = builtMessages(outcome);
+      if (lines.length) console.error(lines.join('\n'));
+    }
+    return outcome.ok ? EXIT_OK : EXIT_FAILED;
   }
   if (!outcome.ok) {
     const lines = [
@@ -123,13 +167,16 @@ async function buildOnce(
  * `build --watch` (watch.ts): the first build, then one after each change of an input, each printed as a one-shot
  * build prints, with one pool of workers for all of them. Ctrl+C (or SIGTERM) ends the watch, after the build in
  * progress if there is one; a second Ctrl+C ends it at once (as a plain build's Ctrl+C does: an interrupted commit
- * is completed by the next build, docs/safety-journal.md). Returns the last build's status.
+ * is completed by the next build, docs/safety-journal.md). Returns the last build's status, EXIT_PARTIAL for a failed
+ * one after an earlier build of the watch succeeded.
  */
 async function watchProject(projectFile: string, options: BuildCommandOptions, quiet: boolean): Promise<number> {
   const compressor = compressorFor(options.jobs ?? defaultJobs());
   const controller = new AbortController();
   let building = false;
   let status = 0;
+  /** A build of this watch succeeded: its outputs are written, whatever the builds after it did. */
+  let succeeded = false;
   /** What the last build that threw printed: the same failure again is said in one line. */
   let lastFailure: string | undefined;
   const stop = watchStopper(controller, () => building);
@@ -153,6 +200,7 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
         try {
           let atOutputs: string | undefined;
           status = await buildOnce(projectFile, { ...options, compressor }, quiet, (errors) => (atOutputs = errors));
+          if (status === EXIT_OK) succeeded = true;
           if (atOutputs !== undefined) return outside(atOutputs);
           lastFailure = undefined;
           return 'done';
@@ -176,7 +224,8 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
     process.off('SIGTERM', stop);
     await compressor.close();
   }
-  return status;
+  // The last build failed after an earlier one was written: part of the watch's work stands (docs/cli.md).
+  return status === EXIT_FAILED && succeeded ? EXIT_PARTIAL : status;
 }
 
 /**
@@ -283,3 +332,65 @@ export function progressPrinter(
 
 /** How often the progress is written at most (see progressPrinter). */
 export const PROGRESS_FLUSH_MS = 100;
+
+/**
+ * build --json's document (docs/cli.md, "--json"): the outputs and their sizes, totals, each motion's keys, bytes and
+ * largest errors against its tolerances, the unmet tolerances, warnings and notes; or the errors, nothing written.
+ */
+export function buildJson(projectFile: string, outcome: ProjectBuildOutcome): Record<string, unknown> {
+  const warnings = outcome.warnings.map((w) => jsonProblem(w));
+  if (!outcome.ok) {
+    const errors = outcome.errors.map((e) => jsonProblem(e));
+    return { error: errors[0] ?? null, errors, warnings, written: [] };
+  }
+  const { summary } = outcome;
+  // Up to date: nothing was built, and the report at its path is the last build's, which the check found untouched.
+  let report: BuildReport | undefined = outcome.report;
+  if (!report)
+    try {
+      report = JSON.parse(readFileSync(summary.outputs.report, 'utf8')) as BuildReport;
+    } catch {
+      report = undefined;
+    }
+  const motions =
+    report?.motions.map((m) => ({
+      index: m.index,
+      name: m.name,
+      hash: m.hash,
+      mtn: m.mtn,
+      keys: m.keys,
+      mt3Bytes: m.mt3Bytes,
+      mtnBytes: m.mtnBytes,
+      ratio: m.ratio,
+      maxError: m.maxError,
+      tolerances: m.tolerances,
+      rotationOverridesDeg: m.rotationOverridesDeg,
+      unmetTolerances: m.unmetTolerances,
+      events: m.events,
+    })) ?? null;
+  const c = outcome.cache;
+  return {
+    command: 'build',
+    project: projectFile,
+    upToDate: outcome.upToDate,
+    written: outcome.written,
+    outputs: summary.outputs,
+    totals: summary.totals,
+    motions,
+    unmetTolerances: (report?.motions ?? []).flatMap((m) =>
+      m.unmetTolerances.map((message) => ({ motion: m.name, mtn: m.mtn, message })),
+    ),
+    budget: summary.budget ?? null,
+    cache: c ? { ...c } : null,
+    carried: outcome.carried,
+    warnings: [
+      ...warnings,
+      // The report's own warnings start with the motion they are about (`walk_60: resampled from 60 fps ...`).
+      ...summary.warnings.slice(outcome.warnings.length).map((message) => {
+        const motion = report?.motions.find((m) => message.startsWith(`${m.name}: `));
+        return { file: motion?.mtn ?? null, place: motion ? { motion: motion.name } : null, message };
+      }),
+    ],
+    notes: outcome.notes,
+  };
+}

@@ -26,22 +26,27 @@ import {
 } from '../args';
 import type { CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
+import type { CompressResult } from '../../../shared/compress/types';
+import { onInterrupt, untouched } from '../interrupt';
+import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { shownWarnings } from '../../shownWarnings';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
   usage:
-    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json] [--quiet]',
+    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json] [--json] [--quiet]',
   summary:
     'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
-  run(argv) {
+  json: true,
+  async run(argv) {
     const args = parseArgs(
       argv,
       ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'],
-      ['quiet', 'classic', 'no-tuning'],
+      ['quiet', 'classic', 'no-tuning', 'json'],
       { out: 'o' },
     );
+    const json = args.options.has('json');
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
@@ -53,85 +58,160 @@ export const compressCommand: CliCommand = {
       ],
       [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])],
     );
-    const name = mt3MotionName(input, stringOption(args, 'name'));
-    const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
-    const motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
-    // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
-    const tuningPath = tuningPathOf(input);
-    const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);
-    const saved = useTuning ? readTuningFile(tuningPath, motion.joints) : defaultTuning();
-    const objectGiven = stringOption(args, 'object-tol') !== undefined;
-    const options = {
-      positionTolerance: tolerance(args, 'pos-tol', saved.positionTolerance),
-      rotationToleranceDeg: tolerance(args, 'rot-tol', saved.rotationToleranceDeg),
-      offsetTolerance: tolerance(args, 'offset-tol', saved.offsetTolerance),
-      rotationToleranceOverridesDeg:
-        stringOption(args, 'joint-rot-tol') !== undefined
-          ? jointOverrides(stringOption(args, 'joint-rot-tol'))
-          : { ...saved.rotationOverridesDeg },
-      name,
-      method: args.options.has('classic') ? ('classic' as const) : saved.method,
-      objectTolerance: objectGiven ? positiveOption(args, 'object-tol') : saved.objectTolerance,
-      shell:
-        stringOption(args, 'shell') !== undefined
-          ? positiveOption(args, 'shell')
-          : objectGiven
-            ? undefined
-            : saved.shell,
-      // Shown only in the summary line and the report: not measured when neither is written.
-      ...(args.options.has('quiet') && !reportPath && { measureObjectError: false }),
-    };
-    if (options.shell !== undefined && options.objectTolerance === undefined)
-      throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
-    // Said with --quiet too: the tuning decides the output, and a received folder may hold one beside the motion
-    // (round 18: `walk.mtn.actguy-tuning.json` asking 3 degrees made `compress --quiet` use it without a word).
-    if (useTuning) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
-    for (const j of Object.keys(options.rotationToleranceOverridesDeg))
-      if (Number(j) >= motion.joints.length)
-        throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
-    const result = inFile(input, () => compressMotion(motion, options));
-    // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
-    const fpsWarning = frameRateMismatch(motion.fps, gameFps);
-    if (reportPath) {
-      // The .mt3 and its report go in together or not at all.
-      const report = new TextEncoder().encode(
-        JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n',
-      );
-      commitOutputs([
-        { path: output, bytes: result.bytes },
-        { path: reportPath, bytes: report },
-      ]);
-    } else {
-      writeFileAtomic(output, result.bytes);
-    }
-    if (!args.options.has('quiet')) {
-      const worst = result.channels.reduce((w, c) =>
-        c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w,
-      );
-      console.log(
-        `${output}: ${result.totalKeys} keys, ${result.mt3Bytes} bytes (MTN ${result.mtnBytes}, ratio ${result.ratio.toFixed(2)}), ` +
-          `${result.ms.toFixed(1)} ms, ${result.method}; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
-      );
-      const oe = result.objectError;
-      if (oe) {
-        console.log(
-          `object-space error (shell ${oe.shell.toPrecision(3)}): max ${oe.maxError.toPrecision(3)} at joint ${oe.maxErrorJoint} ${motion.joints[oe.maxErrorJoint]?.name ?? ''} frame ${oe.maxErrorFrame}` +
-            (result.skeleton
-              ? ` (bound ${result.skeleton.objectTolerance}, ${result.skeleton.met ? 'met' : 'NOT met'} after ${result.skeleton.rounds} round(s))`
-              : ''),
+    // Ctrl+C: the compression runs on this thread, so a signal is handled once it is done (the checkpoint below),
+    // before anything is written; the write and what follows it run to the end without a turn of the event loop.
+    const interruption = onInterrupt(() => untouched([output, ...(reportPath ? [reportPath] : [])]));
+    try {
+      const name = mt3MotionName(input, stringOption(args, 'name'));
+      const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
+      const motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
+      // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
+      const tuningPath = tuningPathOf(input);
+      const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);
+      const saved = useTuning ? readTuningFile(tuningPath, motion.joints) : defaultTuning();
+      const objectGiven = stringOption(args, 'object-tol') !== undefined;
+      const options = {
+        positionTolerance: tolerance(args, 'pos-tol', saved.positionTolerance),
+        rotationToleranceDeg: tolerance(args, 'rot-tol', saved.rotationToleranceDeg),
+        offsetTolerance: tolerance(args, 'offset-tol', saved.offsetTolerance),
+        rotationToleranceOverridesDeg:
+          stringOption(args, 'joint-rot-tol') !== undefined
+            ? jointOverrides(stringOption(args, 'joint-rot-tol'))
+            : { ...saved.rotationOverridesDeg },
+        name,
+        method: args.options.has('classic') ? ('classic' as const) : saved.method,
+        objectTolerance: objectGiven ? positiveOption(args, 'object-tol') : saved.objectTolerance,
+        shell:
+          stringOption(args, 'shell') !== undefined
+            ? positiveOption(args, 'shell')
+            : objectGiven
+              ? undefined
+              : saved.shell,
+        // Shown only in the summary line and the report: not measured when neither is written.
+        ...(args.options.has('quiet') && !reportPath && !json && { measureObjectError: false }),
+      };
+      if (options.shell !== undefined && options.objectTolerance === undefined)
+        throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
+      // Said with --quiet too: the tuning decides the output, and a received folder may hold one beside the motion
+      // (round 18: `walk.mtn.actguy-tuning.json` asking 3 degrees made `compress --quiet` use it without a word).
+      if (useTuning) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
+      for (const j of Object.keys(options.rotationToleranceOverridesDeg))
+        if (Number(j) >= motion.joints.length)
+          throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
+      const result = inFile(input, () => compressMotion(motion, options));
+      await interruption.checkpoint();
+      // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
+      const fpsWarning = frameRateMismatch(motion.fps, gameFps);
+      if (reportPath) {
+        // The .mt3 and its report go in together or not at all.
+        const report = new TextEncoder().encode(
+          JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n',
         );
+        commitOutputs([
+          { path: output, bytes: result.bytes },
+          { path: reportPath, bytes: report },
+        ]);
+      } else {
+        writeFileAtomic(output, result.bytes);
       }
+      if (!args.options.has('quiet') && !json) {
+        const worst = result.channels.reduce((w, c) =>
+          c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w,
+        );
+        console.log(
+          `${output}: ${result.totalKeys} keys, ${result.mt3Bytes} bytes (MTN ${result.mtnBytes}, ratio ${result.ratio.toFixed(2)}), ` +
+            `${result.ms.toFixed(1)} ms, ${result.method}; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
+        );
+        const oe = result.objectError;
+        if (oe) {
+          console.log(
+            `object-space error (shell ${oe.shell.toPrecision(3)}): max ${oe.maxError.toPrecision(3)} at joint ${oe.maxErrorJoint} ${motion.joints[oe.maxErrorJoint]?.name ?? ''} frame ${oe.maxErrorFrame}` +
+              (result.skeleton
+                ? ` (bound ${result.skeleton.objectTolerance}, ${result.skeleton.met ? 'met' : 'NOT met'} after ${result.skeleton.rounds} round(s))`
+                : ''),
+          );
+        }
+      }
+      if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
+      // One per channel over its tolerance: a motion of 1,024 joints has 2,049 (shownWarnings).
+      const shown = shownWarnings(
+        result.warnings.map((w) => w.message),
+        reportPath ? `the report ${reportPath} keeps them all` : '--report FILE writes them all',
+      );
+      for (const w of shown) console.error(`warning: ${input}: ${w}`);
+      if (json)
+        printJson(
+          compressJson(input, output, reportPath, useTuning ? tuningPath : null, result, motion.joints, fpsWarning),
+        );
+      return 0;
+    } finally {
+      interruption.dispose();
     }
-    if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
-    // One per channel over its tolerance: a motion of 1,024 joints has 2,049 (shownWarnings).
-    const shown = shownWarnings(
-      result.warnings.map((w) => w.message),
-      reportPath ? `the report ${reportPath} keeps them all` : '--report FILE writes them all',
-    );
-    for (const w of shown) console.error(`warning: ${input}: ${w}`);
-    return 0;
   },
 };
+
+/** Where a channel is, as the JSON document names it: `{channel, joint}` (joint -1: the root translation). */
+const channelPlace = (kind: string, joint: number) => ({ channel: kind, joint });
+
+/** compress --json's document (docs/cli.md, "--json"). */
+export function compressJson(
+  input: string,
+  output: string,
+  reportPath: string | undefined,
+  tuning: string | null,
+  result: CompressResult,
+  joints: readonly { name: string }[],
+  fpsWarning: string | null | undefined,
+): Record<string, unknown> {
+  const name = (joint: number) => (joint < 0 ? null : (joints[joint]?.name ?? null));
+  const channels = result.channels.map((c) => ({
+    channel: c.kind,
+    joint: c.joint,
+    jointName: name(c.joint),
+    keys: c.keyFrames.length,
+    userKeys: c.userKeyFrames.length,
+    maxError: c.maxError,
+    maxErrorFrame: c.maxErrorFrame,
+    tolerance: c.tolerance,
+    met: c.met,
+  }));
+  const oe = result.objectError;
+  return {
+    command: 'compress',
+    input,
+    tuning,
+    outputs: {
+      mt3: { path: output, bytes: result.mt3Bytes },
+      report: reportPath ?? null,
+    },
+    method: result.method,
+    keys: result.totalKeys,
+    mtnBytes: result.mtnBytes,
+    ratio: result.ratio,
+    channels,
+    unmetTolerances: channels.filter((c) => !c.met),
+    objectError: oe
+      ? {
+          shell: oe.shell,
+          maxError: oe.maxError,
+          joint: oe.maxErrorJoint,
+          jointName: name(oe.maxErrorJoint),
+          frame: oe.maxErrorFrame,
+          ...(result.skeleton
+            ? { tolerance: result.skeleton.objectTolerance, met: result.skeleton.met, rounds: result.skeleton.rounds }
+            : {}),
+        }
+      : null,
+    warnings: [
+      ...(fpsWarning ? [{ file: input, place: null, message: fpsWarning }] : []),
+      ...result.warnings.map((w) => ({
+        file: input,
+        place: { ...channelPlace(w.kind, w.joint), frame: w.frame, keyFrames: w.keyFrames },
+        message: w.message,
+      })),
+    ],
+  };
+}
 
 /** The MT3's motion name: --name, else the input's base name; either must follow the motion-name rule. */
 export function mt3MotionName(input: string, given: string | undefined): string {

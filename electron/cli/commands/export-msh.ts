@@ -27,6 +27,7 @@ import {
   UsageError,
 } from '../args';
 import type { CliCommand } from '../command';
+import { onInterrupt, untouched } from '../interrupt';
 import { jointOverrides } from './compress';
 
 export const exportMshCommand: CliCommand = {
@@ -68,27 +69,39 @@ export const exportMshCommand: CliCommand = {
       rotationToleranceDeg,
       rotationToleranceOverridesDeg: overrides,
     };
-    const fits = await fitsInShares(bytes, options, motion.joints.length, jobs);
-    const out = inFile(input, () =>
-      exportMshFiles(motion, options, { source: input, baseName: basename(prefix) }, fits ?? undefined),
-    );
-    // -o names a prefix, not the three files: one of another tool's at those names is not replaced.
-    commitOutputs(
-      markMshOutputs(
-        [
-          { path: files.res8, bytes: out.res8 },
-          { path: files.res19, bytes: out.res19 },
-          { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
-        ],
-        'move that file away or give another -o prefix',
-      ),
-    );
-    if (!args.options.has('quiet'))
-      console.log(
-        `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,
+    // Ctrl+C: handled while the pool fits or at the checkpoint after a fit on this thread, before the three files are
+    // committed (as one unit, synchronously, and then the command ends without a turn of the event loop).
+    const interruption = onInterrupt(() => untouched([files.res8, files.res19, files.nodes]));
+    try {
+      return await fitAndCommit();
+    } finally {
+      interruption.dispose();
+    }
+
+    async function fitAndCommit(): Promise<number> {
+      const fits = await fitsInShares(bytes, options, motion.joints.length, jobs);
+      const out = inFile(input, () =>
+        exportMshFiles(motion, options, { source: input, baseName: basename(prefix) }, fits ?? undefined),
       );
-    for (const w of out.warnings) console.error(`warning: ${input}: ${w}`);
-    return 0;
+      await interruption.checkpoint();
+      // -o names a prefix, not the three files: one of another tool's at those names is not replaced.
+      commitOutputs(
+        markMshOutputs(
+          [
+            { path: files.res8, bytes: out.res8 },
+            { path: files.res19, bytes: out.res19 },
+            { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
+          ],
+          'move that file away or give another -o prefix',
+        ),
+      );
+      if (!args.options.has('quiet'))
+        console.log(
+          `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,
+        );
+      for (const w of out.warnings) console.error(`warning: ${input}: ${w}`);
+      return 0;
+    }
   },
 };
 

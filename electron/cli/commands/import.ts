@@ -19,8 +19,9 @@ import {
   UsageError,
   type ParsedArgs,
 } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
+import { onInterrupt, untouched } from '../interrupt';
 import { shownWarnings } from '../../shownWarnings';
 
 export const importCommand: CliCommand = {
@@ -60,6 +61,13 @@ export const importCommand: CliCommand = {
         );
       const quiet = args.options.has('quiet');
       const progress = quiet ? undefined : importProgressPrinter(liveTerminal());
+      // Ctrl+C: every file is imported in memory before any is written (batchImport.ts), and the writes, synchronous,
+      // end with the batch: no signal is handled between them and the handlers' removal, so it finds nothing written.
+      const interruption = onInterrupt(
+        () =>
+          `nothing was written; ${output}${project !== undefined ? ` and ${project} are` : ' is'} as before, and no temp file is left`,
+        { stop: () => progress?.end() },
+      );
       const outcome = await runBatchImport(
         args.positionals,
         {
@@ -75,7 +83,7 @@ export const importCommand: CliCommand = {
         },
         inProcessImportRunner,
         progress?.item,
-      );
+      ).finally(() => interruption.dispose());
       progress?.end();
       for (const item of outcome.items) {
         const what = `${item.input}${item.clip !== null ? ` clip ${quoteJson(item.clip)}` : ''}`;
@@ -90,7 +98,8 @@ export const importCommand: CliCommand = {
         }
       }
       (outcome.failed ? console.error : console.log)(outcome.conclusion);
-      return outcome.failed ? 1 : 0;
+      // Some written and some failed is its own status: a script tells it from "nothing was written" (docs/cli.md).
+      return !outcome.failed ? EXIT_OK : outcome.written.length ? EXIT_PARTIAL : EXIT_FAILED;
     }
 
     const input = args.positionals[0];
@@ -104,42 +113,52 @@ export const importCommand: CliCommand = {
 
     let result: ImportResult;
     const buffersRead: string[] = [];
+    // Until the command ends (so a signal during the write is handled after it, never leaving a temp file).
+    const interruption = onInterrupt(() => untouched([output]));
     try {
-      // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
-      result = await importMotionBytes(bytes, input, {
-        fps,
-        scale,
-        offsets,
-        clip,
-        bvhPositions,
-        resolveUri: externalBufferReader(input, (path) => buffersRead.push(path)),
-      });
-    } catch (e) {
-      if (e instanceof ClipChoiceError) {
-        console.error(
-          `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${quoteJson(clip)}`}:`,
-        );
-        for (const c of e.clips) console.error(`  ${c.index}  ${escapeControls(c.name)}  (${c.duration.toFixed(2)} s)`);
-        return 1;
+      try {
+        // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
+        result = await importMotionBytes(bytes, input, {
+          fps,
+          scale,
+          offsets,
+          clip,
+          bvhPositions,
+          resolveUri: externalBufferReader(input, (path) => buffersRead.push(path)),
+        });
+      } catch (e) {
+        if (e instanceof ClipChoiceError) {
+          console.error(
+            `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${quoteJson(clip)}`}:`,
+          );
+          for (const c of e.clips)
+            console.error(`  ${c.index}  ${escapeControls(c.name)}  (${c.duration.toFixed(2)} s)`);
+          return 1;
+        }
+        throw e;
+      } finally {
+        // A signal that came in while the file was read is handled here, before the write.
+        await interruption.checkpoint();
       }
-      throw e;
-    }
-    // The .bin files a .gltf names are inputs too: known only once it is read, checked before anything is written.
-    refuseOutputClashes(
-      buffersRead.map((path) => ({ path, role: 'an external buffer of the input' })),
-      [{ path: output, role: '-o' }],
-    );
-    const { motion, warnings, summary } = result;
-    writeFileAtomic(output, writeMtn(motion));
-    // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
-    const snap = warnings.find((w) => w.code === 'rate-snapped');
-    for (const w of importWarnings(warnings, snap)) console.error(`warning: ${input}: ${w}`);
-    if (!args.options.has('quiet'))
-      console.log(
-        `${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
+      // The .bin files a .gltf names are inputs too: known only once it is read, checked before anything is written.
+      refuseOutputClashes(
+        buffersRead.map((path) => ({ path, role: 'an external buffer of the input' })),
+        [{ path: output, role: '-o' }],
       );
-    else if (snap) console.error(`note: ${input}: ${snap.message}`);
-    return 0;
+      const { motion, warnings, summary } = result;
+      writeFileAtomic(output, writeMtn(motion));
+      // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
+      const snap = warnings.find((w) => w.code === 'rate-snapped');
+      for (const w of importWarnings(warnings, snap)) console.error(`warning: ${input}: ${w}`);
+      if (!args.options.has('quiet'))
+        console.log(
+          `${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
+        );
+      else if (snap) console.error(`note: ${input}: ${snap.message}`);
+      return 0;
+    } finally {
+      interruption.dispose();
+    }
   },
 };
 

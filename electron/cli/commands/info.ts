@@ -23,6 +23,8 @@ import { readBinaryFile } from '../../io/readBinary';
 import { describeFsError } from '../../fsErrors';
 import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { marJson, mshJson, mt3Json, mtnJson, projectJson, sarJson } from '../infoJson';
+import { jsonProblem, printJson } from '../json';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
 
@@ -51,12 +53,14 @@ function kindByMagic(path: string, head: Uint8Array): Kind {
 export const infoCommand: CliCommand = {
   name: 'info',
   usage:
-    'info FILE.(mtn|mt3|mar|sar|actguy.json|nodes.json|res8|res19) [--speed S] [--fps F] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
+    'info FILE.(mtn|mt3|mar|sar|actguy.json|nodes.json|res8|res19) [--speed S] [--fps F] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json] [--json]',
   summary:
     'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names; MAR durations at --fps, default 30), ' +
     "a project's motions and aliases with their effective durations, an MSH export (its .nodes.json with the .res8 and .res19 beside it)",
+  json: true,
   run(argv) {
-    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed', 'fps']);
+    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed', 'fps'], ['json']);
+    const json = args.options.has('json');
     const speed = numberOption(args, 'speed', 1);
     const fps = numberOption(args, 'fps', DEFAULT_GAME_FPS);
     if (!(fps > 0 && Number.isFinite(fps))) throw new UsageError(`--fps must be a number above 0, got ${fps}`);
@@ -71,7 +75,9 @@ export const infoCommand: CliCommand = {
     // whole first (a sparse 1.5 GB .nodes.json took 15 s and 1.5 GB before it was even looked at).
     const kind = kindByName(path) ?? kindByMagic(path, readFileHead(path, 4) ?? readBytes(path));
     if (kind === 'msh') {
-      console.log(`${path}\n${describeMshFiles(path)}`);
+      const msh = readMshFiles(path);
+      if (json) printJson(mshJson(path, msh.files, msh.source, msh.animation));
+      else console.log(`${path}\n${describeMsh(msh)}`);
       return 0;
     }
     // A motion or an archive has its header checked before the rest is read (electron/io/readBinary.ts).
@@ -79,12 +85,21 @@ export const infoCommand: CliCommand = {
       kind === 'project'
         ? readBytes(path, TEXT_LIMIT)
         : readBinaryFile(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : kind === 'mar' ? 'MAR' : 'SAR');
-    let text: string;
-    if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
-    else if (kind === 'project') return describeProjectFile(path, bytes);
+    /** What is printed: the text, or with --json the document. */
+    let text: string | Record<string, unknown>;
+    if (kind === 'mtn')
+      text = inFile(path, () => {
+        const motion = readMtn(bytes);
+        return json ? mtnJson(path, motion, bytes.byteLength, speed) : describeMtn(motion, bytes.byteLength, speed);
+      });
+    else if (kind === 'project') return describeProjectFile(path, bytes, json);
     else if (kind === 'mt3')
-      text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
-    else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names, { fps }));
+      text = inFile(path, () => {
+        const name = names?.get(readMt3Header(bytes).name)?.name;
+        return json ? mt3Json(path, bytes, name, jointNames) : describeMt3(bytes, name, jointNames);
+      });
+    else if (kind === 'mar')
+      text = inFile(path, () => (json ? marJson(path, bytes, names, fps) : describeMar(bytes, names, { fps })));
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
       // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
@@ -110,9 +125,10 @@ export const infoCommand: CliCommand = {
         }
       }
       display ??= loadSarDisplayNames(sources, motionNames);
-      text = inFile(path, () => describeSar(bytes, display));
+      text = inFile(path, () => (json ? sarJson(path, bytes, display) : describeSar(bytes, display)));
     }
-    console.log(`${path}\n${text}`);
+    if (typeof text === 'string') console.log(`${path}\n${text}`);
+    else printJson(text);
     return 0;
   },
 };
@@ -122,16 +138,35 @@ export const infoCommand: CliCommand = {
  * rule, at the project's fps, after resampling), each entry on its own line;
  * an entry without a duration names its problem and the exit status is 1.
  */
-function describeProjectFile(path: string, bytes: Uint8Array): number {
+function describeProjectFile(path: string, bytes: Uint8Array, json: boolean): number {
   const projectFile = normalizePath(path);
   const parsed = parseProject(decodeUtf8Text(bytes, 'PROJECT', projectFile), projectFile);
   if (!parsed.resolved) {
+    if (json) {
+      const errors = parsed.errors.map((e) => jsonProblem(e));
+      printJson({ error: errors[0] ?? null, errors });
+    }
     printDiagnostics(parsed.errors, []);
     console.error(`${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'} in the project`);
     return 1;
   }
   const p = parsed.resolved;
   const entries = projectDurations(p, readBuildInput);
+  const bad = entries.filter((e) => e.durationMs === undefined).length;
+  const badLine = `${bad} entr${bad === 1 ? 'y has' : 'ies have'} no effective duration`;
+  if (json) {
+    const first = entries.find((e) => e.durationMs === undefined);
+    printJson({
+      ...projectJson(path, p, entries),
+      ...(first
+        ? {
+            error: { file: path, place: { where: first.name }, message: `${badLine}: ${first.name}: ${first.problem}` },
+          }
+        : {}),
+    });
+    if (bad) console.error(badLine);
+    return bad ? 1 : 0;
+  }
   const width = Math.max(...entries.map((e) => e.name.length));
   const lines = [
     `${path}`,
@@ -148,17 +183,29 @@ function describeProjectFile(path: string, bytes: Uint8Array): number {
     lines.push(`  [${e.index}] ${e.name.padEnd(width)}  ${what}${frames}speed ${e.speed}: ${result}`);
   }
   console.log(lines.join('\n'));
-  const bad = entries.filter((e) => e.durationMs === undefined).length;
   if (bad === 0) return 0;
-  console.error(`${bad} entr${bad === 1 ? 'y has' : 'ies have'} no effective duration`);
+  console.error(badLine);
   return 1;
 }
 
 /** How far past the size its .nodes.json gives a payload is still read, to be described as damaged. */
 const MSH_PAYLOAD_SLACK = 1024 * 1024;
 
-/** Reads an MSH export back (the .nodes.json and the two payloads beside it, from any of the three) and describes it. */
-function describeMshFiles(path: string): string {
+/** An MSH export read back: its three files, the motion it came from, the animation. */
+interface MshFilesRead {
+  files: { nodes: string; res8: string; res19: string };
+  source: string;
+  animation: ReturnType<typeof readMshAnimation>;
+}
+
+/** The text `info` prints of an MSH export. */
+function describeMsh(m: MshFilesRead): string {
+  const { nodes, res8, res19 } = m.files;
+  return `${nodes} + ${res8} + ${res19}${m.source ? ` (from ${escapeControls(m.source)})` : ''}\n${describeMshAnimation(m.animation)}`;
+}
+
+/** Reads an MSH export back (the .nodes.json and the two payloads beside it, from any of the three). */
+function readMshFiles(path: string): MshFilesRead {
   const nodesPath = path.replace(/\.(res8|res19|nodes\.json)$/i, '.nodes.json');
   // Every file here may have come with a received folder: each is read only up to what it can be (a sparse 1.5 GB
   // .nodes.json took 30 s and 3 GB, then failed naming no file), and a failure names the file.
@@ -179,7 +226,7 @@ function describeMshFiles(path: string): string {
   const res8Bytes = read(res8, upTo(a8.attr1 * MSH_KEY_BYTES, `the key pool ${nodesPath} describes`));
   const res19Bytes = read(res19, upTo(a19.attr1 * 2, `the frame map ${nodesPath} describes`));
   const animation = inFile(nodesPath, () => readMshAnimation(res8Bytes, res19Bytes, parsed.attrs, parsed.nodes));
-  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${escapeControls(parsed.source)})` : ''}\n${describeMshAnimation(animation)}`;
+  return { files: { nodes: nodesPath, res8, res19 }, source: parsed.source, animation };
 }
 
 /** MTN summary: header, effective duration, joints with parents, and counts of user keys, locks and trace keys. */
