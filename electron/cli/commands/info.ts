@@ -25,6 +25,7 @@ import { numberOption, parseArgs, singlePositional, stringOption, UsageError } f
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
+import { projectRedactor } from '../../outsideQuotes';
 
 type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh' | 'project';
 
@@ -131,7 +132,9 @@ function describeProjectFile(path: string, bytes: Uint8Array): number {
     return 1;
   }
   const p = parsed.resolved;
-  const entries = projectDurations(p, readBuildInput);
+  // A problem in a motion file outside the project's folder is told by its place only (docs/security.md round 34).
+  const redact = projectRedactor(projectFile);
+  const entries = projectDurations(p, readBuildInput, (e) => redact(e).message);
   const width = Math.max(...entries.map((e) => e.name.length));
   const lines = [
     `${path}`,
