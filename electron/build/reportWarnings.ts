@@ -7,7 +7,7 @@
  * (links resolved) is kept by its file and place only (outsideQuotes.ts); since round 34 the terminal and the app
  * say no more of it either.
  */
-import { FormatError } from '../../shared/errors';
+import type { FormatError } from '../../shared/errors';
 import { shownWarnings } from '../shownWarnings';
 import { OUTSIDE_DETAIL, projectRedactor } from '../outsideQuotes';
 
