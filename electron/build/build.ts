@@ -39,6 +39,7 @@ import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readBuildInput, readInputFile } from './files';
 import { reportWarningFor } from './reportWarnings';
+import { projectRedactor } from '../outsideQuotes';
 import { pinFoldersOf, TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
@@ -115,11 +116,24 @@ export function projectAsBuilt(resolved: ResolvedProject, projectFile: string): 
   return { ...resolved, projectFileAbsolute: resolve(projectFile) };
 }
 
-/** Validates, builds and writes a project; on any error writes nothing and returns every error. */
+/**
+ * Validates, builds and writes a project; on any error writes nothing and returns every error. A problem in an input
+ * outside the project's folder is told by its file and place only (outsideQuotes.ts, docs/security.md round 34): what
+ * `actguy build`, `build --watch` and their logs show of it.
+ */
 export async function buildProject(
   projectPath: string,
   options: ProjectBuildOptions = {},
 ): Promise<ProjectBuildOutcome> {
+  const outcome = await buildAsRead(projectPath, options);
+  const redact = projectRedactor(normalizePath(projectPath));
+  // In place: a rebuild's outcome reads its report on demand (a getter), which a copy would read at once.
+  if (!outcome.ok) outcome.errors = outcome.errors.map(redact);
+  outcome.warnings = outcome.warnings.map(redact);
+  return outcome;
+}
+
+async function buildAsRead(projectPath: string, options: ProjectBuildOptions): Promise<ProjectBuildOutcome> {
   // Paths stay as the user wrote them (relative to the working folder), so messages read `assets/walk.sev:12:7`.
   const projectFile = normalizePath(projectPath);
   let text: string;

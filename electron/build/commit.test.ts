@@ -21,7 +21,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
-import { commitOutputs, commitStepCount, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
+import { commitOutputs, commitStepCount, FOREIGN_LOCK_MS, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
 import { readSmallFile, writeFileAtomic } from '../fsutil';
 
 const dirs: string[] = [];
@@ -292,7 +292,7 @@ describe('commitOutputs: roll back and the lock', () => {
     writeFileSync(lock, held);
     expect(() => commitOutputs(set(dir, 'new'))).toThrow(
       new RegExp(
-        `another ActGuy run \\(process ${process.ppid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now \\(lock ${lock}\\); try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`,
+        `^another ActGuy run is writing these outputs now: the lock ${lock} was taken by process ${process.ppid} on this machine less than a minute ago \\(at [0-9T:.-]+Z\\); it lapses when that process ends, or at [0-9T:.-]+Z; try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`,
       ),
     );
     expect(readFileSync(lock, 'utf8')).toBe(held);
@@ -355,7 +355,7 @@ describe('commitOutputs: roll back and the lock', () => {
       expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${host()} ${child.pid} [0-9]+ [0-9a-f.-]+$`));
       expect(() => commitOutputs(set(dir, 'new'))).toThrow(
         new RegExp(
-          `^another ActGuy run \\(process ${child.pid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now`,
+          `^another ActGuy run is writing these outputs now: the lock ${lock} was taken by process ${child.pid} on this machine `,
         ),
       );
       expect(contents(dir)['out/stage.mar']).toBe('mar old');
@@ -370,7 +370,9 @@ describe('commitOutputs: roll back and the lock', () => {
     expect(contents(dir)['out/stage.mar']).toBe('mar new');
   });
 
-  it('a lock dated in the future or of another machine blocks only until a day after its file changed, and says whose it is', () => {
+  it('a lock dated in the future or of another machine blocks only until an hour after it was taken, says whose it is, how old, when it lapses and what to delete, and is then taken over with a note', () => {
+    // docs/security.md round 34: another machine's lock blocked for a day after its file changed (a received folder
+    // holding one could not be built for a day after it was unpacked).
     const dir = tempDir();
     commitOutputs(set(dir, 'old'));
     const lock = join(dir, 'out', 'stage.mar.actguy-lock');
@@ -383,31 +385,53 @@ describe('commitOutputs: roll back and the lock', () => {
       message = (e as Error).message;
     }
     expect(message).toMatch(
-      /^another ActGuy run \(process 4242 on buildbox-7, since (\S+), its date is in the future\) is writing these outputs now/,
+      new RegExp(
+        `^another ActGuy run is writing these outputs now: the lock ${lock} was taken by process 4242 on the machine buildbox-7 less than a minute ago \\(at (\\S+); the date it records is in the future, so its file time is taken\\); ` +
+          `whether that run still runs cannot be asked from this machine: the lock lapses at (\\S+), an hour after it was taken; try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`,
+      ),
     );
-    // "since" is the lock file's change time (now), not the year 2999.
-    const since = Date.parse(/since (\S+),/.exec(message)![1]);
-    expect(Math.abs(since - statSync(lock).ctimeMs)).toBeLessThan(1000);
-    expect(message).toContain(
-      `delete ${lock} and try again (a lock of another machine lapses a day after it was taken)`,
-    );
+    // "at" is the lock file's change time (now), not the year 2999; it lapses an hour later.
+    const [, at, lapses] = /\(at (\S+);.* lapses at (\S+),/.exec(message)!;
+    expect(Math.abs(Date.parse(at) - statSync(lock).ctimeMs)).toBeLessThan(1000);
+    expect(Date.parse(lapses) - Date.parse(at)).toBe(FOREIGN_LOCK_MS);
     expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': `buildbox-7 4242 ${future}` });
-    // A day after its file last changed (the file's change time cannot be set back the way a date in it can), it is taken over.
-    const dayOld: Partial<CommitFs> = {
+    // An hour after its file last changed (the file's change time cannot be set back the way a date in it can), it
+    // is taken over, and the commit's note says whose lock it took and how old it was.
+    const aged = (ms: number): Partial<CommitFs> => ({
       readSmallFile: (p, max) => {
         const read = readSmallFile(p, max);
-        return p === lock && read && 'text' in read ? { ...read, ctimeMs: Date.now() - STALE_MS - 1000 } : read;
+        return p === lock && read && 'text' in read ? { ...read, ctimeMs: Date.now() - ms } : read;
       },
-    };
-    commitOutputs(set(dir, 'new'), { fs: dayOld });
+    });
+    // Just inside the hour it still blocks (the bound is an hour, not a day: 59 minutes blocks, 61 does not).
+    expect(() => commitOutputs(set(dir, 'new'), { fs: aged(FOREIGN_LOCK_MS - 60_000) })).toThrow(/ 59 min ago /);
+    const note = commitOutputs(set(dir, 'new'), { fs: aged(FOREIGN_LOCK_MS + 60_000) });
+    expect(note).toMatch(
+      new RegExp(
+        `^took over the lock ${lock}, taken by process 4242 on the machine buildbox-7 1 h 1 min ago \\(at \\S+; the date it records is in the future, so its file time is taken\\): no commit holds its lock that long, so that run has ended$`,
+      ),
+    );
     expect(contents(dir)).toEqual(NEW);
-    // An empty lock: another run is taking it this instant (or died doing so); it blocks until a day after it was made.
+    // A lock of another machine dated a week ago (its file unpacked just now) is that old: taken over at once.
+    commitOutputs(set(dir, 'old'));
+    writeFileSync(lock, `buildbox-7 4242 ${Date.now() - 7 * 24 * 3600 * 1000}`);
+    expect(commitOutputs(set(dir, 'new'))).toMatch(/^took over the lock .* 168 h ago /);
+    // An empty lock: another run is taking it this instant (or died doing so); it blocks for the hour too.
     commitOutputs(set(dir, 'old'));
     writeFileSync(lock, '');
     expect(() => commitOutputs(set(dir, 'new'))).toThrow(
-      /^another ActGuy run \(a run that has not written its name yet, since \S+\) .* \(an empty lock lapses a day after it was made\)$/,
+      /^another ActGuy run is writing these outputs now: the lock \S+ was taken by a run that has not written its name yet less than a minute ago .* the lock lapses at \S+, an hour after it was taken; .*delete \S+ and try again$/,
     );
     expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': '' });
+    // A live process of this machine that may hold it keeps it for a day: 2 hours old, it still blocks.
+    writeFileSync(lock, `${host()} ${process.ppid} ${Date.now()} ${processStart(process.ppid)}`);
+    expect(() => commitOutputs(set(dir, 'new'), { fs: aged(2 * 3600 * 1000) })).toThrow(
+      /on this machine 2 h ago .* it lapses when that process ends, or at /,
+    );
+    expect(commitOutputs(set(dir, 'new'), { fs: aged(STALE_MS + 60_000) })).toMatch(
+      new RegExp(`^took over the lock ${lock}, taken by process ${process.ppid} on this machine 24 h 1 min ago`),
+    );
+    expect(contents(dir)).toEqual(NEW);
   });
 
   it('a lock that is not of our shape, too big or a link is refused by name, untouched', () => {

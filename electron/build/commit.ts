@@ -452,9 +452,11 @@ const heldLocks = new Set<string>();
  * this machine died, or its process id is alive but is not the process that
  * took it (where the system tells process starts apart, a lock must name its
  * holder's start: a planted lock naming pid 1 does not block), or it is a day
- * old (counted from its date or its file's change time, whichever is earlier,
- * so a lock dated in the future cannot block for longer); otherwise the
- * refusal says who holds it and how to clear it.
+ * old; a lock of another machine, or one naming no holder, once it is an hour
+ * old (FOREIGN_LOCK_MS), with a note. Ages count from its date or its file's
+ * change time, whichever is earlier, so a lock dated in the future cannot block
+ * for longer; otherwise the refusal says who holds it, since when, when it
+ * lapses and which file to delete.
  */
 /**
  * Whether a live process of this machine may be the holder of a lock that recorded `recorded` as its holder's
@@ -473,14 +475,30 @@ export function mayHoldLock(
   return actual === undefined || actual === recorded;
 }
 
-function takeLock(fs: CommitFs, path: string): () => void {
+/**
+ * How long a lock of another machine keeps this one out (docs/security.md, round 34). A commit holds its lock only
+ * while it writes and renames the outputs: seconds, minutes for a gigabyte over a slow share. Whether another
+ * machine's holder still runs cannot be asked, so its lock was kept for a day (STALE_MS): a folder received with a
+ * lock in it (zipped while a build committed, or after one was killed) could not be built for a day after it was
+ * unpacked. Past this bound such a lock is taken over, with a note naming it.
+ */
+export const FOREIGN_LOCK_MS = 3600 * 1000;
+
+/** A lock taken: its release, and a note when another's lock was taken over for it (judgeLock's `takenOver`). */
+interface TakenLock {
+  release: () => void;
+  note?: string;
+}
+
+function takeLock(fs: CommitFs, path: string): TakenLock {
   const myStart = processStart(process.pid);
   const me = `${host()} ${process.pid} ${Date.now()}${myStart ? ` ${myStart}` : ''}`;
+  let note: string | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       fs.writeFileSync(path, me, { flag: 'wx' });
       heldLocks.add(path);
-      return () => {
+      const release = () => {
         heldLocks.delete(path);
         try {
           fs.unlinkSync(path);
@@ -488,12 +506,14 @@ function takeLock(fs: CommitFs, path: string): () => void {
           /* already gone */
         }
       };
+      return note === undefined ? { release } : { release, note };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const read = fs.readSmallFile(path, LOCK_MAX_BYTES);
       if (read === undefined) continue; // released meanwhile
-      const refusal = lockRefusal(path, read, myStart);
-      if (refusal) throw refusal;
+      const judged = judgeLock(path, read, myStart);
+      if (judged.refusal) throw judged.refusal;
+      note = judged.takenOver;
       try {
         fs.unlinkSync(path);
       } catch {
@@ -505,36 +525,76 @@ function takeLock(fs: CommitFs, path: string): () => void {
 }
 
 /**
+ * `ms` in words, to the minute (a lock's age). Not to the second: `build --watch` says a refusal it meets again on its
+ * retries as "failed again, as above", which a message changing every second never was.
+ */
+function ageInWords(ms: number): string {
+  const min = Math.floor(Math.max(0, ms) / 60000);
+  if (min < 1) return 'less than a minute';
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+}
+
+/**
  * Why the lock at `path`, read as `read`, keeps this process from taking it (it is not an ActGuy lock, or its holder
- * may be alive and it is less than a day old), naming who holds it and how to clear it; undefined when it may be
- * taken over (takeLock's rules).
+ * may be alive and it is younger than its bound), naming who holds it, since when, the file to delete and when it
+ * lapses; undefined when it may be taken over (takeLock's rules).
  */
 function lockRefusal(path: string, read: SmallFile, myStart: string | undefined): OutputWriteError | undefined {
+  return judgeLock(path, read, myStart).refusal;
+}
+
+/**
+ * lockRefusal's answer, and, when the lock may be taken over though its holder may be alive (another machine's past
+ * FOREIGN_LOCK_MS, this machine's past STALE_MS), the note that says so (`takenOver`).
+ */
+function judgeLock(
+  path: string,
+  read: SmallFile,
+  myStart: string | undefined,
+): { refusal?: OutputWriteError; takenOver?: string } {
   const clear = `if no ActGuy run is writing these outputs, delete ${path} and try again`;
   if ('problem' in read)
-    return new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
+    return {
+      refusal: new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`),
+    };
   const now = Date.now();
   let holder: LockHolder | undefined;
   try {
     holder = parseLock(read.text, read.ctimeMs, now);
   } catch (p) {
     if (!(p instanceof JournalProblem)) throw p;
-    return new OutputWriteError(`${path}: ${p.message}; nothing was changed; ${clear}`);
+    return { refusal: new OutputWriteError(`${path}: ${p.message}; nothing was changed; ${clear}`) };
   }
   const since = holder?.sinceMs ?? read.ctimeMs;
   const local = holder?.host === host();
   const dead =
     (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
     (local && !processAlive(holder!.pid)) ||
-    (local && !mayHoldLock(holder!.start, processStart(holder!.pid), myStart)) ||
-    !(now - since < STALE_MS);
-  if (dead) return undefined;
-  const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
-  const dated = holder?.futureDated ? ', its date is in the future' : '';
-  return new OutputWriteError(
-    `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
-      `try again when it has finished; ${clear}${local ? '' : holder ? ' (a lock of another machine lapses a day after it was taken)' : ' (an empty lock lapses a day after it was made)'}`,
-  );
+    (local && !mayHoldLock(holder!.start, processStart(holder!.pid), myStart));
+  if (dead) return {};
+  // A holder this machine cannot ask about (another machine's, or none named yet) keeps it for FOREIGN_LOCK_MS; a
+  // live process of this machine that may be the holder, for STALE_MS.
+  const bound = local ? STALE_MS : FOREIGN_LOCK_MS;
+  const who = holder
+    ? `process ${holder.pid} on ${local ? 'this machine' : `the machine ${holder.host}`}`
+    : 'a run that has not written its name yet';
+  const dated = holder?.futureDated ? '; the date it records is in the future, so its file time is taken' : '';
+  const taken = `taken by ${who} ${ageInWords(now - since)} ago (at ${new Date(since).toISOString()}${dated})`;
+  if (!(now - since < bound))
+    return {
+      takenOver: `took over the lock ${path}, ${taken}: no commit holds its lock that long, so that run has ended`,
+    };
+  const lapse = new Date(since + bound).toISOString();
+  const lapses = local
+    ? `it lapses when that process ends, or at ${lapse}`
+    : `whether that run still runs cannot be asked from this machine: the lock lapses at ${lapse}, an hour after it was taken`;
+  return {
+    refusal: new OutputWriteError(
+      `another ActGuy run is writing these outputs now: the lock ${path} was ${taken}; ${lapses}; try again when it has finished; ${clear}`,
+    ),
+  };
 }
 
 /**
@@ -653,11 +713,11 @@ export function recoverOutputs(paths: readonly string[], options: CommitOptions 
   if (paths.length === 0) return undefined;
   const fs = { ...realFs, ...options.fs };
   const targets = paths.map((p) => resolve(p));
-  const release = takeLock(fs, lockPath(targets[0]));
+  const lock = takeLock(fs, lockPath(targets[0]));
   try {
-    return recoverLocked(fs, targets, options.keep);
+    return joinNotes(lock.note, recoverLocked(fs, targets, options.keep));
   } finally {
-    release();
+    lock.release();
   }
 }
 
@@ -681,6 +741,11 @@ function recoverLocked(fs: CommitFs, targets: readonly string[], keep?: readonly
   }
   sweepStaleTemps([...targets, jpath], fs, keep);
   return note;
+}
+
+/** Two notes of a commit as one (either may be absent). */
+function joinNotes(a: string | undefined, b: string | undefined): string | undefined {
+  return a === undefined ? b : b === undefined ? a : `${a}; ${b}`;
 }
 
 /** The step numbers a commit of `n` files goes through with `existing` old targets (for kill-at-every-step tests). */
@@ -769,7 +834,8 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
-  const releaseLock = takeLock(fs, lockPath(first));
+  const lock = takeLock(fs, lockPath(first));
+  const releaseLock = lock.release;
   let n = 0;
   const killAt = Number(process.env.ACTGUY_TEST_KILL_AT_COMMIT_STEP ?? 0);
   const step = (label: string) => {
@@ -787,7 +853,7 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   let note: string | undefined;
   let entries: Journal['entries'];
   try {
-    note = recoverLocked(fs, targets, options.keep);
+    note = joinNotes(lock.note, recoverLocked(fs, targets, options.keep));
     files.forEach((f, k) => {
       const problem = otherKindProblem(f, targets[k]);
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);

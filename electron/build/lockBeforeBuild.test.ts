@@ -83,7 +83,7 @@ describe('a lock another live run holds, before the build', () => {
           cacheDir: cache === null ? null : join(proj, cache),
           stateDir: join(proj, 'state'),
         }),
-      ).rejects.toThrow(`another ActGuy run (process ${process.ppid} on ${host()}, since `);
+      ).rejects.toThrow(`was taken by process ${process.ppid} on this machine `);
       expect(count()).toBe(0);
       expect(readFileSync(lock.path, 'utf8')).toBe(lock.text);
       expect(readFileSync(join(proj, 'out', 'stage.mar'))).toEqual(mar);
@@ -162,7 +162,7 @@ describe('a lock another live run holds, before the build', () => {
     try {
       await seen(/trying the build again \(retry 1\)\n(?:[^\n]*\n)*?[^\n]*trying the build again in 2 s\n/);
       await seen(/actguy build: failed again, as above/, 'err');
-      expect(err).toContain(`another ActGuy run (process ${process.pid} on ${host()}, since `);
+      expect(err).toContain(`was taken by process ${process.pid} on this machine `);
       expect(err).toContain('actguy build: failed again, as above');
       // Not-a-TTY progress prints a line per motion compressed: none was.
       expect(out).not.toMatch(/\[1\/1\] walk:/);

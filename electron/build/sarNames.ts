@@ -5,13 +5,14 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
-import { escapeControls, inFile } from '../../shared/errors';
+import { escapeControls, FormatError, inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { parseProject } from '../../shared/project/validate';
 import { normalizePath } from '../../shared/project/paths';
 import type { SarDisplayNames } from '../../shared/sar/describe';
 import { readInputFile } from './files';
 import { loadSeTables, readTextFile } from './inputs';
+import { projectRedactor } from '../outsideQuotes';
 
 export interface SarNameSources {
   /** default.sls path. */
@@ -24,6 +25,23 @@ export interface SarNameSources {
 
 /** Loads the display names; a table, project or MTN that cannot be read throws its FormatError. */
 export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyMap<number, string>): SarDisplayNames {
+  /** The files the project named (not those the command line did), and the redactor of its folder. */
+  const named = new Set<string>();
+  const redact = src.project === undefined ? undefined : projectRedactor(normalizePath(src.project));
+  try {
+    return loadNames(src, named, motionNames);
+  } catch (e) {
+    // A problem in a file the project names outside its folder is told by its place only (docs/security.md round 34).
+    if (redact && e instanceof FormatError && e.file !== undefined && named.has(e.file)) throw redact(e);
+    throw e;
+  }
+}
+
+function loadNames(
+  src: SarNameSources,
+  named: Set<string>,
+  motionNames?: ReadonlyMap<number, string>,
+): SarDisplayNames {
   const names = new Map<number, string>(motionNames ?? []);
   const jointNames = new Map<number, readonly string[]>();
   let sls = src.sls;
@@ -35,10 +53,11 @@ export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyM
     const parsed = parseProject(text.text!, file);
     if (!parsed.resolved) throw parsed.errors[0];
     const p = parsed.resolved;
-    sls ??= p.slsPath;
-    seDefine ??= p.seDefinePath;
+    if (sls === undefined && p.slsPath !== undefined) named.add((sls = p.slsPath));
+    if (seDefine === undefined && p.seDefinePath !== undefined) named.add((seDefine = p.seDefinePath));
     for (const m of p.motions) {
       if (!names.has(m.hash)) names.set(m.hash, m.name);
+      named.add(m.mtnPath);
       const motion = inFile(m.mtnPath, () => readMtn(readInputFile(m.mtnPath)));
       jointNames.set(
         m.hash,

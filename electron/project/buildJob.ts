@@ -30,6 +30,7 @@ import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../bu
 import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
 import { lastBuildUse } from '../build/lastBuildUse';
 import { reportWarningFor, shownBuildWarnings } from '../build/reportWarnings';
+import { projectRedactor, type OutsideRedactor } from '../outsideQuotes';
 import { listedProblems } from '../build/inputs';
 import { inputsRead, noteInputRead } from '../tempFiles';
 import { statSync } from 'node:fs';
@@ -75,15 +76,26 @@ export type BuildJobMessage =
 
 /** A FormatError (or any Error) as a problem the renderer can place and click. */
 /** A failed build's problems as the Build dialog lists them: as many of each file as `actguy build` prints. */
-const listedBuildProblems = (list: readonly FormatError[]): BuildProblem[] => listedProblems(list).map(toBuildProblem);
-const listedMessages = (list: readonly FormatError[]): string[] => listedProblems(list).map((w) => w.message);
+/**
+ * A problem in an input outside the project's folder is told by its file and place only (outsideQuotes.ts,
+ * docs/security.md round 34), as `actguy build` tells it: `redact` is the build's projectRedactor.
+ */
+const listedBuildProblems = (list: readonly FormatError[], redact: OutsideRedactor): BuildProblem[] =>
+  listedProblems(list.map(redact)).map(toBuildProblem);
+const listedMessages = (list: readonly FormatError[], redact: OutsideRedactor): string[] =>
+  listedProblems(list.map(redact)).map((w) => w.message);
 
 /**
  * A successful build's warnings as the Build dialog lists them, as `actguy build` prints them (builtMessages): the
  * input warnings whole, then the report's own, as many as shownBuildWarnings lists.
  */
-function builtWarnings(input: readonly FormatError[], report: readonly string[], reportPath: string): string[] {
-  return shownBuildWarnings([...listedMessages(input), ...report.slice(input.length)], reportPath);
+function builtWarnings(
+  input: readonly FormatError[],
+  report: readonly string[],
+  reportPath: string,
+  redact: OutsideRedactor,
+): string[] {
+  return shownBuildWarnings([...listedMessages(input, redact), ...report.slice(input.length)], reportPath);
 }
 
 export function toBuildProblem(e: unknown): BuildProblem {
@@ -133,8 +145,9 @@ export async function runBuildJob(
   deps: BuildJobDeps = {},
 ): Promise<void> {
   const parsed = parseProject(req.projectText, req.projectPath);
+  const redact = projectRedactor(req.projectPath);
   if (!parsed.resolved) {
-    post({ type: 'failed', errors: listedBuildProblems(parsed.errors), warnings: [] });
+    post({ type: 'failed', errors: listedBuildProblems(parsed.errors, redact), warnings: [] });
     return;
   }
   // The project as `actguy build` takes it (projectAsBuilt): the same plan, so one record of the last build serves both.
@@ -142,7 +155,7 @@ export async function runBuildJob(
   // The same refusal as `actguy build`'s: a project file kept inside the cache's folder could be pruned with it.
   const inCache = typeof req.cacheDir === 'string' ? filesInsideCache(project, req.cacheDir) : [];
   if (inCache.length) {
-    post({ type: 'failed', errors: listedBuildProblems(inCache), warnings: [] });
+    post({ type: 'failed', errors: listedBuildProblems(inCache, redact), warnings: [] });
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
@@ -164,7 +177,11 @@ export async function runBuildJob(
   // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`), as `actguy build`'s.
   (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
   if (!prep.ok) {
-    post({ type: 'failed', errors: listedBuildProblems(prep.errors), warnings: listedMessages(prep.warnings) });
+    post({
+      type: 'failed',
+      errors: listedBuildProblems(prep.errors, redact),
+      warnings: listedMessages(prep.warnings, redact),
+    });
     return;
   }
   const { prepared } = prep;
@@ -189,7 +206,7 @@ export async function runBuildJob(
       post({
         type: 'upToDate',
         summary: begun.upToDate,
-        warnings: builtWarnings(prepared.warnings, begun.upToDate.warnings, begun.upToDate.outputs.report),
+        warnings: builtWarnings(prepared.warnings, begun.upToDate.warnings, begun.upToDate.outputs.report, redact),
       });
       return;
     }
@@ -252,8 +269,8 @@ export async function runBuildJob(
   if (!compressed.ok) {
     post({
       type: 'failed',
-      errors: listedBuildProblems(compressed.errors),
-      warnings: listedMessages(prepared.warnings),
+      errors: listedBuildProblems(compressed.errors, redact),
+      warnings: listedMessages(prepared.warnings, redact),
     });
     return;
   }
@@ -267,8 +284,8 @@ export async function runBuildJob(
   if (!result.ok) {
     post({
       type: 'failed',
-      errors: listedBuildProblems(result.errors),
-      warnings: listedMessages(result.warnings),
+      errors: listedBuildProblems(result.errors, redact),
+      warnings: listedMessages(result.warnings, redact),
     });
     return;
   }
@@ -281,9 +298,9 @@ export async function runBuildJob(
     type: 'done',
     outputs: result.outputs,
     report: withCarriedEntries(result.report, last?.carried()?.fragments),
-    // The input warnings whole, as `actguy build` prints them: the report keeps only the place of one about a file
-    // outside the project's folder (reportWarnings.ts); the user who builds sees it all.
-    warnings: builtWarnings(result.warnings, result.report.warnings, result.report.outputs.report),
+    // The input warnings as `actguy build` prints them: one about a file outside the project's folder by its place
+    // alone, as the report keeps it (outsideQuotes.ts).
+    warnings: builtWarnings(result.warnings, result.report.warnings, result.report.outputs.report, redact),
     // The worker read the inputs, main commits: main's sweep must keep what the worker read (docs/security.md, round 17).
     inputsRead: inputsRead(),
     ...(last

@@ -30,8 +30,15 @@ export interface EntryDuration {
   problem?: string;
 }
 
-/** Every motion and then every alias of the project with its effective duration at `project.fps`. */
-export function projectDurations(project: ResolvedProject, readFile: ReadFile): EntryDuration[] {
+/**
+ * Every motion and then every alias of the project with its effective duration at `project.fps`. A problem is said
+ * as `tell` says it (`actguy info` tells one in a file outside the project's folder by its place only).
+ */
+export function projectDurations(
+  project: ResolvedProject,
+  readFile: ReadFile,
+  tell: (e: FormatError) => string = (e) => e.message,
+): EntryDuration[] {
   const out: EntryDuration[] = [];
   const frames = new Map<number, number>();
   /**
@@ -50,7 +57,7 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
         return fn();
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
-        fail('', e.message);
+        fail('', tell(e));
         return undefined;
       }
     };
@@ -62,14 +69,14 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
         bytes = readFile(m.mtnPath);
       } catch (e) {
         // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
-        file.problem = e instanceof FormatError ? e.message : `cannot read ${m.mtnPath}: ${(e as Error).message}`;
+        file.problem = e instanceof FormatError ? tell(e) : `cannot read ${m.mtnPath}: ${(e as Error).message}`;
       }
       if (bytes) {
         try {
           file.motion = inFile(m.mtnPath, () => readMtn(bytes));
         } catch (e) {
           if (!(e instanceof FormatError)) throw e;
-          file.problem = e.message;
+          file.problem = tell(e);
         }
       }
       decoded.set(m.mtnPath, file);

@@ -1,7 +1,9 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
 import { existsSync, statSync } from 'node:fs';
-import { inFile, quoteJson } from '../../../shared/errors';
+import { FormatError, inFile, quoteJson } from '../../../shared/errors';
+import { dirname } from 'node:path';
+import { outsideRedactor, OUTSIDE_MOTION_DETAIL } from '../../outsideQuotes';
 import { motionNameProblem } from '../../../shared/motionName';
 import { DEFAULT_GAME_FPS, frameRateMismatch } from '../../../shared/motion/frameRate';
 import { readMtn } from '../../../shared/mtn/read';
@@ -233,7 +235,14 @@ function readTuningFile(path: string, joints: readonly { name: string }[]): Moti
     );
   // The limit holds for the file opened too: one swapped in after the stat was read whole (docs/security.md, round 14).
   const bytes = readBytes(path, { bytes: TUNING_MAX_BYTES, of: 'a tuning file' });
-  return parseTuning(decodeUtf8Text(bytes, 'TUNING', path), path, joints);
+  try {
+    return parseTuning(decodeUtf8Text(bytes, 'TUNING', path), path, joints);
+  } catch (e) {
+    // Beside the motion by name, but a link may lead it anywhere (a received folder's `walk.mtn.actguy-tuning.json`
+    // linking to ~/.ssh/id_rsa): a problem in a file out of the motion's folder is told by its place only (round 34).
+    if (e instanceof FormatError) throw outsideRedactor(dirname(path), OUTSIDE_MOTION_DETAIL)(e);
+    throw e;
+  }
 }
 
 function describeChannel(kind: string, joint: number): string {

@@ -27,6 +27,7 @@ import { marJson, mshJson, mt3Json, mtnJson, projectJson, sarJson } from '../inf
 import { jsonProblem, printJson } from '../json';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
+import { projectRedactor } from '../../outsideQuotes';
 
 type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh' | 'project';
 
@@ -151,7 +152,9 @@ function describeProjectFile(path: string, bytes: Uint8Array, json: boolean): nu
     return 1;
   }
   const p = parsed.resolved;
-  const entries = projectDurations(p, readBuildInput);
+  // A problem in a motion file outside the project's folder is told by its place only (docs/security.md round 34).
+  const redact = projectRedactor(projectFile);
+  const entries = projectDurations(p, readBuildInput, (e) => redact(e).message);
   const bad = entries.filter((e) => e.durationMs === undefined).length;
   const badLine = `${bad} entr${bad === 1 ? 'y has' : 'ies have'} no effective duration`;
   if (json) {
