@@ -156,23 +156,18 @@ async function cutVariantNames(page: Page): Promise<string[]> {
 }
 
 /**
- * The event rows' SE pickers cut short: a picker narrower than it lays out on its own (as wide as its longest SE
- * name, "SE_CLOTH_SWISH 2"); at 104 px the full layout with a project read "0 SE_FOOT_I" (labels were index first then).
+ * The event rows' SE pickers cut short: the SE a picker shows clipped by its button ("SE_CLOTH_SWISH 2" must read
+ * whole); at 104 px the full layout with a project read "0 SE_FOOT_I" (labels were index first then).
  */
 async function cutSePickers(page: Page): Promise<string[]> {
   const pickers = page.getByTestId('sev-event-se');
   expect(await pickers.count()).toBeGreaterThan(0);
   return pickers.evaluateAll((els) =>
-    (els as HTMLSelectElement[])
+    els
       .map((e) => {
-        const free = e.cloneNode(true) as HTMLSelectElement;
-        free.style.cssText = 'position:absolute;visibility:hidden;width:auto;max-width:none;min-width:0';
-        e.parentElement!.appendChild(free);
-        const natural = free.getBoundingClientRect().width;
-        free.remove();
-        const shown = e.getBoundingClientRect().width;
-        return shown + 0.5 < natural
-          ? `${e.selectedOptions[0]?.text} (${Math.round(shown)} px of ${Math.round(natural)} px)`
+        const value = e.querySelector<HTMLElement>('.joint-picker-value')!;
+        return value.scrollWidth > value.clientWidth + 0.5
+          ? `${value.textContent} (${value.clientWidth} px of ${value.scrollWidth} px)`
           : '';
       })
       .filter(Boolean),
