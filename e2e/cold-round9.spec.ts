@@ -1,12 +1,17 @@
 /**
  * What a sound designer and a technical animator who had never seen ActGuy met in the browser build at 1280x800
  * and 1920x1080 (docs/user-guide.md "Tried cold", ninth round): an SE was chosen from a drop-down that had to be
- * scrolled (hundreds of SE names in a game's .sev) and found names by their first letters only.
+ * scrolled (hundreds of SE names in a game's .sev) and found names by their first letters only; the build dialog did
+ * not say that the archives took the .sev's unsaved edits, which the file on disk lacked.
  * Mutations that fail: SePicker's filter not applied (filterSeDefs returning every SE), its Enter picking nothing or
- * its Escape not closing the list.
+ * its Escape not closing the list; buildArchives not recording what it took unsaved (the note gone).
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { waitForDocumentAt1280 } from './ui';
+import { openSampleProject } from './sev-ui';
+import { goToFrame, waitForDocumentAt1280 } from './ui';
+import { readSar } from '../shared/sar/read';
+import { parseSevStrict } from '../shared/sev/parse';
 import type { Page } from '@playwright/test';
 
 /** The Undo item's label in the Edit menu, without its shortcut. */
@@ -73,5 +78,44 @@ test('an SE is found by any part of its name: type to filter, arrows and Enter p
   await page.getByTestId('sev-add-se-list').getByTestId('se-picker-item').click();
   await expect(add).toHaveAttribute('data-value', '2');
   await expect(add).not.toBeFocused();
+  expect(pageErrors).toEqual([]);
+});
+
+test('the build dialog says the archives took the unsaved .sev edits, and saves them so the file matches', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await goToFrame(page, 33);
+  await page.getByTestId('sev-add-event').click();
+  await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+  await page.getByTestId('project-build').click();
+  const dialog = page.getByTestId('build-dialog');
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  const note = dialog.getByTestId('build-unsaved');
+  await expect(note).toContainText('These archives hold walk.sev');
+  await expect(note).toContainText('unsaved edits included');
+  await expect(note).toContainText('not have them yet');
+  await saveScreenshot('build-unsaved-sev-1280x800');
+  // It is so: the event added unsaved is in the .sar, and not in walk.sev on disk.
+  const sarBytes = readFileSync(workspace.path('out/stage.sar'));
+  const sar = readSar(new Uint8Array(sarBytes.buffer, sarBytes.byteOffset, sarBytes.byteLength));
+  expect(sar.entries[0].events.map((e) => e.frame)).toContain(33);
+  const onDisk = () => parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8')).events.map((e) => e.frame);
+  expect(onDisk()).not.toContain(33);
+  // Saving from the dialog goes through the usual save: the file then holds what the archives were built from.
+  await dialog.getByTestId('build-save-unsaved').click();
+  await expect(dialog.getByTestId('build-unsaved-saved')).toContainText('Saved walk.sev');
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+  expect(onDisk()).toContain(33);
+  await dialog.getByTestId('build-close').click();
+  // Nothing unsaved, nothing said.
+  await page.getByTestId('project-build').click();
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(dialog.getByTestId('build-unsaved')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });
