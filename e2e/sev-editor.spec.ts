@@ -25,17 +25,19 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   const tb = (await track.boundingBox())!;
   await page.mouse.click(await trackX(page, 30), tb.y + 4);
   await expect(page.getByTestId('sev-playhead')).toHaveText('30');
-  // The SE found by its name's first letters, typed into the focused picker (an option read "2 SE_CLOTH_SWISH",
-  // and a select's type-ahead reads from the label's start: typing the name found nothing).
+  // The SE found by its name's first letters, typed into the focused picker: they go to its filter, Enter picks
+  // the first SE that holds them (an option read "2 SE_CLOTH_SWISH", and a select's type-ahead read from the
+  // label's start: typing the name found nothing).
   await page.getByTestId('sev-add-se').focus();
   await page.keyboard.type('SE_CL');
-  await expect(page.getByTestId('sev-add-se')).toHaveValue('2');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sev-add-se')).toHaveAttribute('data-value', '2');
   await selectJoint(page, 'LeftHand');
   await page.getByTestId('sev-add-event').click();
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
   expect((await markerFrames(page))[10]).toBe(30);
   const row = page.locator('[data-testid="sev-event-row"][data-index="10"]');
-  await expect(row.getByTestId('sev-event-se')).toHaveValue('2');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '2');
   // The SE's whole name on hover: the column clips it when every panel shows at 1280x800.
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('title', 'SE_CLOTH_SWISH');
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '10');
@@ -54,7 +56,8 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   // its SE and joint, from the list
   await row.getByTestId('sev-event-se').focus();
   await page.keyboard.type('SE_FOOT_L');
-  await expect(row.getByTestId('sev-event-se')).toHaveValue('0');
+  await page.keyboard.press('Enter');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '0');
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('title', 'SE_FOOT_L');
   await pickJoint(page, row.getByTestId('sev-event-joint'), 21);
   await expect(row.getByTestId('sev-event-resolved')).toContainText('SE_FOOT_L_CONC');
@@ -75,9 +78,9 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '21');
   await undo(); // joint
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '10');
-  await expect(row.getByTestId('sev-event-se')).toHaveValue('0');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '0');
   await undo(); // SE
-  await expect(row.getByTestId('sev-event-se')).toHaveValue('2');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '2');
   await undo(); // the whole drag is one step
   await expect(row.getByTestId('sev-event-frame')).toHaveValue('30');
   await undo(); // the event itself
@@ -87,7 +90,7 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   for (let k = 0; k < 5; k++) await redo();
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
   await expect(row.getByTestId('sev-event-frame')).toHaveValue('47');
-  await expect(row.getByTestId('sev-event-se')).toHaveValue('0');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '0');
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '21');
   await page.getByTestId('menu-edit').click();
   await expect(page.getByTestId('menu-undo')).toContainText(/^Undo (Add|Remove) user key \(\w+, frame \d+\)/);

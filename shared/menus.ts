@@ -46,7 +46,7 @@ export const MENUS: readonly MenuModel[] = [
       'separator',
       { command: 'project.open', label: 'Open Project…' },
       { command: 'project.save', label: 'Save Project' },
-      { command: 'project.build', label: 'Build Archives…' },
+      { command: 'project.build', label: 'Build Archives (.mar, .sar)…' },
       { command: 'sev.open', label: 'Open .sev…' },
       'separator',
       { slot: 'fileEnd' },

@@ -45,7 +45,10 @@ type Entry = Item | 'separator';
 
 /** What a greyed command waits for, in the user's terms: a newcomer saw Save Project greyed with no reason. */
 function whyDisabled(id: MenuCommandId, hasMotion: boolean, readOnly: boolean): string {
-  if (id === 'project.save' || id === 'project.build') return 'Open a project first (File › Open Project…)';
+  if (id === 'project.save') return 'Open a project first (File › Open Project…)';
+  // Looking for the .mar and .sar to export, a cold user found this item greyed with no word of how to get them.
+  if (id === 'project.build')
+    return 'Open a project first (File › Open Project…): the .mar and .sar are built from the motions and .sev files it lists';
   if (id === 'edit.undo') return 'Nothing to undo yet';
   if (id === 'edit.redo') return 'Nothing to redo';
   if (!hasMotion) return 'Open a motion first (File › Open…, Ctrl+O)';

@@ -5,6 +5,16 @@ import { revealProblem } from './projectMotions';
 import { buildProgress } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
 import { BuildBudget } from './BuildBudget';
+import { useSev } from '../sev/hooks';
+import { isSevDirty } from '../sev/sevStore';
+import { isProjectDirty } from './projectStore';
+import { saveProjectAndSev } from './projectFiles';
+import { basenameOf } from '../../shared/project/paths';
+
+/** "walk.sev", "walk.sev and the project file", "a, b and c". */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -44,7 +54,13 @@ export function BuildDialog() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [finished]);
+  // Of the files whose unsaved edits the build took, those still unsaved (a save from this dialog clears them).
+  const sevName = useSev((f) => (f.file && isSevDirty(f.file) ? basenameOf(f.file.path) : null));
+  const projectDirty = useProject((p) => isProjectDirty(p));
   if (!build) return null;
+  const took = build.unsaved ?? [];
+  const stillUnsaved = took.filter((n) => (n === 'the project file' ? projectDirty : n === sevName));
+  const stopped = s?.state === 'failed' || s?.state === 'cancelled';
   // Phases (validate, each motion, write), so the bar is full exactly when the build is done.
   const progress = buildProgress(s);
   return (
@@ -67,6 +83,31 @@ export function BuildDialog() {
             </span>
           )}
         </p>
+        {took.length > 0 && !stopped && (
+          <p className="build-unsaved" data-testid="build-unsaved" role="status">
+            {stillUnsaved.length > 0 ? (
+              <>
+                {running ? 'This build takes ' : 'These archives hold '}
+                {listed(stillUnsaved)} as you see {stillUnsaved.length > 1 ? 'them' : 'it'}, unsaved edits included;{' '}
+                {stillUnsaved.length > 1 ? 'the files' : 'the file'} on disk {stillUnsaved.length > 1 ? 'do' : 'does'}{' '}
+                not have them yet.{' '}
+                <button
+                  type="button"
+                  className="tool small"
+                  data-testid="build-save-unsaved"
+                  title="Save them (as Ctrl+S does), so the files on disk match the archives"
+                  onClick={() => void saveProjectAndSev()}
+                >
+                  Save {listed(stillUnsaved)}
+                </button>
+              </>
+            ) : (
+              <span data-testid="build-unsaved-saved">
+                Saved {listed(took)}: the files on disk hold what the archives were built from.
+              </span>
+            )}
+          </p>
+        )}
         <div
           className="build-progress"
           role="progressbar"

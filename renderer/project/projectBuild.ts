@@ -9,7 +9,7 @@ import { requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { savablePart } from '../app/savableParts';
 import { isSevDirty, sevStore } from '../sev/sevStore';
-import { projectStore, projectText, type ProjectState } from './projectStore';
+import { isProjectDirty, projectStore, projectText, type ProjectState } from './projectStore';
 import { message, notify } from './projectMessages';
 import { projectTuning } from '../tuner/motionTuning';
 import { documentStore } from '../state/documentStore';
@@ -30,6 +30,17 @@ function projectTextForBuild(): string {
   const i = p.json.motions.findIndex((m) => m.name === f.motionName && !m.sev);
   if (i < 0) return p.text;
   return projectText({ ...p.json, motions: p.json.motions.map((m, k) => (k === i ? { ...m, sev: f.path } : m)) });
+}
+
+/**
+ * The files whose unsaved edits a build takes as shown (sevTextsForBuild, projectTextForBuild): the open .sev by its
+ * name and "the project file". The archives then hold edits the files on disk lack until they are saved; the build
+ * dialog says so and offers to save them (tried cold, round 9: nothing said which text the archives were built from).
+ */
+function unsavedForBuild(): string[] {
+  const out = sevTextsForBuild().map((s) => basenameOf(s.path));
+  if (isProjectDirty(projectStore.getState())) out.push('the project file');
+  return out;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -127,7 +138,7 @@ export async function buildArchives(): Promise<void> {
   if (!(await settleUnsavedMotion())) return;
   const p = projectStore.getState();
   if (!p.path) return;
-  p.setBuild({ status: null, starting: true });
+  p.setBuild({ status: null, starting: true, unsaved: unsavedForBuild() });
   cancelWhenStarted = false;
   try {
     let start = await requireApi().startBuild({

@@ -74,8 +74,11 @@ export interface ProjectState {
   checking: boolean;
   /** When status was last computed (ms since the epoch), or 0. */
   checkedAt: number;
-  /** The build dialog: null when closed. */
-  build: { status: BuildStatus | null; starting: boolean } | null;
+  /**
+   * The build dialog: null when closed. `unsaved`: the files whose unsaved edits the build took as shown (the open
+   * .sev, the project file), by name, for the dialog to say so (renderer/project/projectBuild.ts).
+   */
+  build: { status: BuildStatus | null; starting: boolean; unsaved?: readonly string[] } | null;
   /** Audition folder and its sounds by SE name. */
   soundFolder: string | null;
   sounds: Record<string, string>;
@@ -262,7 +265,8 @@ export function createProjectStore() {
       set(patch);
     },
     setBuild(build) {
-      set({ build });
+      // What the build took unsaved is known at its start; the progress updates keep it.
+      set((st) => ({ build: build && { ...build, unsaved: build.unsaved ?? st.build?.unsaved } }));
     },
     setSounds(soundFolder, sounds) {
       set({ soundFolder, sounds });

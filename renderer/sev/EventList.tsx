@@ -10,7 +10,8 @@ import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
 import { NumberField } from './NumberField';
-import { NO_SE_DEFINED_YET, seOptionLabel } from './sevLabels';
+import { NO_SE_DEFINED_YET } from './sevLabels';
+import { SePicker } from './SePicker';
 import { JointTreePicker } from '../components/JointTreePicker';
 
 /** The picker's value for an event without a joint. */
@@ -123,20 +124,15 @@ export function EventList() {
                   </td>
                   <td>
                     <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
-                    <select
+                    <SePicker
+                      defs={ses}
                       value={ev.se}
-                      data-testid="sev-event-se"
-                      aria-label="Event SE"
+                      testId="sev-event-se"
+                      label="Event SE"
                       // The column is narrow when every panel shows: the whole name on hover.
                       title={ses.find((d) => d.index === ev.se)?.name ?? `SE ${ev.se}`}
-                      onChange={(e) => events.setSe(ev.index, Number(e.target.value))}
-                    >
-                      {ses.map((d) => (
-                        <option key={d.index} value={d.index}>
-                          {seOptionLabel(d)}
-                        </option>
-                      ))}
-                    </select>
+                      onPick={(se) => events.setSe(ev.index, se)}
+                    />
                   </td>
                   <td>
                     <JointTreePicker

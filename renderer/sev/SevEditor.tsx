@@ -13,6 +13,7 @@ import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { SevBody } from './SevBody';
+import { SePicker } from './SePicker';
 import { BrokenSevView } from './BrokenSevView';
 import { SevTextWarnings } from './SevTextWarnings';
 import { useSevTextWarnings } from './useSevTextWarnings';
@@ -23,7 +24,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
-import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel, seOptionLabel } from './sevLabels';
+import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -287,22 +288,17 @@ export function SevEditor() {
             <span className="dim">
               frame <b data-testid="sev-playhead">{Math.round(playhead)}</b>
             </span>
-            <label className="dim">
+            <span className="dim sev-add-se-field">
               SE{' '}
-              <select
+              <SePicker
+                defs={defs}
                 value={selectedSe}
-                data-testid="sev-add-se"
-                onChange={(e) => sevStore.getState().selectSe(Number(e.target.value))}
-                disabled={!defs.length}
-              >
-                {defs.map((d) => (
-                  <option key={d.index} value={d.index}>
-                    {seOptionLabel(d)}
-                  </option>
-                ))}
-              </select>
+                label="SE to add"
+                testId="sev-add-se"
+                onPick={(se) => sevStore.getState().selectSe(se)}
+              />
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
-            </label>
+            </span>
             <span className="dim" title="Select a joint in the viewport, curve view or timeline">
               joint <b data-testid="sev-add-joint">{jointLabel}</b>
             </span>

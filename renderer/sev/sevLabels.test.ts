@@ -3,6 +3,7 @@ import { emptySevDocument } from '../../shared/sev/types';
 import {
   deltaLabel,
   eventsLabel,
+  filterSeDefs,
   framesLabel,
   LABEL_NAME_MAX,
   labelName,
@@ -67,5 +68,27 @@ describe('names from files in undo labels', () => {
     };
     expect(eventsLabel(doc, [0])).toBe('SE_A at frame 9');
     expect(eventsLabel(doc, [0, 1])).toBe('2 events (frames 3–9)');
+  });
+});
+
+describe('filtering an SE picker', () => {
+  const defs = [
+    { index: 0, name: 'SE_FOOT_L' },
+    { index: 1, name: 'SE_FOOT_R' },
+    { index: 2, name: 'SE_CLOTH_SWISH' },
+    { index: 12, name: 'se_door_open' },
+  ];
+  it('keeps the SEs whose name holds the text, in any case, in their order', () => {
+    expect(filterSeDefs(defs, 'foot').map((d) => d.index)).toEqual([0, 1]);
+    expect(filterSeDefs(defs, 'CLOTH').map((d) => d.index)).toEqual([2]);
+    expect(filterSeDefs(defs, 'Door').map((d) => d.index)).toEqual([12]);
+    // Inside the name, not only at its start.
+    expect(filterSeDefs(defs, 'swish').map((d) => d.index)).toEqual([2]);
+  });
+  it('finds an SE by its index too, and lists every SE for an empty or blank filter', () => {
+    expect(filterSeDefs(defs, ' 12').map((d) => d.index)).toEqual([12]);
+    expect(filterSeDefs(defs, '')).toEqual(defs);
+    expect(filterSeDefs(defs, '   ')).toEqual(defs);
+    expect(filterSeDefs(defs, 'nothing')).toEqual([]);
   });
 });

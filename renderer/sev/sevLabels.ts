@@ -100,3 +100,14 @@ export function addEventTitle(se: string, frame: number, joint: string): string 
     "(select another first, or change the new row's Joint)"
   );
 }
+
+/**
+ * The SEs an SE picker lists for the text typed in its filter box: those whose option label (seOptionLabel, name
+ * then index) holds the text, ignoring case and the spaces around it; every SE for an empty filter. Order kept.
+ * A .sev of a large game lists hundreds of SEs: scrolling a drop-down for one was the only way (tried cold, round 9).
+ */
+export function filterSeDefs<T extends { index: number; name: string }>(defs: readonly T[], text: string): T[] {
+  const needle = text.trim().toLowerCase();
+  if (!needle) return defs.slice();
+  return defs.filter((d) => seOptionLabel(d).toLowerCase().includes(needle));
+}
