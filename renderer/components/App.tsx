@@ -23,7 +23,6 @@ import {
   SIDE_MAX,
   SIDE_MIN,
   isSideBySide,
-  defaultSideWidth,
   panelStates,
   planColumns,
   planRows,
@@ -88,7 +87,7 @@ export function App() {
   const cols = planColumns(win.width, {
     // Side by side the left column holds the viewport over the project panel: its own width and limits.
     project: side
-      ? { state: states.project, wanted: pl.sideWidth ?? defaultSideWidth(win.width), min: SIDE_MIN, max: SIDE_MAX }
+      ? { state: states.project, wanted: pl.sideWidth, min: SIDE_MIN, max: SIDE_MAX }
       : { state: states.project, wanted: pl.projectWidth },
     tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
   });

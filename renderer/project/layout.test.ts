@@ -23,8 +23,6 @@ import {
   WORK_MODES,
   fitPanelHeights,
   isSideBySide,
-  defaultSideWidth,
-  SIDE_DEFAULT,
   maxSizeWithin,
   panelStates,
   layoutReadWarning,
@@ -235,21 +233,8 @@ describe('side by side (the full layout in a short window)', () => {
   it('goes side by side at 1280x800 with a .sev and every panel open, stacked when the window is tall enough', () => {
     expect(isSideBySide(laptop, open(), all)).toBe(true);
     expect(isSideBySide({ width: 1440, height: 900 }, open(), all)).toBe(true);
-    // Stacked, 1920x1080 left the viewport a 230 px strip (tried cold, round 9): under VIEWPORT_SHARE of the column.
-    expect(isSideBySide({ width: 1920, height: 1080 }, open(), all)).toBe(true);
-    expect(isSideBySide({ width: 1600, height: 1000 }, open(), all)).toBe(true);
-    expect(isSideBySide({ width: 1920, height: 1200 }, open(), all)).toBe(true);
-    // A window tall enough for the viewport's share over the default rows stays stacked.
-    expect(isSideBySide({ width: 2560, height: 1440 }, open(), all)).toBe(false);
-    expect(isSideBySide({ width: 1920, height: 1300 }, open(), all)).toBe(false);
-  });
-
-  it('widens the side-by-side left column with the window until its splitter sets it', () => {
-    expect(defaultSideWidth(1280)).toBe(SIDE_DEFAULT);
-    expect(defaultSideWidth(1920)).toBe(538);
-    expect(defaultSideWidth(4000)).toBe(SIDE_MAX);
-    expect(parseLayout(null).sideWidth).toBeNull();
-    expect(parseLayout(JSON.stringify({ sideWidth: null })).sideWidth).toBeNull();
+    expect(isSideBySide({ width: 1920, height: 1080 }, open(), all)).toBe(false);
+    expect(isSideBySide({ width: 1600, height: 1000 }, open(), all)).toBe(false);
   });
 
   it('stays stacked in a work mode, without a .sev, too narrow a window, or with a panel it needs collapsed', () => {

@@ -49,11 +49,8 @@ export interface RowHeights {
 
 export interface ProjectLayout {
   projectWidth: number;
-  /**
-   * Width (px) of the left column in the side-by-side arrangement (viewport over the project panel), set with its
-   * splitter; null: it follows the window (defaultSideWidth). See isSideBySide.
-   */
-  sideWidth: number | null;
+  /** Width (px) of the left column in the side-by-side arrangement (viewport over the project panel); see isSideBySide. */
+  sideWidth: number;
   /**
    * Heights of the bottom rows per layout (px, whole panel with its header) that the user set with a splitter.
    * A height not set here follows the window (defaultHeights), so a larger window gives its room to the timeline.
@@ -77,7 +74,7 @@ const VERSION = 2;
 function defaults(): ProjectLayout {
   return {
     projectWidth: 250,
-    sideWidth: null,
+    sideWidth: 360,
     heights: { all: {}, tuning: {}, sev: {}, project: {} },
     collapsed: { all: [], tuning: [], sev: [], project: [] },
     maximized: null,
@@ -170,26 +167,12 @@ export const SIDE_TIMELINE_MIN = 200;
 /** Limits (px) of the side-by-side arrangement's left column (viewport over the project panel). */
 export const SIDE_MIN = 320;
 export const SIDE_MAX = 900;
-/** The left column's default width (px) in a laptop's window, and its share of a wider one (defaultSideWidth). */
-export const SIDE_DEFAULT = 360;
-export const SIDE_SHARE = 0.28;
-
-/**
- * The side-by-side left column's width until the user drags its splitter: SIDE_DEFAULT at 1280 px, SIDE_SHARE of a
- * wider window (538 px at 1920), so a large window's viewport grows with it rather than standing as a narrow strip.
- */
-export function defaultSideWidth(windowWidth: number): number {
-  return Math.min(SIDE_MAX, Math.max(SIDE_DEFAULT, Math.round(SIDE_SHARE * windowWidth)));
-}
 
 /**
  * Whether the full layout goes side by side: viewport over the project panel on the left, curves over timeline in
  * the centre beside the tuning panel, the SEV editor under the curves, timeline and tuning panel. Stacked, the
  * viewport, curve view, timeline and SEV editor share one column, which a window shorter than their comfortable
  * heights (ROW_COMFORT) cannot give them: at 1280x800 the viewport kept 90 px and the timeline two joint rows.
- * Nor does a window whose column, less the other rows at their default heights (DEFAULT_HEIGHTS), leaves the
- * viewport under VIEWPORT_SHARE of it: at 1920x1080 the viewport was a 230 px strip over the curves (tried cold,
- * round 9); stacked needs a window about 1290 px tall.
  * Only the full layout with a .sev in the editor, the project panel and every row open (the curve view may be
  * collapsed), and a window wide enough for the three columns; the work modes and a layout with another panel
  * collapsed stay stacked (they have the room).
@@ -208,12 +191,7 @@ export function isSideBySide(
   )
     return false;
   const stacked = WINDOW_CHROME + ROWS.reduce((a, id) => a + ROW_COMFORT[id], 0);
-  const column = win.height - WINDOW_CHROME;
-  const { curvesHeight, timelineHeight, sevHeight } = DEFAULT_HEIGHTS.all;
-  const stripViewport = column - curvesHeight - timelineHeight - sevHeight < VIEWPORT_SHARE * column;
-  return (
-    (win.height < stacked || stripViewport) && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER
-  );
+  return win.height < stacked && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER;
 }
 
 /** A sized panel as fitSizes takes it: its wanted size, its minimum, and whether it gives up room last (`keep`). */
@@ -540,7 +518,7 @@ export function parseLayout(text: string | null, setAside: string[] = []): Proje
   // A value of the wrong kind keeps its default, and is named: sizes are numbers, the per-layout maps objects, the
   // work mode one of WORK_MODES or null, the SEV list's share a number within its range.
   for (const k of ['projectWidth', 'sideWidth', 'curvesHeight', 'timelineHeight', 'sevHeight'] as const)
-    if (v[k] !== undefined && !num(v[k]) && !(k === 'sideWidth' && v[k] === null)) setAside.push(k);
+    if (v[k] !== undefined && !num(v[k])) setAside.push(k);
   for (const k of ['heights', 'collapsed'] as const) if (v[k] !== undefined && !isRecord(v[k])) setAside.push(k);
   if (v.maximized !== undefined && v.maximized !== null && !(WORK_MODES as readonly unknown[]).includes(v.maximized))
     setAside.push('maximized');

@@ -61,14 +61,9 @@ function must(cond: boolean, what: string): void {
 const inRange = (v: number, [lo, hi]: readonly [number, number]) => v >= lo && v <= hi;
 
 function check(l: ProjectLayout): void {
-  // The side-by-side column's width is null until the user sets it (it follows the window then).
+  must(Number.isFinite(l.projectWidth) && Number.isFinite(l.sideWidth), `widths ${l.projectWidth}, ${l.sideWidth}`);
   must(
-    Number.isFinite(l.projectWidth) && (l.sideWidth === null || Number.isFinite(l.sideWidth)),
-    `widths ${l.projectWidth}, ${l.sideWidth}`,
-  );
-  must(
-    inRange(l.projectWidth, STORED_SIZE_LIMITS.projectWidth) &&
-      (l.sideWidth === null || inRange(l.sideWidth, STORED_SIZE_LIMITS.sideWidth)),
+    inRange(l.projectWidth, STORED_SIZE_LIMITS.projectWidth) && inRange(l.sideWidth, STORED_SIZE_LIMITS.sideWidth),
     `widths ${l.projectWidth}, ${l.sideWidth} outside what the splitters set`,
   );
   for (const key of KEYS)
