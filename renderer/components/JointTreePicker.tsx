@@ -1,6 +1,7 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { JointInfo } from '../../shared/motion/types';
 import { jointTreeRows, treeKeyTarget } from './jointTree';
+import { usePickerPopup } from './usePickerPopup';
 
 /** A choice listed before the skeleton (the root translation, "none"). */
 export interface PickerExtra {
@@ -31,17 +32,9 @@ export function JointTreePicker(props: {
   missingLabel?: (value: number) => string;
 }) {
   const { joints, value, extras } = props;
-  const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const [active, setActive] = useState(0);
-  const button = useRef<HTMLButtonElement>(null);
-  const pop = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const [place, setPlace] = useState<{ left: number; top?: number; bottom?: number; maxHeight: number }>({
-    left: 0,
-    top: 0,
-    maxHeight: 300,
-  });
+  const { open, button, pop, list, place, show, close } = usePickerPopup(active);
   const skeletonKey = joints?.map((j) => j.name).join('/') ?? '';
   const [folded, setFolded] = useState<Set<number>>(() => foldedBySkeleton.get(skeletonKey) ?? new Set());
   useEffect(() => setFolded(foldedBySkeleton.get(skeletonKey) ?? new Set()), [skeletonKey]);
@@ -72,24 +65,8 @@ export function JointTreePicker(props: {
 
   const openPicker = () => {
     if (props.disabled) return;
-    const r = button.current!.getBoundingClientRect();
-    const below = window.innerHeight - r.bottom - 8;
-    const above = r.top - 8;
-    setPlace(
-      below >= 220 || below >= above
-        ? { left: Math.min(r.left, window.innerWidth - 300), top: r.bottom + 2, maxHeight: Math.min(420, below) }
-        : {
-            left: Math.min(r.left, window.innerWidth - 300),
-            bottom: window.innerHeight - r.top + 2,
-            maxHeight: Math.min(420, above),
-          },
-    );
     setFilter('');
-    setOpen(true);
-  };
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
+    show();
   };
   const pick = (v: number, fromKeyboard = false) => {
     close(fromKeyboard);
@@ -107,17 +84,6 @@ export function JointTreePicker(props: {
     const chosen = items.findIndex((it) => it.value === value);
     setActive(filter.trim() ? Math.max(0, firstMatch) : Math.max(0, chosen));
   }, [open, filter]);
-  useLayoutEffect(() => {
-    list.current?.querySelector(`[data-item="${active}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [active, open]);
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (e: PointerEvent) => {
-      if (!pop.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) close(false);
-    };
-    window.addEventListener('pointerdown', onDown, true);
-    return () => window.removeEventListener('pointerdown', onDown, true);
-  }, [open]);
 
   const onKey = (e: React.KeyboardEvent) => {
     const it = items[active];

@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
+import { usePickerPopup } from '../components/usePickerPopup';
 import { seColor } from './colors';
 import { filterSeDefs, seOptionLabel } from './sevLabels';
 
@@ -7,10 +8,6 @@ export interface SeChoice {
   index: number;
   name: string;
 }
-
-/** Widest the list opens (px); it is placed below the button, or above it when there is more room there. */
-const POP_WIDTH = 300;
-const POP_MAX_HEIGHT = 420;
 
 /**
  * An SE chosen by name: the button shows the SE ("SE_FOOT_L 0"); it opens the SEs as a list with a filter box that
@@ -30,38 +27,17 @@ export function SePicker(props: {
   className?: string;
 }) {
   const { defs, value } = props;
-  const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const [active, setActive] = useState(0);
-  const button = useRef<HTMLButtonElement>(null);
-  const pop = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLUListElement>(null);
-  const [place, setPlace] = useState<{ left: number; top?: number; bottom?: number; maxHeight: number }>({
-    left: 0,
-    top: 0,
-    maxHeight: 300,
-  });
+  const { open, button, pop, list, place, show, close } = usePickerPopup(active);
   const shown = filterSeDefs(defs, filter);
   const current = defs.find((d) => d.index === value);
   const valueLabel = current ? seOptionLabel(current) : `SE ${value}`;
 
   const openPicker = (typed = '') => {
     if (props.disabled || !defs.length) return;
-    const r = button.current!.getBoundingClientRect();
-    const below = window.innerHeight - r.bottom - 8;
-    const above = r.top - 8;
-    const left = Math.max(0, Math.min(r.left, window.innerWidth - POP_WIDTH));
-    setPlace(
-      below >= 220 || below >= above
-        ? { left, top: r.bottom + 2, maxHeight: Math.min(POP_MAX_HEIGHT, below) }
-        : { left, bottom: window.innerHeight - r.top + 2, maxHeight: Math.min(POP_MAX_HEIGHT, above) },
-    );
     setFilter(typed);
-    setOpen(true);
-  };
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) button.current?.focus();
+    show();
   };
   const pick = (se: number, fromKeyboard: boolean) => {
     close(fromKeyboard);
@@ -77,17 +53,6 @@ export function SePicker(props: {
     const chosen = shown.findIndex((d) => d.index === value);
     setActive(filter.trim() ? 0 : Math.max(0, chosen));
   }, [open, filter]);
-  useLayoutEffect(() => {
-    list.current?.querySelector(`[data-item="${active}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [active, open]);
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (e: PointerEvent) => {
-      if (!pop.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) close(false);
-    };
-    window.addEventListener('pointerdown', onDown, true);
-    return () => window.removeEventListener('pointerdown', onDown, true);
-  }, [open]);
 
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') close(true);
