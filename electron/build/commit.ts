@@ -45,6 +45,7 @@ import {
 import { describeFsError } from '../fsErrors';
 import {
   asyncWriteIo,
+  inTurn,
   keepMode,
   makeFolders,
   modeToKeep,
@@ -782,27 +783,34 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
  * commitOutputs with step 3, the writing of each new file to its temp (and its flush), off the main thread: for the
  * app's saves and exports (a 30 MB .mtn, an MSH export's key pool), whose synchronous writes held the window. The
  * rest (the checks, the lock, the backups, the journal, the renames) is as commitOutputs does it, in the same order:
- * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written; a
- * second commit of the same outputs in this process meanwhile is refused as another run's would be. The commit counts
- * in writesInFlight (fsutil.ts) until it ends, so a quit waits for it.
+ * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written. A
+ * second asynchronous write of any of the same files in this process (a second Save, with or without its tuning file)
+ * waits for this one to end and then goes (fsutil.ts inTurn): the newer one lands last, never refused by this
+ * commit's lock as another run's. The commit counts in writesInFlight (fsutil.ts) until it ends, so a quit waits for
+ * it.
  */
 export function commitOutputsAsync(
   files: readonly OutputFile[],
   options: CommitOptions = {},
 ): Promise<string | undefined> {
-  return trackWrite(async () => {
-    if (files.length === 0) return undefined;
-    const commit = beginCommit(files, options);
-    try {
-      for (let k = 0; k < files.length; k++) {
-        const f = files[k];
-        await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
-      }
-      return commit.install();
-    } finally {
-      commit.release();
-    }
-  });
+  return trackWrite(() =>
+    inTurn(
+      files.map((f) => f.path),
+      async () => {
+        if (files.length === 0) return undefined;
+        const commit = beginCommit(files, options);
+        try {
+          for (let k = 0; k < files.length; k++) {
+            const f = files[k];
+            await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
+          }
+          return commit.install();
+        } finally {
+          commit.release();
+        }
+      },
+    ),
+  );
 }
 
 /** A commit under way: checked, locked, recovered; its temps are written next (writeTemp), then installed. */
