@@ -126,7 +126,7 @@ export function SevEditor() {
                 title={`The project names a file outside its own folder: ${file.path}. Saving writes there.`}
               >
                 {' '}
-                (outside the project folder)
+                (outside the project)
               </span>
             )}
             <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">
