@@ -430,6 +430,7 @@ async function writeAtomicAsync(
   let fd: number | null = null;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666);
+    const written = fstatSync(fd);
     keepMode(fd, mode);
     for (const piece of pieces ?? [bytes])
       for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
@@ -443,6 +444,7 @@ async function writeAtomicAsync(
     }
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
+    refuseTempNotWritten(tmp, written, path);
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
@@ -454,6 +456,30 @@ async function writeAtomicAsync(
     }
     throw withoutTempPath(e, tmp, path);
   }
+}
+
+/**
+ * Throws (code EFOLDERMOVED) unless the file at `tmp` now is the temp this write made (`written`: its fstat when it
+ * was opened). An asynchronous write opens its temp by name in the thread pool, and whoever may write the folder
+ * can swap it for a link to a folder of theirs around that open and back before the rename: the temp is made there,
+ * and the rename then found none (a commit took that for a temp already installed and reported the save done with
+ * nothing written), or a file they put at the temp's name meanwhile, which it installed as the user's save
+ * (docs/security.md, round 35).
+ */
+export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: number }, path: string): void {
+  let now: Stats | undefined;
+  try {
+    now = lstatSync(tmp);
+  } catch {
+    /* gone: refused below */
+  }
+  if (now?.isFile() && now.dev === written.dev && now.ino === written.ino) return;
+  throw Object.assign(
+    new Error(
+      `its folder ${dirname(path)} changed while it was written (the file written is not where it was made); nothing was written there`,
+    ),
+    { code: 'EFOLDERMOVED', path },
+  );
 }
 
 /**
