@@ -343,6 +343,34 @@ export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The last write queued for each target (its absolute path), for inTurn: a later write of the same file starts when
+ * it has ended.
+ */
+const writeTurns = new Map<string, Promise<void>>();
+
+/**
+ * Runs `write` once every asynchronous write of any of `paths` started before it has ended, so that writes of one file
+ * are renamed into place in the order they were asked for. Without it, two saves of one file (Save, an edit, Save
+ * again while the first was flushed) raced in the thread pool, and the first, ending last, put the older text over
+ * the newer one, which the page had marked saved and whose copy of unsaved work was removed (docs/security.md,
+ * round 35). A write that fails lets the next one go as one that succeeds does.
+ */
+export function inTurn<T>(paths: readonly string[], write: () => Promise<T>): Promise<T> {
+  const keys = [...new Set(paths.map((p) => resolve(p)))];
+  const before = keys.flatMap((k) => writeTurns.get(k) ?? []);
+  const result = Promise.all(before).then(write);
+  const ended = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  for (const k of keys) writeTurns.set(k, ended);
+  void ended.then(() => {
+    for (const k of keys) if (writeTurns.get(k) === ended) writeTurns.delete(k);
+  });
+  return result;
+}
+
+/**
  * Waits for `pending` (writesInFlight) to end, those started meanwhile included, for at most `timeoutMs`; resolves
  * how many were still running then (0: all ended). Never rejects: a write's failure is its caller's to report.
  */
@@ -377,14 +405,18 @@ export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
  * right before the rename (FolderPin). `stillWanted` is asked right before the rename, in the same turn of the event
  * loop: when it says no (a newer copy, or the copy's removal, came meanwhile) the temp file is removed and nothing
  * replaces `path`; resolves whether it was renamed. Failures are as writeFileAtomic's: the temp removed, `path`
- * named, the previous file untouched. The write counts in writesInFlight until it ends.
+ * named, the previous file untouched. Without `stillWanted`, writes of one file go in the order they were asked for
+ * (inTurn): this one starts once the earlier ones of `path` have ended. The write counts in writesInFlight until it
+ * ends.
  */
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
   options: { stillWanted?: () => boolean; folder?: FolderPin } = {},
 ): Promise<boolean> {
-  return trackWrite(() => writeAtomicAsync(path, data, options));
+  // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
+  if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
+  return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options)));
 }
 
 async function writeAtomicAsync(
@@ -398,6 +430,7 @@ async function writeAtomicAsync(
   let fd: number | null = null;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666);
+    const written = fstatSync(fd);
     keepMode(fd, mode);
     for (const piece of pieces ?? [bytes])
       for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
@@ -411,6 +444,7 @@ async function writeAtomicAsync(
     }
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
+    refuseTempNotWritten(tmp, written, path);
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
@@ -422,6 +456,30 @@ async function writeAtomicAsync(
     }
     throw withoutTempPath(e, tmp, path);
   }
+}
+
+/**
+ * Throws (code EFOLDERMOVED) unless the file at `tmp` now is the temp this write made (`written`: its fstat when it
+ * was opened). An asynchronous write opens its temp by name in the thread pool, and whoever may write the folder
+ * can swap it for a link to a folder of theirs around that open and back before the rename: the temp is made there,
+ * and the rename then found none (a commit took that for a temp already installed and reported the save done with
+ * nothing written), or a file they put at the temp's name meanwhile, which it installed as the user's save
+ * (docs/security.md, round 35).
+ */
+export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: number }, path: string): void {
+  let now: Stats | undefined;
+  try {
+    now = lstatSync(tmp);
+  } catch {
+    /* gone: refused below */
+  }
+  if (now?.isFile() && now.dev === written.dev && now.ino === written.ino) return;
+  throw Object.assign(
+    new Error(
+      `its folder ${dirname(path)} changed while it was written (the file written is not where it was made); nothing was written there`,
+    ),
+    { code: 'EFOLDERMOVED', path },
+  );
 }
 
 /**

@@ -45,12 +45,14 @@ import {
 import { describeFsError } from '../fsErrors';
 import {
   asyncWriteIo,
+  inTurn,
   keepMode,
   makeFolders,
   modeToKeep,
   movedFolderProblem,
   readFileHead,
   readSmallFile,
+  refuseTempNotWritten,
   trackWrite,
   type FolderPin,
   type SmallFile,
@@ -72,7 +74,7 @@ export interface CommitFs {
     path: string,
     data: Uint8Array | readonly Uint8Array[],
     options?: { flag?: string; mode?: number },
-  ): Promise<void>;
+  ): Promise<void | { dev: number; ino: number }>;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -129,14 +131,17 @@ async function writeDurablyAsync(
   data: Uint8Array | readonly Uint8Array[],
   flag: string,
   mode?: number,
-): Promise<void> {
+): Promise<{ dev: number; ino: number }> {
   const io = asyncWriteIo;
   const fd = await io.open(path, flag, mode ?? 0o666);
   try {
+    // The file made, as the install checks that it is still the one at the temp's name (fsutil refuseTempNotWritten).
+    const { dev, ino } = nodeFs.fstatSync(fd);
     keepMode(fd, mode);
     for (const piece of data instanceof Uint8Array ? [data] : data)
       for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
     await io.fsync(fd);
+    return { dev, ino };
   } finally {
     await io.close(fd);
   }
@@ -782,27 +787,35 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
  * commitOutputs with step 3, the writing of each new file to its temp (and its flush), off the main thread: for the
  * app's saves and exports (a 30 MB .mtn, an MSH export's key pool), whose synchronous writes held the window. The
  * rest (the checks, the lock, the backups, the journal, the renames) is as commitOutputs does it, in the same order:
- * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written; a
- * second commit of the same outputs in this process meanwhile is refused as another run's would be. The commit counts
- * in writesInFlight (fsutil.ts) until it ends, so a quit waits for it.
+ * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written. A
+ * second asynchronous write of any of the same files in this process (a second Save, with or without its tuning file)
+ * waits for this one to end and then goes (fsutil.ts inTurn): the newer one lands last, never refused by this
+ * commit's lock as another run's. The commit counts in writesInFlight (fsutil.ts) until it ends, so a quit waits for
+ * it.
  */
 export function commitOutputsAsync(
   files: readonly OutputFile[],
   options: CommitOptions = {},
 ): Promise<string | undefined> {
-  return trackWrite(async () => {
-    if (files.length === 0) return undefined;
-    const commit = beginCommit(files, options);
-    try {
-      for (let k = 0; k < files.length; k++) {
-        const f = files[k];
-        await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
-      }
-      return commit.install();
-    } finally {
-      commit.release();
-    }
-  });
+  return trackWrite(() =>
+    inTurn(
+      files.map((f) => f.path),
+      async () => {
+        if (files.length === 0) return undefined;
+        const commit = beginCommit(files, options);
+        try {
+          for (let k = 0; k < files.length; k++) {
+            const f = files[k];
+            const made = await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
+            if (made) commit.madeAs(k, made);
+          }
+          return commit.install();
+        } finally {
+          commit.release();
+        }
+      },
+    ),
+  );
 }
 
 /** A commit under way: checked, locked, recovered; its temps are written next (writeTemp), then installed. */
@@ -810,6 +823,8 @@ interface StartedCommit {
   fs: CommitFs;
   /** Step 3 for file `k`: `write` writes its temp; a failure removes every temp and throws, naming the user's file. */
   writeTemp<T>(k: number, write: (temp: string, options: { flag: string; mode: number | undefined }) => T): T;
+  /** Records the file written for temp `k` (its fstat): install refuses unless that file is still at the temp's name. */
+  madeAs(k: number, made: { dev: number; ino: number }): void;
   /** Steps 4 to 7, once every temp is written; returns the note of a recovered earlier commit. */
   install(): string | undefined;
   /** Releases the lock (not after a test's kill). */
@@ -881,8 +896,12 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
       new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`),
     );
   };
+  const made = new Map<number, { dev: number; ino: number }>();
   return {
     fs,
+    madeAs(k, identity) {
+      made.set(k, identity);
+    },
     writeTemp<T>(k: number, write: (temp: string, o: { flag: string; mode: number | undefined }) => T): T {
       try {
         step(`write ${k + 1}`);
@@ -915,6 +934,14 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
         });
         // Checked again last before anything is installed: what is left of the window is the journal and the renames.
         refuseMoved();
+        // Each temp written off the main thread is still the file written (a folder swapped and put back around its
+        // open made it elsewhere: the install would find none and take it for installed, or install another's file).
+        for (const [k, identity] of made)
+          try {
+            refuseTempNotWritten(entries[k].temp, identity, entries[k].path);
+          } catch (e) {
+            throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`);
+          }
         step('journal');
         writeJournal(fs, jpath, {
           tool: 'actguy commit',

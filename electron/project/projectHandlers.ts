@@ -376,19 +376,26 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     },
 
     readProjectText: async (raw) => {
-      const req = requireObject<{ path: string }>(raw, 'readProjectText');
+      const req = requireObject<{ path: string; project?: string }>(raw, 'readProjectText');
       const given = requireString(req.path, 'readProjectText: path');
       if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase()))
         throw new Error(`${quotePath(given)}: not a project text file (.sev, .sls, .h, .json)`);
+      const project = req.project === undefined ? undefined : requireString(req.project, 'readProjectText: project');
       const path = policy.check(given, 'read');
+      // Outside the folder of the project that names it, links resolved (as round 34's messages judge it): the editor
+      // says so, since a save writes there (docs/security.md, round 35).
+      const outside =
+        project !== undefined && !isInside(canonicalPath(dirname(project)), canonicalPath(path))
+          ? { outsideProject: true as const }
+          : {};
       if (!existsSync(path)) {
-        if (extname(path).toLowerCase() === '.sev') return { path: given, text: null };
+        if (extname(path).toLowerCase() === '.sev') return { path: given, text: null, ...outside };
         throw new Error(`Could not read ${path}: no such file`);
       }
       // A .sev granted only beside a motion is judged on the descriptor read (besideFiles.ts; round 31).
       const judged = openIfBeside(policy, given, path);
       try {
-        return { path: given, text: readText(path, judged) };
+        return { path: given, text: readText(path, judged), ...outside };
       } finally {
         if (judged !== undefined) closeSync(judged);
       }

@@ -119,6 +119,16 @@ export function SevEditor() {
           <span className="sev-file" title={file.path} data-testid="sev-file">
             {file.path.split(/[\\/]/).pop()}
             {file.isNew && <span className="dim"> (new)</span>}
+            {file.outsideProject && (
+              <span
+                className="dim"
+                data-testid="sev-outside"
+                title={`The project names a file outside its own folder: ${file.path}. Saving writes there.`}
+              >
+                {' '}
+                (outside the project)
+              </span>
+            )}
             <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">
               {dirty ? ' ● modified' : ''}
             </span>

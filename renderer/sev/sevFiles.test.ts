@@ -209,4 +209,28 @@ describe('reading a .sev through the API', () => {
     expect(sevStore.getState().file).toBeNull();
     expect(messageTexts('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
   });
+
+  // docs/security.md, round 35. Mutations that fail: loadSev not naming the project (main cannot tell); the store
+  // not keeping outsideProject.
+  it("names the open project, and keeps main's word that the file lies outside the project's folder", async () => {
+    const asked: { path: string; project?: string }[] = [];
+    setAppApi(
+      fakeApi({
+        readProjectText: async (req) => (
+          asked.push(req),
+          { path: req.path, text: WALK, ...(req.path.includes('/mine/') && { outsideProject: true }) }
+        ),
+      }),
+    );
+    projectStore.setState({ path: '/p/p.actguy.json' });
+    await loadSev('/mine/walk.sev', 'walk');
+    expect(asked).toEqual([{ path: '/mine/walk.sev', project: '/p/p.actguy.json' }]);
+    expect(sevStore.getState().file!.outsideProject).toBe(true);
+    await loadSev('/p/walk.sev', 'walk');
+    expect(sevStore.getState().file!.outsideProject).toBeUndefined();
+    // No project open: nothing to be outside of, and none is named.
+    projectStore.getState().close();
+    await loadSev('/mine/walk.sev', 'walk');
+    expect(asked[2]).toEqual({ path: '/mine/walk.sev' });
+  });
 });

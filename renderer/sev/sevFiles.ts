@@ -107,14 +107,16 @@ function ensureSevListed(sevPath: string, motionName: string): void {
 export async function loadSev(path: string, motionName: string): Promise<void> {
   const asked = sevStore.getState().file;
   try {
-    const r = await requireApi().readProjectText({ path });
+    // The project that names it, so that main can say whether the file lies outside its folder (a save writes there).
+    const project = projectStore.getState().path;
+    const r = await requireApi().readProjectText({ path, ...(project && { project }) });
     // Edits that arrived while the file was read (typed, or restored after a crash) are never replaced: they were not
     // asked about (tried cold, round 5: a restored walk.sev gave way to the tuner's cmu_01_01.sev read meanwhile).
     if (sevWasEditedSince(asked)) return;
     // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
     const before = sevStore.getState().file;
     // Edited against the motion the tuner shows now (selectMotion opened it just before).
-    sevStore.getState().load(path, motionName, r.text, tunerBinding());
+    sevStore.getState().load(path, motionName, r.text, tunerBinding(), { outsideProject: r.outsideProject === true });
     // The panel's problems come from the last check: a file that changed on disk since (now broken, or fixed) is checked again.
     const now = sevStore.getState().file;
     const problems = projectStore.getState().problems.some((p) => p.file === path);

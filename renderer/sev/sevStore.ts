@@ -105,6 +105,11 @@ export interface SevFileState {
    * (that step keeps them, for its Undo: Step.droppedVariants).
    */
   hiddenVariants: Record<number, string[]>;
+  /**
+   * The file lies outside the folder of the project that names it (links resolved, as main judged it when it was
+   * read: ProjectTextFile.outsideProject): the editor says so beside its name, since a save writes there.
+   */
+  outsideProject?: boolean;
 }
 
 export interface SevState {
@@ -141,7 +146,13 @@ export interface SevState {
   unreadable: { path: string; reason: string } | null;
 
   /** Shows a SEV: its text (null when the file does not exist yet). Clears the history. */
-  load(path: string, motionName: string, text: string | null, motion?: SevMotionBinding): void;
+  load(
+    path: string,
+    motionName: string,
+    text: string | null,
+    motion?: SevMotionBinding,
+    options?: { outsideProject?: boolean },
+  ): void;
   /** The tuner reopened the SEV's own motion (a new document of the same file): edits go on against it. */
   rebind(motion: SevMotionBinding): void;
   close(): void;
@@ -219,7 +230,7 @@ export function createSevStore() {
       revision: 0,
       unreadable: null,
 
-      load(path, motionName, text, motion = { documentId: null, path: null }) {
+      load(path, motionName, text, motion = { documentId: null, path: null }, options = {}) {
         let doc: SevDocument | null;
         let parseErrors: SevTextError[] = [];
         let textWarnings: SevTextError[] = [];
@@ -250,6 +261,7 @@ export function createSevStore() {
             past: [],
             future: [],
             hiddenVariants: {},
+            ...(options.outsideProject && { outsideProject: true }),
           },
           selectedEvent: null,
           selectedEvents: [],

@@ -129,8 +129,11 @@ export interface ActGuyApi {
   saveProject(req: SaveProjectRequest): Promise<SavedFile>;
   /** Picks a file for the project (a motion, a SEV, a sound whose folder becomes the audition folder); it becomes allowed. */
   chooseProjectFileDialog(req: { purpose: ProjectFilePurpose }): Promise<DialogPathOutcome>;
-  /** Reads a .sev / .sls / .h the project holds (text null when a .sev does not exist yet). */
-  readProjectText(req: { path: string }): Promise<ProjectTextFile>;
+  /**
+   * Reads a .sev / .sls / .h the project holds (text null when a .sev does not exist yet). With `project` (the project
+   * file that names it), says whether the file lies outside that project's folder (ProjectTextFile.outsideProject).
+   */
+  readProjectText(req: { path: string; project?: string }): Promise<ProjectTextFile>;
   /** Writes a .sev atomically. */
   saveSev(req: SaveSevRequest): Promise<SavedFile>;
   /** Starts an archive build (or dry run) in a worker; poll getBuildStatus. */

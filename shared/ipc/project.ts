@@ -33,6 +33,12 @@ export interface ProjectTextFile {
   path: string;
   /** The text (UTF-8, BOM removed), or null when the file does not exist yet (a .sev the project names but nobody wrote). */
   text: string | null;
+  /**
+   * Set when the request named the project (`project`) and the file, links resolved, lies outside that project's
+   * folder: a received project may name another project's .sev by `../` or through a link, and the editor says so
+   * before a save writes there (docs/security.md, round 35).
+   */
+  outsideProject?: true;
 }
 
 /** Writes a .sev atomically (the serializer's text; comments are the user's). */

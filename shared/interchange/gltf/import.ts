@@ -29,7 +29,7 @@ import { loadThreeLoaders } from '../loadThreeLoaders';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import type { ActguyGltfExtras } from './export';
 import { align4, decodeDataUri, readGltfContainer, writeGlb, type GltfJson } from './glb';
-import { checkKeyTimes, validateGltfJson } from './validate';
+import { checkKeyTimes, checkKeyValues, validateGltfJson } from './validate';
 
 export interface GltfImportOptions extends ImportOptions {
   /** Animation clip to import: its name, or its index (as a number or a digit string). Required when the file has several. */
@@ -275,6 +275,14 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
       // Position in the parent joint's frame: prefix applied to the node's local translation.
       const p = quatRotate(pre.q, tl);
       const pos: Vec3 = [(pre.t[0] + pre.s * p[0]) * k, (pre.t[1] + pre.s * p[1]) * k, (pre.t[2] + pre.s * p[2]) * k];
+      // A motion holds 32-bit floats: past them the value became Infinity and the error said "[MTN] ... not finite".
+      for (let c = 0; c < 3; c++)
+        if (!Number.isFinite(Math.fround(pos[c])))
+          throw new FormatError(
+            'GLTF',
+            `frame ${f}: joint ${quoteJson(names[j])} position ${'xyz'[c]} is ${pos[c]} (its node's translation, the nodes above it and their scales, times the scale): beyond what a motion stores (32-bit floats, magnitude below 3.4e38)`,
+            { where: `nodes[${order[j]}]` },
+          );
       m.rotation.set(quatMul(pre.q, ql), (f * J + j) * 4);
       if (j === 0) m.translation.set([pos[0], pos[1], pos[2], 0], f * 4);
       else {
@@ -500,9 +508,17 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
   const nodeObjects = await Promise.all(
     (json.nodes ?? []).map((_, i) => gltf.parser.getDependency('node', i) as Promise<Object3D>),
   );
-  // Key times are read only now (they live in the buffers); three's interpolants assume them sorted and finite.
+  // Key times and values are read only now (they live in the buffers); three's interpolants assume the times sorted
+  // and finite, and a value that is not a number would reach the motion as one.
   gltf.animations.forEach((clip, i) =>
-    clip.tracks.forEach((t) => checkKeyTimes(t.times, `animations[${i}] track ${t.name}`)),
+    clip.tracks.forEach((t) => {
+      checkKeyTimes(t.times, `animations[${i}] track ${t.name}`);
+      checkKeyValues(
+        t.values,
+        Math.max(1, t.values.length / Math.max(1, t.times.length)),
+        `animations[${i}] track ${t.name}`,
+      );
+    }),
   );
   return { json, clips: gltf.animations, nodeObjects };
 }

@@ -270,6 +270,43 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
     expect(nan.message).toMatch(/key time 2 is NaN, not a finite number/);
   });
 
+  // docs/security.md, round 35. Mutation that fails: checkKeyValues not called (both end as `[MTN] (rotation frame 0
+  // joint 0): value NaN is not finite`, naming no track of the file).
+  it('key values that are not finite numbers: refused at their track and key', async () => {
+    /** Byte offset of the first output value of animation 0's channel that animates `path`. */
+    const firstValueOffset = (j: GltfJson, path: string): number => {
+      const anim = j.animations![0];
+      const channel = anim.channels.find((c) => c.target.path === path)!;
+      const acc = j.accessors![anim.samplers[channel.sampler].output];
+      return (j.bufferViews![acc.bufferView!].byteOffset ?? 0) + (acc.byteOffset ?? 0);
+    };
+    const nan = await importError(glb((j, _b, dv) => dv.setFloat32(firstValueOffset(j, 'rotation') + 20, NaN, true)));
+    expect(nan.message).toMatch(
+      /animations\[0\] track .*quaternion\): key 1 holds NaN \(value 5\), not a finite number/,
+    );
+    const inf = await importError(
+      glb((j, _b, dv) => dv.setFloat32(firstValueOffset(j, 'translation'), Infinity, true)),
+    );
+    expect(inf.message).toMatch(
+      /animations\[0\] track .*position\): key 0 holds Infinity \(value 0\), not a finite number/,
+    );
+  });
+
+  // docs/security.md, round 35. Mutation that fails: the check on the joint positions gone (`[MTN] (offset frame 0
+  // joint 1): value Infinity is not finite`).
+  it('a node translation past what a motion stores: refused naming the node and joint', async () => {
+    const e = await importError(
+      glb((j) => {
+        const still = j.nodes![1];
+        j.animations![0].channels = j.animations![0].channels.filter((c) => c.target.node !== 1);
+        still.translation = [1e300, 0, 0];
+      }),
+    );
+    expect(e.message).toMatch(
+      /\(nodes\[1\]\): frame 0: joint ".*" position x is 1e\+300 .*beyond what a motion stores/,
+    );
+  });
+
   it('a % escape that is not valid in an external buffer URI', async () => {
     const json = JSON.parse(JSON.stringify(base.json)) as GltfJson;
     json.buffers![0].uri = 'walk%zz.bin';

@@ -348,6 +348,19 @@ export function validateGltfJson(json: GltfJson): GltfJson {
   return json;
 }
 
+/**
+ * Key values of an animation track (translations, rotations, scales, read from the buffers): finite numbers. A NaN or
+ * an Infinity went through three.js and the pose maths and was refused only as the motion was written, as `[MTN]
+ * (rotation frame 0 joint 1): value NaN is not finite`, naming neither the file's track nor its key
+ * (docs/security.md, round 35). `size` is the number of values a key holds (3 or 4, three times that for
+ * CUBICSPLINE tangents).
+ */
+export function checkKeyValues(values: ArrayLike<number>, size: number, where: string): void {
+  for (let k = 0; k < values.length; k++)
+    if (!Number.isFinite(values[k]))
+      fail(where, `key ${Math.floor(k / size)} holds ${values[k]} (value ${k}), not a finite number`);
+}
+
 /** Key times of an animation track: finite and strictly increasing (glTF 2.0 5.5.2.2). */
 export function checkKeyTimes(times: ArrayLike<number>, where: string): void {
   for (let k = 0; k < times.length; k++) {

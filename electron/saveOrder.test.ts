@@ -1,0 +1,153 @@
+/**
+ * Two saves of one file at once land in the order they were asked for (docs/security.md, round 35). The app's saves
+ * write and flush in Node's thread pool (fsutil.ts writeFileAtomicAsync, build/commit.ts commitOutputsAsync), and the
+ * page lets the user edit and save again while a save is written. The first save, ending last (a larger file, a slow
+ * flush), renamed the older text over the newer: the page had marked the newer one saved and its copy of unsaved work
+ * was removed, so the edits were gone without a word. With its tuning file, the second save was refused by the
+ * first's commit lock as "another ActGuy run". The first write here is held at its open (asyncWriteIo) while the
+ * second is asked for, then let go: never by timing.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readMtn } from '../shared/mtn/read';
+import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/sidecar';
+import type { ApiHandlers } from './handlers';
+import { asyncWriteIo, writesInFlight } from './fsutil';
+import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { inProcessMotionChecker } from './motionCheckJob';
+
+const compress = useCompressClientPerTest();
+const realAsyncIo = { ...asyncWriteIo };
+
+let ws: string;
+let handlers: ApiHandlers;
+/** How many checks (of a motion or a text) a save has had answered so far. */
+let checked = 0;
+let onChecked = (): void => undefined;
+
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'actguy-save-order-'));
+  cpSync(ASSETS, ws, { recursive: true });
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+    compress: compress(),
+    checkMotion: async (req) => {
+      const r = await inProcessMotionChecker(req);
+      checked++;
+      onChecked();
+      return r;
+    },
+    checkText: async (req) => {
+      const r = await inProcessTextChecker(req);
+      checked++;
+      onChecked();
+      return r;
+    },
+  });
+  checked = 0;
+});
+afterEach(() => {
+  Object.assign(asyncWriteIo, realAsyncIo);
+  rmSync(ws, { recursive: true, force: true });
+});
+
+/**
+ * Holds the first write made off the main thread at its open until `release`; `reached` resolves once it is held.
+ * Every later open goes at once, as a smaller file's write would overtake a larger one's.
+ */
+function holdFirstWrite(): { reached: Promise<void>; release: () => void; opens: string[] } {
+  let release = (): void => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  let reached = (): void => undefined;
+  const atOpen = new Promise<void>((r) => (reached = r));
+  const opens: string[] = [];
+  asyncWriteIo.open = async (path, flags, mode) => {
+    opens.push(path);
+    if (opens.length === 1) {
+      reached();
+      await held;
+    }
+    return realAsyncIo.open(path, flags, mode);
+  };
+  return { reached: atOpen, release, opens };
+}
+
+/**
+ * Waits until the second save's check is answered and the save has gone on to its write; then, if that write could
+ * start while the first is held (it could before this round), lets it run to its end first, as a write of a smaller
+ * file overtakes a larger one's flush.
+ */
+async function secondGoesOn(hold: { opens: string[] }, second: Promise<unknown>): Promise<void> {
+  if (checked < 2) await new Promise<void>((r) => (onChecked = () => checked >= 2 && r()));
+  for (let k = 0; k < 5; k++) await new Promise<void>((r) => setImmediate(r));
+  if (hold.opens.length > 1) await second.catch(() => undefined);
+}
+
+const temps = (): string[] => readdirSync(ws).filter((n) => n.endsWith('.tmp'));
+
+describe('two saves of one file at once', () => {
+  // Mutations that fail: writeFileAtomicAsync without inTurn (the motion, the .sev and the mixed case end with the
+  // first save's bytes); commitOutputsAsync without inTurn (the second save with its tuning is refused by the first's
+  // lock, and the mixed case ends with the first's bytes).
+  const cases: [string, boolean, boolean][] = [
+    ['the motion alone, twice', false, false],
+    ['the motion with its tuning file, twice', true, true],
+    ['with its tuning file, then alone', true, false],
+    ['alone, then with its tuning file', false, true],
+  ];
+  for (const [what, firstTuning, secondTuning] of cases)
+    it(`${what}: the later save's bytes are on disk, and both say saved`, async () => {
+      const path = join(ws, 'walk.mtn');
+      const { documentId, mtnBytes: older } = await openedMotion(handlers, path);
+      const newer = new Uint8Array(readFileSync(join(ws, 'walk_60fps.mtn')));
+      const tuningText = serializeTuning(defaultTuning(), readMtn(older).joints);
+      const tuningOf = (on: boolean) => (on ? { tuningText } : {});
+      const hold = holdFirstWrite();
+      const first = handlers.saveMotion({ documentId, path, mtnBytes: older, ...tuningOf(firstTuning) });
+      await hold.reached;
+      const second = handlers.saveMotion({ documentId, path, mtnBytes: newer, ...tuningOf(secondTuning) });
+      await secondGoesOn(hold, second);
+      hold.release();
+      const outcomes = await Promise.allSettled([first, second]);
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.status : String(o.reason)))).toEqual([
+        'saved',
+        'saved',
+      ]);
+      expect(Buffer.from(readFileSync(path)).equals(Buffer.from(newer)), 'the newer save is on disk').toBe(true);
+      if (firstTuning || secondTuning) expect(readFileSync(tuningPathOf(path), 'utf8')).toBe(tuningText);
+      expect(writesInFlight.size).toBe(0);
+      expect(temps()).toEqual([]);
+    });
+
+  it('a .sev saved twice: the later text is on disk', async () => {
+    const path = join(ws, 'walk.sev');
+    const text = readFileSync(path, 'utf8');
+    const hold = holdFirstWrite();
+    const first = handlers.saveSev({ path, text: `${text}# first\n` });
+    await hold.reached;
+    const second = handlers.saveSev({ path, text: `${text}# second\n` });
+    await secondGoesOn(hold, second);
+    hold.release();
+    await Promise.all([first, second]);
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# second\n`);
+    expect(temps()).toEqual([]);
+  });
+
+  it('a first save that fails lets the second go, and the second lands', async () => {
+    const path = join(ws, 'walk.sev');
+    const text = readFileSync(path, 'utf8');
+    let opens = 0;
+    asyncWriteIo.open = async (p, flags, mode) => {
+      if (++opens === 1) throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
+      return realAsyncIo.open(p, flags, mode);
+    };
+    const first = handlers.saveSev({ path, text: `${text}# first\n` });
+    const second = handlers.saveSev({ path, text: `${text}# second\n` });
+    await expect(first).rejects.toThrow(/no space left/);
+    await second;
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# second\n`);
+  });
+});

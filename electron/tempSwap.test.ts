@@ -1,0 +1,106 @@
+/**
+ * A save writes its temp off the main thread, opened by name in the thread pool (fsutil.ts writeFileAtomicAsync,
+ * build/commit.ts commitOutputsAsync). Whoever may write the folder can swap it for a link to a folder of theirs
+ * around that open and put it back before the rename: the temp is made in their folder, and the pinned folder's
+ * check before the rename passes again (docs/security.md, round 35). Before this round, a save with its tuning file
+ * then found no temp at the motion's name, took it for installed and said "saved" with the old motion on disk (the
+ * tuning file new, its unsaved-work copy removed); a plain save installed whatever they put at the temp's name
+ * meanwhile as the user's file. Now each refuses, nothing of theirs installed and the file unchanged. The swap is
+ * made by the test's seam at the open, never by timing.
+ */
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readMtn } from '../shared/mtn/read';
+import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/sidecar';
+import type { ApiHandlers } from './handlers';
+import { asyncWriteIo } from './fsutil';
+import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { inProcessTextChecker } from './project/textCheckJob';
+
+const compress = useCompressClientPerTest();
+const realAsyncIo = { ...asyncWriteIo };
+
+let ws: string;
+let share: string;
+let theirs: string;
+let handlers: ApiHandlers;
+
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'actguy-temp-swap-'));
+  share = join(ws, 'share');
+  theirs = join(ws, 'theirs');
+  cpSync(ASSETS, share, { recursive: true });
+  mkdirSync(theirs);
+  handlers = testHandlers({
+    app: { startupPath: join(share, 'walk.mtn'), workspaceRoot: ws },
+    compress: compress(),
+    checkText: inProcessTextChecker,
+  });
+});
+afterEach(() => {
+  Object.assign(asyncWriteIo, realAsyncIo);
+  rmSync(ws, { recursive: true, force: true });
+});
+
+/**
+ * At the first open made off the main thread: the shared folder swapped for a link to `theirs` for the open, then put
+ * back; with `plant`, a file of theirs put at the temp's name in the shared folder.
+ */
+function swapAroundFirstOpen(plant?: Uint8Array): void {
+  let opens = 0;
+  asyncWriteIo.open = async (path, flags, mode) => {
+    if (++opens > 1 || dirname(path) !== share) return realAsyncIo.open(path, flags, mode);
+    renameSync(share, `${share}.away`);
+    symlinkSync(theirs, share);
+    const fd = await realAsyncIo.open(path, flags, mode);
+    unlinkSync(share);
+    renameSync(`${share}.away`, share);
+    if (plant) writeFileSync(join(share, basename(path)), plant);
+    return fd;
+  };
+}
+
+describe("a folder swapped for a link around the open of a save's temp, and put back", () => {
+  // Mutation that fails: writeFileAtomicAsync without refuseTempNotWritten (their file is installed as walk.sev).
+  it("a .sev save does not install the file put at the temp's name", async () => {
+    const path = join(share, 'walk.sev');
+    const before = readFileSync(path, 'utf8');
+    swapAroundFirstOpen(new TextEncoder().encode('sev 1\n# theirs\n'));
+    await expect(handlers.saveSev({ path, text: `${before}# mine\n` })).rejects.toThrow(
+      /changed while it was written.*nothing was written there/,
+    );
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+
+  // Mutation that fails: the install without refuseTempNotWritten (the save says saved; walk.mtn is the old one and its
+  // tuning file the new one).
+  it('a motion saved with its tuning file is refused whole, not said saved with the old motion', async () => {
+    const path = join(share, 'walk.mtn');
+    const { documentId, mtnBytes } = await openedMotion(handlers, path);
+    const newer = new Uint8Array(readFileSync(join(share, 'walk_60fps.mtn')));
+    const tuningText = serializeTuning(defaultTuning(), readMtn(mtnBytes).joints);
+    swapAroundFirstOpen();
+    await expect(handlers.saveMotion({ documentId, path, mtnBytes: newer, tuningText })).rejects.toThrow(
+      /changed while it was written.*your edits are kept/,
+    );
+    expect(Buffer.from(readFileSync(path)).equals(Buffer.from(mtnBytes))).toBe(true);
+    expect(() => readFileSync(tuningPathOf(path))).toThrow(/ENOENT/);
+    // Put right, the same save lands whole.
+    Object.assign(asyncWriteIo, realAsyncIo);
+    await handlers.saveMotion({ documentId, path, mtnBytes: newer, tuningText });
+    expect(Buffer.from(readFileSync(path)).equals(Buffer.from(newer))).toBe(true);
+    expect(readFileSync(tuningPathOf(path), 'utf8')).toBe(tuningText);
+  });
+});
