@@ -90,9 +90,16 @@ describe('the commands chunk with a code cache', () => {
 
   it('a changed chunk does not find the old cache', () => {
     load();
+    load('info');
     writeChunk(chunk, 'two');
     expect(load()).toEqual({ use: 'none', saved: true, salt: 'two' });
     expect(load().use).toBe('used');
+    // The old chunk's cache of the command is removed when the new one is written; other commands' are kept.
+    expect(
+      cacheFiles()
+        .map((f) => f.replace(/.*\/chunk\d+-([a-z]+)-.*/, '$1'))
+        .sort(),
+    ).toEqual(['build', 'info']);
   });
 
   it('a byte changed in the cached data is caught by the checksum, before V8 reads it', () => {

@@ -125,6 +125,13 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
       const data = script.createCachedData();
       const head = Buffer.from(`${MAGIC}${checksum(key, data)}\n`, 'latin1');
       writeFileAtomic(file, Buffer.concat([head, data]), { durable: false });
+      // The command's caches for other bytes (an earlier build of ActGuy) or another Node are never read again: one
+      // file per command is kept, not one per build of the CLI.
+      const own = basename(file);
+      const prefix = own.slice(0, own.length - 36);
+      for (const name of fs.readdirSync(dirname(file)))
+        if (name !== own && name.startsWith(prefix) && /^[0-9a-f]{32}\.bin$/.test(name.slice(prefix.length)))
+          fs.rmSync(join(dirname(file), name), { force: true });
       return true;
     } catch {
       return false;
