@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -159,18 +160,24 @@ describe('the commands chunk with a code cache', () => {
 });
 
 describe('the built CLI', () => {
-  it('writes the cache of a command after it ran, and uses it in the next run', () => {
+  it('writes the cache of build after it ran, and uses it in the next run; other commands neither', () => {
     const root = join(__dirname, '..', '..');
     const cli = join(root, 'dist', 'cli', 'actguy.cjs');
-    const run = () =>
-      spawnSync(process.execPath, [cli, 'info', join(root, 'assets', 'walk.mtn')], {
+    const spawn = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], {
         encoding: 'utf8',
         env: { ...process.env, ACTGUY_STATE_DIR: state },
       });
-    const first = run();
+    const info = spawn('info', join(root, 'assets', 'walk.mtn'));
+    expect(info.status, info.stderr).toBe(0);
+    expect(existsSync(state)).toBe(false);
+    const run = () =>
+      spawn('build', join(root, 'assets', 'sample.actguy.json'), '-o', join(dir, 'out'), '--cache', join(dir, 'cache'));
+    expect(run().status).toBe(0);
+    const first = run(); // up to date: the output the later runs must give
     expect(first.status, first.stderr).toBe(0);
     const [file] = cacheFiles();
-    expect(file).toMatch(/cliCommands-info-[0-9a-f]{32}\.bin$/);
+    expect(file).toMatch(/cliCommands-build-[0-9a-f]{32}\.bin$/);
     const before = statSync(file, { bigint: true });
     const second = run();
     expect(second.status, second.stderr).toBe(0);
@@ -187,7 +194,7 @@ describe('the built CLI', () => {
     const digest = createHash('sha256')
       .update(readFileSync(join(root, 'dist', 'cli', 'cliCommands.cjs')))
       .digest('hex');
-    const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0info`;
+    const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0build`;
     const sum = createHash('sha256').update(key).update('\0').update(junk).digest('hex');
     writeFileSync(file, Buffer.concat([Buffer.from(`${head}${sum}\n`, 'latin1'), junk]));
     const third = run();

@@ -22,10 +22,12 @@ let more: Promise<CommandSet> | undefined;
 let saveCodeCache: (() => boolean) | undefined;
 
 /**
- * The chunk beside the built CLI, compiled with the code cache of `command` (codeCache.ts); where there is no such
- * file (the sources run by the tests) the import below loads the module itself.
+ * The chunk beside the built CLI, compiled for `build` with the code cache of its last run (codeCache.ts); for the
+ * other commands, and where there is no such file (the sources run by the tests), the import loads the module itself.
  */
 async function chunkModule(command: string): Promise<typeof import('./moreCommands')> {
+  // Only for `build`, which keeps its state in that folder anyway: the other commands neither make nor read it.
+  if (command !== 'build') return import('./moreCommands');
   // Imported here, not at the top: what it imports (node:crypto, the state folder's checks) is no part of a compress
   // process (lazyChunks.test.ts).
   const { defaultStateDir, loadChunkWithCodeCache } = await import('./codeCache');
