@@ -1,7 +1,7 @@
 import { version } from '../../package.json';
 import { quoteJson } from '../../shared/errors';
 import type { CliCommand } from './command';
-import { allCommands, findCommand } from './registry';
+import { allCommands, findCommand, saveCommandsCodeCache } from './registry';
 import { closestName } from './args';
 
 /** `actguy help`: every command on one line (name and summary), then how to get a command's options. */
@@ -72,5 +72,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     console.log(commandHelp(cmd));
     return 0;
   }
-  return set.run(cmd, [...rest]);
+  const status = await set.run(cmd, [...rest]);
+  saveCommandsCodeCache();
+  return status;
 }

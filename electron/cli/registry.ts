@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CliCommand } from './command';
 import { compressCommand } from './commands/compress';
 import { runCommand } from './runCommand';
@@ -17,10 +18,39 @@ export interface CommandSet {
 const inBundle: CommandSet = { commands: [compressCommand], run: runCommand };
 
 let more: Promise<CommandSet> | undefined;
+/** Writes the chunk's code cache for the next run of the command (codeCache.ts), when this run did not use one. */
+let saveCodeCache: (() => boolean) | undefined;
+
+/**
+ * The chunk beside the built CLI, compiled for `build` with the code cache of its last run (codeCache.ts); for the
+ * other commands, and where there is no such file (the sources run by the tests), the import loads the module itself.
+ */
+async function chunkModule(command: string): Promise<typeof import('./moreCommands')> {
+  // Only for `build`, which keeps its state in that folder anyway: the other commands neither make nor read it.
+  if (command !== 'build') return import('./moreCommands');
+  // Imported here, not at the top: what it imports (node:crypto, the state folder's checks) is no part of a compress
+  // process (lazyChunks.test.ts).
+  const { defaultStateDir, loadChunkWithCodeCache } = await import('./codeCache');
+  let loaded: ReturnType<typeof loadChunkWithCodeCache> | undefined;
+  try {
+    loaded = loadChunkWithCodeCache(join(__dirname, 'cliCommands.cjs'), defaultStateDir(), command);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') throw e;
+  }
+  if (!loaded) return import('./moreCommands');
+  saveCodeCache = loaded.save;
+  return loaded.exports as typeof import('./moreCommands');
+}
+
+/** After the command: the code cache for its next run, written only when this run had none it could use. */
+export function saveCommandsCodeCache(): void {
+  saveCodeCache?.();
+  saveCodeCache = undefined;
+}
 
 /** The lazy chunk's commands; a chunk missing beside the bundle is an error naming it. */
-function loadMoreCommands(): Promise<CommandSet> {
-  more ??= import('./moreCommands').then(
+function loadMoreCommands(command = 'help'): Promise<CommandSet> {
+  more ??= chunkModule(command).then(
     (m) => ({ commands: m.moreCommands, run: m.runCommand }),
     (e: unknown) => {
       more = undefined;
@@ -36,7 +66,7 @@ function loadMoreCommands(): Promise<CommandSet> {
 export async function findCommand(name: string): Promise<{ cmd: CliCommand; set: CommandSet } | undefined> {
   const own = inBundle.commands.find((c) => c.name === name);
   if (own) return { cmd: own, set: inBundle };
-  const set = await loadMoreCommands();
+  const set = await loadMoreCommands(name);
   const cmd = set.commands.find((c) => c.name === name);
   return cmd && { cmd, set };
 }

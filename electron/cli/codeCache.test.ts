@@ -1,0 +1,206 @@
+/**
+ * The commands chunk's V8 code cache in the local state folder (codeCache.ts): used when it is the one written for
+ * these very bytes and command and its checksum holds; anything else is compiled from the source as without a cache,
+ * and the run writes a good one at its end. The built CLI writes and then uses it (the last case).
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadChunkWithCodeCache } from './codeCache';
+
+let dir: string;
+let state: string;
+let chunk: string;
+let n = 0;
+
+/** A chunk whose functions do some work, so V8's cache holds more than the top level. */
+function writeChunk(path: string, salt: string): void {
+  const fns = Array.from(
+    { length: 40 },
+    (_, k) => `function f${k}(x) { let s = 0; for (let i = 0; i < x; i++) s += (i * ${k + 1}) % 7; return s; }`,
+  );
+  writeFileSync(
+    path,
+    `#!/usr/bin/env node\n"use strict";\n${fns.join('\n')}\nexports.salt = ${JSON.stringify(salt)};\nexports.sum = (x) => ${fns.map((_, k) => `f${k}(x)`).join(' + ')};\nexports.dir = __dirname;\nexports.sibling = () => require('./sibling.cjs');\n`,
+  );
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-codecache-'));
+  state = join(dir, 'state');
+  // Each case its own chunk path: require's cache holds a chunk by its path.
+  chunk = join(dir, `chunk${n++}.cjs`);
+  writeChunk(chunk, 'one');
+  writeFileSync(join(dir, 'sibling.cjs'), 'module.exports = 42;');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const cacheFiles = () => readdirSync(join(state, 'code-cache')).map((f) => join(state, 'code-cache', f));
+
+/** Loads the chunk, runs it, and writes the cache as the CLI does after its command. */
+function load(command = 'build') {
+  delete require.cache[chunk];
+  const got = loadChunkWithCodeCache(chunk, state, command);
+  const m = got.exports as { salt: string; sum: (x: number) => number; dir: string; sibling: () => number };
+  expect(m.sum(50)).toBe(sumOf(50));
+  expect(m.dir).toBe(dir);
+  expect(m.sibling()).toBe(42);
+  const saved = got.save();
+  return { use: got.use, saved, salt: m.salt };
+}
+function sumOf(x: number): number {
+  let t = 0;
+  for (let k = 0; k < 40; k++) for (let i = 0; i < x; i++) t += (i * (k + 1)) % 7;
+  return t;
+}
+
+describe('the commands chunk with a code cache', () => {
+  it('the first run writes the cache, the next uses it and writes nothing', () => {
+    expect(load()).toEqual({ use: 'none', saved: true, salt: 'one' });
+    const [file] = cacheFiles();
+    expect(file).toMatch(/code-cache\/chunk\d+-build-[0-9a-f]{32}\.bin$/);
+    expect(readFileSync(file, 'latin1').startsWith('actguy-code-cache 1\n')).toBe(true);
+    const before = statSync(file, { bigint: true });
+    expect(load()).toEqual({ use: 'used', saved: false, salt: 'one' });
+    const after = statSync(file, { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+    // The chunk is in require's cache as require would put it there.
+    expect(require.cache[chunk]?.exports).toBeDefined();
+  });
+
+  it('another command has a cache of its own', () => {
+    load('build');
+    expect(load('info').use).toBe('none');
+    expect(cacheFiles().length).toBe(2);
+    expect(load('info').use).toBe('used');
+  });
+
+  it('a changed chunk does not find the old cache', () => {
+    load();
+    load('info');
+    writeChunk(chunk, 'two');
+    expect(load()).toEqual({ use: 'none', saved: true, salt: 'two' });
+    expect(load().use).toBe('used');
+    // The old chunk's cache of the command is removed when the new one is written; other commands' are kept.
+    expect(
+      cacheFiles()
+        .map((f) => f.replace(/.*\/chunk\d+-([a-z]+)-.*/, '$1'))
+        .sort(),
+    ).toEqual(['build', 'info']);
+  });
+
+  it('a byte changed in the cached data is caught by the checksum, before V8 reads it', () => {
+    load();
+    const [file] = cacheFiles();
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 100] ^= 0x55;
+    writeFileSync(file, bytes);
+    expect(load()).toEqual({ use: 'checksum', saved: true, salt: 'one' });
+    expect(load().use).toBe('used');
+  });
+
+  it('a file cut short, or of another shape, is not used', () => {
+    load();
+    const [file] = cacheFiles();
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 1));
+    expect(load().use).toBe('checksum');
+    writeFileSync(file, bytes.subarray(0, 40));
+    expect(load().use).toBe('unusable');
+    writeFileSync(file, Buffer.concat([Buffer.from('actguy-code-cache 2\n'), bytes.subarray(20)]));
+    expect(load().use).toBe('unusable');
+    expect(load().use).toBe('used');
+  });
+
+  it("a link in the cache file's place is not followed", () => {
+    load();
+    const [file] = cacheFiles();
+    const elsewhere = join(dir, 'elsewhere.bin');
+    writeFileSync(elsewhere, readFileSync(file));
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    expect(load().use).toBe('unusable');
+    // The save replaced the link with a file of its own; the file it pointed at is as it was.
+    expect(statSync(elsewhere).size).toBeGreaterThan(0);
+    expect(load().use).toBe('used');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a cache file another user owns is not read (runs as root, as CI does)', () => {
+    load();
+    const [file] = cacheFiles();
+    chownSync(file, 12345, 12345);
+    expect(load().use).toBe('none');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'a state folder another user owns and all may write is neither read nor written (as root)',
+    () => {
+      load();
+      chownSync(state, 12345, 12345);
+      chmodSync(state, 0o777);
+      const got = loadChunkWithCodeCache(chunk, state, 'build');
+      expect(got.use).toBe('no-state');
+      expect(got.save()).toBe(false);
+    },
+  );
+});
+
+describe('the built CLI', () => {
+  it('writes the cache of build after it ran, and uses it in the next run; other commands neither', () => {
+    const root = join(__dirname, '..', '..');
+    const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+    const spawn = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, ACTGUY_STATE_DIR: state },
+      });
+    const info = spawn('info', join(root, 'assets', 'walk.mtn'));
+    expect(info.status, info.stderr).toBe(0);
+    expect(existsSync(state)).toBe(false);
+    const run = () =>
+      spawn('build', join(root, 'assets', 'sample.actguy.json'), '-o', join(dir, 'out'), '--cache', join(dir, 'cache'));
+    expect(run().status).toBe(0);
+    const first = run(); // up to date: the output the later runs must give
+    expect(first.status, first.stderr).toBe(0);
+    const [file] = cacheFiles();
+    expect(file).toMatch(/cliCommands-build-[0-9a-f]{32}\.bin$/);
+    const before = statSync(file, { bigint: true });
+    const second = run();
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const after = statSync(file, { bigint: true });
+    // Used, so not written again.
+    expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
+
+    // Data V8 refuses under a checksum that holds (V8 is the last check; in another process, since V8 also keeps
+    // what it compiled in this one): the chunk is compiled from its source, the command runs as before, and the run
+    // writes a good cache in its place.
+    const head = 'actguy-code-cache 1\n';
+    const junk = Buffer.alloc(4096, 7);
+    const digest = createHash('sha256')
+      .update(readFileSync(join(root, 'dist', 'cli', 'cliCommands.cjs')))
+      .digest('hex');
+    const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0build`;
+    const sum = createHash('sha256').update(key).update('\0').update(junk).digest('hex');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${head}${sum}\n`, 'latin1'), junk]));
+    const third = run();
+    expect(third.status, third.stderr).toBe(0);
+    expect(third.stdout).toBe(first.stdout);
+    expect(readFileSync(file).includes(junk)).toBe(false);
+    expect(statSync(file).size).toBeGreaterThan(100_000);
+  });
+});
