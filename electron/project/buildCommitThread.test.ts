@@ -81,7 +81,7 @@ const start = (runner: ReturnType<typeof createBuildRunner>, folders = pinFolder
   runner.start({
     projectPath: join(dir, 'p.actguy.json'),
     projectText: '{}',
-    sevTexts: {},
+    sevTexts: [],
     dryRun: false,
     folders,
   });
