@@ -60,6 +60,18 @@ async function offThread(mtn: Uint8Array, options: CompressOptions): Promise<Off
   return chunk.compressOffThread(mtn, options);
 }
 
+/**
+ * A FormatError from the worker, made by the commands chunk's copy of the class (a chunk carries its own copy of our
+ * modules, docs/compression.md#cli-start-up), as this bundle's, naming the input: so that it is told as an input's
+ * problem, file and place, as one thrown on this thread is. Any other error as it is.
+ */
+export function ownFormatError(e: unknown, file: string): unknown {
+  const f = e as Partial<FormatError>;
+  if (e instanceof Error && e.name === 'FormatError' && typeof f.kind === 'string' && typeof f.detail === 'string')
+    return new FormatError(f.kind, f.detail, f.place ?? {}, file);
+  return e;
+}
+
 export const compressCommand: CliCommand = {
   name: 'compress',
   usage:
@@ -135,7 +147,7 @@ export const compressCommand: CliCommand = {
       stopCompression = job?.stop;
       const result = job
         ? await job.result.catch((e: unknown) => {
-            throw e instanceof FormatError ? e.withFile(input) : e;
+            throw ownFormatError(e, input);
           })
         : inFile(input, () => compressMotion(motion, options));
       await interruption.checkpoint();
