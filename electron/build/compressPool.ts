@@ -18,7 +18,7 @@ import {
   compressWithShares,
   type ChannelShare,
 } from '../../shared/compress/compress';
-import type { CompressOptions } from '../../shared/compress/types';
+import type { CompressOptions, CompressResult } from '../../shared/compress/types';
 import { FormatError, isBundleRefusal, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
@@ -127,6 +127,8 @@ export interface PoolRequest {
   share?: { index: number; count: number };
   /** Fit only this share of the motion's MSH nodes (fitMshNodes, every count-th from the index-th) instead. */
   mshShare?: { options: MshExportOptions; index: number; count: number };
+  /** Answer with compressMotion's whole result (its per-frame errors too), for `actguy compress` (compressOffThread). */
+  whole?: true;
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
@@ -134,6 +136,7 @@ export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
   | { id: number; ok: true; mshFits: MshNodeFit[] }
+  | { id: number; ok: true; whole: CompressResult }
   | {
       id: number;
       ok: false;
@@ -151,6 +154,8 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
         mshFits: fitMshNodes(motionOf(req.mtn, req.resampleTo), options, (node) => node % count === index),
       };
     }
+    if (req.whole)
+      return { id: req.id, ok: true, whole: compressMotion(motionOf(req.mtn, req.resampleTo), req.options) };
     if (req.share)
       return {
         id: req.id,
@@ -193,7 +198,7 @@ export function servePoolRequests(port: PoolPort): void {
 /** The outcome of a reply to a whole-motion request; throws its error. */
 function wholeOutcome(reply: PoolReply): PoolOutcome {
   if (!reply.ok) throw errorOf(reply);
-  if ('share' in reply || 'mshFits' in reply)
+  if ('share' in reply || 'mshFits' in reply || 'whole' in reply)
     throw new Error('a compression worker answered a whole motion with a share');
   return { result: reply.result, candidate: reply.candidate };
 }
@@ -228,6 +233,54 @@ export async function mshFitsInShares(
 ): Promise<MshNodeFit[] | null> {
   const fits = await pool.mshNodeFits(mtn, options);
   return fits && fits.length === nodes && new Set(fits.map((f) => f.node)).size === nodes ? fits : null;
+}
+
+/** A compression running in a worker thread of its own (compressOffThread). */
+export interface OffThreadCompression {
+  /** compressMotion's result, as the worker made it; a FormatError keeps its kind and place (not its file). */
+  result: Promise<CompressResult>;
+  /** Ends the worker now (Ctrl+C): `result` then never settles. */
+  stop(): void;
+}
+
+/**
+ * Compresses one motion in a worker thread of its own (compressPoolWorker.cjs), so that the calling thread stays free
+ * to handle a signal: `actguy compress` ran compressMotion on its main thread, and Ctrl+C waited for the compression
+ * to end (seconds to minutes for a long capture at fine tolerances; docs/cli.md, "Exit status"). The same code as
+ * in-process (answerPoolRequest), so the bytes are the same. Undefined where the worker bundle is missing (unbundled
+ * tests): the caller compresses on its own thread then.
+ */
+export function compressOffThread(
+  mtn: Uint8Array,
+  options: CompressOptions,
+  workerPath = defaultPoolWorkerPath(),
+): OffThreadCompression | undefined {
+  if (!existsSync(workerPath)) return undefined;
+  const worker = startWorkerBundle(workerPath);
+  let stopped = false;
+  const result = new Promise<CompressResult>((resolve, reject) => {
+    worker.once('message', (reply: PoolReply) => {
+      void worker.terminate();
+      if (!reply.ok) reject(errorOf(reply));
+      else if ('whole' in reply) resolve(reply.whole);
+      else reject(new Error('the compression worker answered with a part of the motion'));
+    });
+    worker.once('error', (e) => {
+      void worker.terminate();
+      reject(isBundleRefusal(e) ? e : new Error(`the compression worker failed: ${e.message}`));
+    });
+    worker.once('exit', (code) => {
+      if (!stopped) reject(new Error(`the compression worker stopped unexpectedly (exit code ${code})`));
+    });
+  });
+  worker.postMessage({ id: 0, mtn, options, whole: true } satisfies PoolRequest);
+  return {
+    result,
+    stop() {
+      stopped = true;
+      void worker.terminate();
+    },
+  };
 }
 
 /** Compresses on the calling thread, one motion at a time (--jobs 1, and hosts without the worker bundle). */

@@ -233,3 +233,17 @@ export function liveTerminal(
 ): boolean {
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
+
+/** Parses `3=0.2,7=1` into joint -> degrees. */
+export function jointOverrides(text: string | undefined): Record<number, number> {
+  const out: Record<number, number> = {};
+  if (!text) return out;
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*=\s*([0-9.eE+-]+)\s*$/.exec(part);
+    const deg = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(deg) || deg < 0)
+      throw new UsageError(`--joint-rot-tol entry ${quoteJson(part)} is not JOINT=DEGREES`);
+    out[Number(m[1])] = deg;
+  }
+  return out;
+}

@@ -8,7 +8,8 @@
  * Mutations, each failing this file: onInterrupt's handlers not installed (process.on dropped: the process dies by
  * the signal, status null, no line); compress's `await interruption.checkpoint()` removed (the output is written and
  * the status is 0); build's onInterrupt dropped; the import batch's onInterrupt dropped; export-msh's checkpoint
- * removed; the second signal's `if (handled) return` removed (two lines).
+ * removed; the second signal's `if (handled) return` removed (two lines); compress on the CLI's own thread again
+ * (compressOffThread not used: the worker's compression is never reached, and the run ends with its output written).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -116,6 +117,43 @@ describe('a signal while a command works', () => {
       'interrupted: nothing was written; long.mt3 and long.json are as before, and no temp file is left',
     ]);
     expect(r.out).toBe('');
+    expect(readFileSync(join(folder, 'long.mt3'), 'utf8')).toBe('the previous output');
+    expect(existsSync(join(folder, 'long.json'))).toBe(false);
+    expect(temps(folder)).toEqual([]);
+  }, 120_000);
+
+  it('compress: Ctrl+C while the worker compresses ends the run at once, not when the compression would (130)', async () => {
+    const folder = join(dir, 'compress-worker');
+    mkdirSync(folder);
+    copyFileSync(join(dir, 'long.mtn'), join(folder, 'long.mtn'));
+    writeFileSync(join(folder, 'long.mt3'), 'the previous output');
+    // In the compression's worker thread (a preload runs in each): say so once the motion is there, then never
+    // answer, a compression longer than any test. Compressed on the CLI's own thread, nothing is said and the
+    // run ends with its output written; with the main thread waiting for the compression, the signal is never
+    // handled and the run never ends.
+    const preload = join(folder, 'endless.cjs');
+    writeFileSync(
+      preload,
+      `const { isMainThread, parentPort } = require('node:worker_threads');
+if (!isMainThread && parentPort)
+  parentPort.on('message', () => {
+    require('node:fs').writeSync(3, 'compressing\\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  });
+`,
+    );
+    const r = await interrupted(
+      folder,
+      ['compress', 'long.mtn', '-o', 'long.mt3', '--report', 'long.json'],
+      /compressing/,
+      'SIGINT',
+      preload,
+    );
+    expect(r.sent).toBe(true);
+    expect({ code: r.code, killedBy: r.killedBy }, r.err).toEqual({ code: 130, killedBy: null });
+    expect(r.err.split('\n').filter((l) => l.startsWith('interrupted:'))).toEqual([
+      'interrupted: nothing was written; long.mt3 and long.json are as before, and no temp file is left',
+    ]);
     expect(readFileSync(join(folder, 'long.mt3'), 'utf8')).toBe('the previous output');
     expect(existsSync(join(folder, 'long.json'))).toBe(false);
     expect(temps(folder)).toEqual([]);

@@ -17,6 +17,8 @@ import { packSarCommand } from './commands/pack-sar';
 import { unpackMarCommand } from './commands/unpackMar';
 
 export { runCommand } from './runCommand';
+// A long motion's compression in a worker thread, for compress (in the bundle) to load with this chunk.
+export { compressOffThread } from '../build/compressPool';
 
 /** In the order `actguy help` lists them, after compress. */
 export const moreCommands: CliCommand[] = [

@@ -21,9 +21,9 @@ import type { BvhPositionReading, InterchangeWarning } from '../../shared/interc
 import type { ProjectParseResult } from '../../shared/project/validate';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeUtf8Text } from '../../shared/sev/text';
-import { commitOutputs, type OutputFile } from '../build/commit';
+import { commitOutputs, commitOutputsAsync, type CommitOptions, type OutputFile } from '../build/commit';
 import { systemReason } from '../fsErrors';
-import { readBytes, TEXT_LIMIT, writeFileAtomic, type FolderPin } from '../fsutil';
+import { readBytes, TEXT_LIMIT, writeFileAtomic, writeFileAtomicAsync, type FolderPin } from '../fsutil';
 import { sameFile } from '../pathIdentity';
 import type { ImportRunner } from './importRunner';
 
@@ -61,6 +61,12 @@ export interface BatchImportOptions {
    * checked, succeeded.
    */
   folder?: FolderPin;
+  /**
+   * Write on the calling thread, synchronously (`actguy import`: its Ctrl+C handling counts on writes no signal is
+   * handled in the middle of, cli/interrupt.ts). Otherwise (the app) the files are written in Node's thread pool
+   * (writeFileAtomicAsync, commitOutputsAsync), so that the window answers while many motions are written.
+   */
+  writeSync?: boolean;
 }
 
 /** One motion the batch makes, or one file (or clip) it could not. */
@@ -275,6 +281,13 @@ export async function runBatchImport(
     return item;
   }
 
+  /** All or nothing: as one unit, into the folder pinned before the imports (checked again before the renames). */
+  async function commit(files: OutputFile[]): Promise<void> {
+    const pins: CommitOptions = { folders: options.folder ? [options.folder] : undefined };
+    if (options.writeSync) commitOutputs(files, pins);
+    else await commitOutputsAsync(files, pins);
+  }
+
   const failed = items.filter((i) => i.error !== undefined).length;
   const ok = items.filter((i) => i.mtnBytes);
   const written: string[] = [];
@@ -295,7 +308,7 @@ export async function runBatchImport(
       ...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })),
       { path: options.project, bytes: Buffer.from(text, 'utf8') },
     ];
-    commitOutputs(files);
+    await commit(files);
     written.push(...files.map((f) => f.path));
     return {
       items,
@@ -314,13 +327,14 @@ export async function runBatchImport(
         cancelled,
         conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)`,
       };
-    commitOutputs(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
+    await commit(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
     written.push(...ok.map((i) => i.output!));
     return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir}` };
   }
   for (const i of ok) {
     try {
-      writeFileAtomic(i.output!, i.mtnBytes!, { folder: options.folder });
+      if (options.writeSync) writeFileAtomic(i.output!, i.mtnBytes!, { folder: options.folder });
+      else await writeFileAtomicAsync(i.output!, i.mtnBytes!, { folder: options.folder });
       written.push(i.output!);
     } catch (e) {
       i.error = `cannot write ${i.output}: ${systemReason(e)}`;

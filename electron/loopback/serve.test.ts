@@ -60,12 +60,21 @@ interface Served {
   stderr: () => string;
 }
 
-/** Starts the bundle with `args` and waits for the `ActGuy web: URL` line. */
-async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
+/** Starts the bundle with `args` (and node's `-r preload`) and waits for the `ActGuy web: URL` line. */
+async function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promise<Served> {
   const child = spawn(
     process.execPath,
-    [bundle, '--workspace', workspace, '--renderer', rendererDir, '--exit-with-stdin', ...args],
-    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+    [
+      ...(preload ? ['-r', preload] : []),
+      bundle,
+      '--workspace',
+      workspace,
+      '--renderer',
+      rendererDir,
+      '--exit-with-stdin',
+      ...args,
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -247,6 +256,53 @@ describe('npm run web: what one run leaves for the next', () => {
     }
     expect(existsSync(join(state, 'web', `Backups-${port}`, 'sev.json'))).toBe(false);
     expect(readFileSync(join(workspace, 'walk.sev'), 'utf8')).toBe('# on disk\n');
+  });
+
+  // Mutation that fails: serve.ts's stop without waitForWritesBeforeQuit (the copy is never written, its temp stays).
+  it('a stop (stdin closed, Ctrl+C) waits for a copy of unsaved work still being written, and the copy lands', async () => {
+    const state = join(dir, 'state-inflight');
+    const release = join(dir, 'release-inflight');
+    // In the server: the copy's temp file is held at its open (Node's thread pool) until the test makes `release`;
+    // `held` on the third stream says the write is under way.
+    const preload = join(dir, 'hold-backup.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');
+const open = fs.open;
+fs.open = function (path, ...rest) {
+  if (String(path).includes('Backups-') && String(path).endsWith('.tmp')) {
+    fs.writeSync(3, 'held\\n');
+    const wait = setInterval(() => {
+      if (!fs.existsSync(${JSON.stringify(release)})) return;
+      clearInterval(wait);
+      open.call(fs, path, ...rest);
+    }, 20);
+    return;
+  }
+  return open.call(fs, path, ...rest);
+};
+`,
+    );
+    const port = await freePort();
+    const s = await serve(['--port', String(port), '--keep-state'], { ACTGUY_STATE_DIR: state }, preload);
+    const held = new Promise<void>((ok) => (s.child.stdio[3] as NodeJS.ReadableStream).on('data', () => ok()));
+    const exited = new Promise<number | null>((ok) => s.child.once('exit', (code) => ok(code)));
+    const copy = api(s).backupUnsaved({ part: 'sev', backup: sevCopy('# written while the server stops\n') });
+    await held;
+    // The server stops with the write under way: it closes its connections (the page's request ends unanswered)...
+    s.child.stdin!.end();
+    await copy.then(
+      () => undefined,
+      () => undefined,
+    );
+    // ...and waits: still running until the write can go on.
+    expect(s.child.exitCode).toBe(null);
+    writeFileSync(release, '');
+    expect(await exited).toBe(0);
+    const file = join(state, 'web', `Backups-${port}`, 'sev.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ text: '# written while the server stops\n' });
+    expect(readdirSync(join(state, 'web', `Backups-${port}`)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(s.stderr()).not.toContain('still running');
   });
 
   it('copies are on disk only on the port asked for: a run on another port neither reads nor replaces them', async () => {

@@ -3,15 +3,16 @@
  * the renderer polls (getBuildStatus) for a progress bar, and can cancel. The
  * work runs in a worker thread (buildWorker.ts); the main process writes the
  * outputs only when the worker finished without an error and the build was not
- * cancelled, all at once through commitOutputs (staged temps, a journal,
- * renames), so a failed or cancelled build writes nothing.
+ * cancelled, all at once through commitOutputsAsync (staged temps written in
+ * Node's thread pool, a journal, renames), so a failed or cancelled build
+ * writes nothing, and the window answers while a large .mar is written.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
 import { isBundleRefusal } from '../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
-import { buildOutputFiles, commitOutputs, type CommitOptions, type OutputFile } from '../build/commit';
+import { buildOutputFiles, commitOutputsAsync, type CommitOptions, type OutputFile } from '../build/commit';
 import { outputStamp, writeLastBuild } from '../build/lastBuild';
 import type { FileStamp } from '../build/fileStamp';
 import type { FolderPin } from '../fsutil';
@@ -155,7 +156,7 @@ const KEEP_FINISHED = 20;
 
 export function createBuildRunner(
   launch: BuildJobLauncher,
-  write: (files: OutputFile[], options?: CommitOptions) => unknown = commitOutputs,
+  write: (files: OutputFile[], options?: CommitOptions) => Promise<string | undefined> = commitOutputsAsync,
 ): BuildRunner {
   const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
 
@@ -212,6 +213,31 @@ export function createBuildRunner(
       const end = (patch: Partial<BuildStatus>) => {
         Object.assign(status, patch, { current: null, etaMs: null, elapsedMs: Date.now() - started });
       };
+      /**
+       * The outputs written as one unit, off the main thread (commitOutputsAsync: the temps in Node's thread pool,
+       * the lock held meanwhile, the output folders checked again before the renames). A cancel meanwhile changes
+       * nothing: the commit goes on to its end (cancel), as a quit waits for it (writesInFlight).
+       */
+      const commit = async (m: Extract<BuildJobMessage, { type: 'done' }>) => {
+        try {
+          // A note (an interrupted earlier commit of these outputs was finished first) is shown with the warnings.
+          const keep = m.lastBuild;
+          let installed: (FileStamp | undefined)[] = [];
+          const note = await write(buildOutputFiles(m.outputs, m.report.outputs.report), {
+            keep: m.inputsRead,
+            folders: req.folders,
+            installed: () => {
+              if (keep) installed = keep.target.outputs.map(outputStamp);
+            },
+          });
+          // The record of this build, for the next one (an up-to-date one writes nothing); else the old one goes.
+          if (keep) writeLastBuild(keep.file, keep.target, keep.pending, installed);
+          if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
+          end({ state: 'done', written: m.outputs.map((o) => o.path) });
+        } catch (e) {
+          end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });
+        }
+      };
       entry.stop = launch(
         {
           projectPath: req.projectPath,
@@ -256,24 +282,7 @@ export function createBuildRunner(
                 return;
               }
               status.state = 'writing';
-              try {
-                // A note (an interrupted earlier commit of these outputs was finished first) is shown with the warnings.
-                const keep = m.lastBuild;
-                let installed: (FileStamp | undefined)[] = [];
-                const note = write(buildOutputFiles(m.outputs, m.report.outputs.report), {
-                  keep: m.inputsRead,
-                  folders: req.folders,
-                  installed: () => {
-                    if (keep) installed = keep.target.outputs.map(outputStamp);
-                  },
-                });
-                // The record of this build, for the next one (an up-to-date one writes nothing); else the old one goes.
-                if (keep) writeLastBuild(keep.file, keep.target, keep.pending, installed);
-                if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
-                end({ state: 'done', written: m.outputs.map((o) => o.path) });
-              } catch (e) {
-                end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });
-              }
+              void commit(m);
               return;
           }
         },
@@ -287,8 +296,8 @@ export function createBuildRunner(
     cancel(buildId) {
       const b = builds.get(buildId);
       if (!b) throw new Error(`no build ${JSON.stringify(buildId)}`);
-      // 'writing' is a synchronous step inside a message handler, so a cancel never lands halfway through it.
-      if (!finished(b.status)) {
+      // A build writing its outputs is past cancelling: its commit runs to the end (all or nothing, as one unit).
+      if (!finished(b.status) && b.status.state !== 'writing') {
         b.stop();
         Object.assign(b.status, { state: 'cancelled', current: null, elapsedMs: Date.now() - b.started });
       }

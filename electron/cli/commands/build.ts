@@ -19,7 +19,7 @@ import {
 } from '../args';
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
 import { listed, onInterrupt } from '../interrupt';
-import { jsonProblem, printJson, refuseJsonWith } from '../json';
+import { jsonProblem, printJson, refuseJsonWith, type JsonProblem } from '../json';
 import { readFileSync } from 'node:fs';
 import type { BuildReport } from '../../../shared/project/plan';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
@@ -330,6 +330,25 @@ export function progressPrinter(
   };
 }
 
+/**
+ * A warning of the build's report as a --json problem, never without a file: one about a motion (`walk_60: resampled
+ * from 60 fps ...`) is that motion's .mtn at `{"motion"}`; one that is an input's warning as the report words it (an
+ * SEV's, an SE table's, the project's own) is that input's file and place; any other is the project's, the file the
+ * build was asked for (place null: the file is the place).
+ */
+export function reportWarningProblem(
+  projectFile: string,
+  inputWarnings: readonly FormatError[],
+  report: Pick<BuildReport, 'motions'> | undefined,
+  message: string,
+): JsonProblem {
+  const motion = report?.motions.find((m) => message.startsWith(`${m.name}: `));
+  if (motion) return { file: motion.mtn, place: { motion: motion.name }, message };
+  const input = inputWarnings.find((w) => w.message === message);
+  if (input) return { ...jsonProblem(input, projectFile), message };
+  return { file: projectFile, place: null, message };
+}
+
 /** How often the progress is written at most (see progressPrinter). */
 export const PROGRESS_FLUSH_MS = 100;
 
@@ -386,10 +405,9 @@ export function buildJson(projectFile: string, outcome: ProjectBuildOutcome): Re
     warnings: [
       ...warnings,
       // The report's own warnings start with the motion they are about (`walk_60: resampled from 60 fps ...`).
-      ...summary.warnings.slice(outcome.warnings.length).map((message) => {
-        const motion = report?.motions.find((m) => message.startsWith(`${m.name}: `));
-        return { file: motion?.mtn ?? null, place: motion ? { motion: motion.name } : null, message };
-      }),
+      ...summary.warnings
+        .slice(outcome.warnings.length)
+        .map((message) => reportWarningProblem(projectFile, outcome.warnings, report, message)),
     ],
     notes: outcome.notes,
   };

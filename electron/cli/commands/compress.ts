@@ -1,7 +1,7 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
 import { existsSync, statSync } from 'node:fs';
-import { FormatError, inFile, quoteJson } from '../../../shared/errors';
+import { FormatError, inFile } from '../../../shared/errors';
 import { dirname } from 'node:path';
 import { outsideRedactor, OUTSIDE_MOTION_DETAIL } from '../../outsideQuotes';
 import { motionNameProblem } from '../../../shared/motionName';
@@ -25,14 +25,52 @@ import {
   singlePositional,
   stringOption,
   UsageError,
+  jointOverrides,
 } from '../args';
+
+export { jointOverrides };
 import type { CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
-import type { CompressResult } from '../../../shared/compress/types';
+import type { CompressOptions, CompressResult } from '../../../shared/compress/types';
+import type { OffThreadCompression } from '../../build/compressPool';
 import { onInterrupt, untouched } from '../interrupt';
 import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { shownWarnings } from '../../shownWarnings';
+
+/**
+ * The smallest motion compressed in a worker thread rather than on the CLI's own (as SHARE_MIN_MTN_BYTES: about 330
+ * frames of a 31-joint capture, a second or so to compress): the one that Ctrl+C would otherwise wait for. A shorter
+ * one compresses in this process, which loads nothing more (docs/compression.md#cli-start-up).
+ */
+export const OFF_THREAD_MIN_MTN_BYTES = 512 * 1024;
+
+/**
+ * A long motion's compression in a worker thread (compressPool.ts compressOffThread, loaded with the commands chunk);
+ * undefined for a short one, or where the chunk or the worker bundle is missing: compressed on this thread then.
+ */
+async function offThread(mtn: Uint8Array, options: CompressOptions): Promise<OffThreadCompression | undefined> {
+  if (mtn.byteLength < OFF_THREAD_MIN_MTN_BYTES) return undefined;
+  let chunk: typeof import('../moreCommands');
+  try {
+    chunk = await import('../moreCommands');
+  } catch {
+    return undefined; // a copy of the bundle alone (compress needs nothing else): on this thread
+  }
+  return chunk.compressOffThread(mtn, options);
+}
+
+/**
+ * A FormatError from the worker, made by the commands chunk's copy of the class (a chunk carries its own copy of our
+ * modules, docs/compression.md#cli-start-up), as this bundle's, naming the input: so that it is told as an input's
+ * problem, file and place, as one thrown on this thread is. Any other error as it is.
+ */
+export function ownFormatError(e: unknown, file: string): unknown {
+  const f = e as Partial<FormatError>;
+  if (e instanceof Error && e.name === 'FormatError' && typeof f.kind === 'string' && typeof f.detail === 'string')
+    return new FormatError(f.kind, f.detail, f.place ?? {}, file);
+  return e;
+}
 
 export const compressCommand: CliCommand = {
   name: 'compress',
@@ -60,13 +98,18 @@ export const compressCommand: CliCommand = {
       ],
       [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])],
     );
-    // Ctrl+C: the compression runs on this thread, so a signal is handled once it is done (the checkpoint below),
-    // before anything is written; the write and what follows it run to the end without a turn of the event loop.
-    const interruption = onInterrupt(() => untouched([output, ...(reportPath ? [reportPath] : [])]));
+    // Ctrl+C: the compression runs in a worker thread (compressOffThread), so a signal is handled at once, the worker
+    // ended, nothing written; where it ran on this thread (no worker bundle) the signal waits for its end (the
+    // checkpoint below). The write and what follows it run to the end without a turn of the event loop.
+    let stopCompression: (() => void) | undefined;
+    const interruption = onInterrupt(() => untouched([output, ...(reportPath ? [reportPath] : [])]), {
+      stop: () => stopCompression?.(),
+    });
     try {
       const name = mt3MotionName(input, stringOption(args, 'name'));
       const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
-      const motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
+      const mtnBytes = readBinaryFile(input, 'MTN');
+      const motion = inFile(input, () => readMtn(mtnBytes));
       // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
       const tuningPath = tuningPathOf(input);
       const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);
@@ -100,7 +143,13 @@ export const compressCommand: CliCommand = {
       for (const j of Object.keys(options.rotationToleranceOverridesDeg))
         if (Number(j) >= motion.joints.length)
           throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
-      const result = inFile(input, () => compressMotion(motion, options));
+      const job = await offThread(mtnBytes, options);
+      stopCompression = job?.stop;
+      const result = job
+        ? await job.result.catch((e: unknown) => {
+            throw ownFormatError(e, input);
+          })
+        : inFile(input, () => compressMotion(motion, options));
       await interruption.checkpoint();
       // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
       const fpsWarning = frameRateMismatch(motion.fps, gameFps);
@@ -260,18 +309,4 @@ function tolerance(args: ReturnType<typeof parseArgs>, name: string, fallback: n
   const v = numberOption(args, name, fallback);
   if (v < 0) throw new UsageError(`--${name} must be >= 0, got ${v}`);
   return v;
-}
-
-/** Parses `3=0.2,7=1` into joint -> degrees. */
-export function jointOverrides(text: string | undefined): Record<number, number> {
-  const out: Record<number, number> = {};
-  if (!text) return out;
-  for (const part of text.split(',')) {
-    const m = /^\s*(\d+)\s*=\s*([0-9.eE+-]+)\s*$/.exec(part);
-    const deg = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(deg) || deg < 0)
-      throw new UsageError(`--joint-rot-tol entry ${quoteJson(part)} is not JOINT=DEGREES`);
-    out[Number(m[1])] = deg;
-  }
-  return out;
 }

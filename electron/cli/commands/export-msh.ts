@@ -28,7 +28,7 @@ import {
 } from '../args';
 import type { CliCommand } from '../command';
 import { onInterrupt, untouched } from '../interrupt';
-import { jointOverrides } from './compress';
+import { jointOverrides } from '../args';
 
 export const exportMshCommand: CliCommand = {
   name: 'export-msh',

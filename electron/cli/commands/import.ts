@@ -80,6 +80,7 @@ export const importCommand: CliCommand = {
           project,
           parseProject,
           overwrite: args.options.has('overwrite'),
+          writeSync: true,
         },
         inProcessImportRunner,
         progress?.item,

@@ -1,0 +1,146 @@
+/**
+ * The app's Build writes its outputs off the main thread (docs/architecture.md#electron): the build runner commits
+ * with commitOutputsAsync, whose temps are written in Node's thread pool, so the main process answers the window
+ * (its status polls, its timers) while a large .mar is written, with the commit's guarantees kept: all or nothing,
+ * the lock, the output folder checked again before the renames, and a quit waiting for it (writesInFlight).
+ *
+ * No time is measured: the tick asserted is a setImmediate queued right after the worker's `done` reached main, and a
+ * commit that wrote on the main thread had ended before it ran (it ran inside the message handler).
+ *
+ * Mutations, each failing this file: createBuildRunner's default writer back to commitOutputs (the tick finds the
+ * build done, and nothing is held in the thread pool); `void commit(m)` made `await`-less synchronous by dropping the
+ * await before `write` (the build is done before its outputs are); cancel no longer spared while writing (a cancelled
+ * build whose files are then written); the commit's folder pins dropped (`folders: req.folders` removed: the moved
+ * folder's .mar is written).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BuildStatus } from '../../shared/ipc/project';
+import { asyncWriteIo, pinFoldersOf, writesInFlight } from '../fsutil';
+import type { BuildJobMessage } from './buildJob';
+import { createBuildRunner, type BuildJobLauncher } from './buildRunner';
+
+const realOpen = asyncWriteIo.open;
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-build-commit-'));
+  mkdirSync(join(dir, 'out'));
+});
+afterEach(() => {
+  asyncWriteIo.open = realOpen;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A build worker that ends at once with `outputs` (the page's view of a real build's end). */
+function finishingWith(outputs: { path: string; bytes: Uint8Array }[]): {
+  launch: BuildJobLauncher;
+  finish: () => void;
+} {
+  let send: (m: BuildJobMessage) => void = () => undefined;
+  const launch: BuildJobLauncher = (_req, onMessage) => {
+    send = onMessage;
+    return () => undefined;
+  };
+  const finish = () => {
+    send({ type: 'start', count: 1, names: ['walk'] } as BuildJobMessage);
+    send({
+      type: 'done',
+      outputs,
+      report: { outputs: { report: join(dir, 'out', 'stage.report.json') } },
+      warnings: [],
+    } as unknown as BuildJobMessage);
+  };
+  return { launch, finish };
+}
+
+/** Holds every write made in the thread pool at its open until `release`. */
+function holdWrites(): { reached: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  let reached = (): void => undefined;
+  const atOpen = new Promise<void>((r) => (reached = r));
+  asyncWriteIo.open = async (path, flags, mode) => {
+    reached();
+    await held;
+    return realOpen(path, flags, mode);
+  };
+  return { reached: atOpen, release };
+}
+
+async function ended(runner: ReturnType<typeof createBuildRunner>, id: string): Promise<BuildStatus> {
+  for (;;) {
+    const s = runner.status(id);
+    if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+const start = (runner: ReturnType<typeof createBuildRunner>, folders = pinFoldersOf([join(dir, 'out', 'x')])) =>
+  runner.start({
+    projectPath: join(dir, 'p.actguy.json'),
+    projectText: '{}',
+    sevTexts: [],
+    dryRun: false,
+    folders,
+  });
+
+describe("the app's Build commits off the main thread", () => {
+  it('a tick of the main thread runs while a large .mar is written, and the files land whole', async () => {
+    const mar = new Uint8Array(48 * 1024 * 1024).map((_, i) => i * 7);
+    const path = join(dir, 'out', 'stage.mar');
+    const worker = finishingWith([{ path, bytes: mar }]);
+    const runner = createBuildRunner(worker.launch);
+    const { buildId } = start(runner);
+    worker.finish();
+    // What main does next (the window's status poll, a timer) while the commit writes.
+    const atTick = await new Promise<{ state: string; inFlight: number; there: boolean }>((r) =>
+      setImmediate(() =>
+        r({ state: runner.status(buildId).state, inFlight: writesInFlight.size, there: existsSync(path) }),
+      ),
+    );
+    expect(atTick).toEqual({ state: 'writing', inFlight: 1, there: false });
+    const s = await ended(runner, buildId);
+    expect(s.state).toBe('done');
+    expect(s.written).toEqual([path]);
+    expect(readFileSync(path).equals(Buffer.from(mar))).toBe(true);
+    expect(writesInFlight.size).toBe(0);
+    expect(readdirSync(join(dir, 'out'))).toEqual(['stage.mar']);
+  });
+
+  it('a cancel while the outputs are written changes nothing: the commit ends, all of it', async () => {
+    const path = join(dir, 'out', 'stage.mar');
+    const worker = finishingWith([{ path, bytes: new Uint8Array([1, 2, 3]) }]);
+    const runner = createBuildRunner(worker.launch);
+    const hold = holdWrites();
+    const { buildId } = start(runner);
+    worker.finish();
+    await hold.reached;
+    expect(runner.cancel(buildId).state).toBe('writing');
+    hold.release();
+    const s = await ended(runner, buildId);
+    expect(s.state).toBe('done');
+    expect([...readFileSync(path)]).toEqual([1, 2, 3]);
+  });
+
+  it('an output folder moved while its temps were written is refused before the renames: nothing written', async () => {
+    const path = join(dir, 'out', 'stage.mar');
+    const worker = finishingWith([{ path, bytes: new Uint8Array([1, 2, 3]) }]);
+    const runner = createBuildRunner(worker.launch);
+    const hold = holdWrites();
+    const { buildId } = start(runner);
+    worker.finish();
+    await hold.reached;
+    // The folder goes aside and another takes its place while the write waits in the thread pool.
+    renameSync(join(dir, 'out'), join(dir, 'aside'));
+    mkdirSync(join(dir, 'out'));
+    hold.release();
+    const s = await ended(runner, buildId);
+    expect(s.state).toBe('failed');
+    expect(s.errors[0].message).toMatch(/changed after it was checked.*nothing was written/);
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+    // No output and no temp where the folder went (its lock stays there: released by path, in the folder now there).
+    expect(readdirSync(join(dir, 'aside')).filter((f) => !f.endsWith('.actguy-lock'))).toEqual([]);
+  });
+});
