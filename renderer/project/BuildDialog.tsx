@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog } from './projectBuild';
 import { revealProblem } from './projectMotions';
-import { buildProgress } from './buildProgress';
+import { buildProgress, cancelLook } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
 import { BuildBudget } from './BuildBudget';
 import { useSev } from '../sev/hooks';
@@ -201,7 +201,13 @@ export function BuildDialog() {
         )}
         <div className="modal-buttons">
           {running ? (
-            <button type="button" onClick={() => void cancelBuild()} data-testid="build-cancel">
+            <button
+              type="button"
+              onClick={() => void cancelBuild()}
+              data-testid="build-cancel"
+              disabled={cancelLook(s).disabled}
+              title={cancelLook(s).title}
+            >
               Cancel
             </button>
           ) : (

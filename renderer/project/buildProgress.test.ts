@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../../shared/ipc';
-import { buildButtonLook, buildProgress } from './buildProgress';
+import { buildButtonLook, buildProgress, cancelLook } from './buildProgress';
 
 function status(patch: Partial<BuildStatus>): BuildStatus {
   return {
@@ -88,5 +88,16 @@ describe('buildButtonLook', () => {
       /above \(click one to go to it\); 2 of them are in the \.sev being edited/,
     );
     expect(buildButtonLook(3).title).not.toMatch(/being edited/);
+  });
+});
+
+describe('cancelLook', () => {
+  it('disables Cancel only while the archives are written, and says why', () => {
+    for (const state of ['checking', 'compressing'] as const)
+      expect(cancelLook(status({ state })).disabled).toBe(false);
+    expect(cancelLook(null).disabled).toBe(false);
+    const writing = cancelLook(status({ state: 'writing' }));
+    expect(writing.disabled).toBe(true);
+    expect(writing.title).toMatch(/can no longer be cancelled/);
   });
 });

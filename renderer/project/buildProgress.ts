@@ -92,3 +92,17 @@ export function buildButtonLook(problems: number, inShownSev = 0): BuildButtonLo
     blocked: true,
   };
 }
+
+/**
+ * The build dialog's Cancel while a build runs. Once the archives are being written the commit finishes whatever
+ * is pressed (docs/architecture.md: the outputs commit as one unit), so Cancel is shown disabled and says why
+ * instead of doing nothing.
+ */
+export function cancelLook(s: BuildStatus | null): { disabled: boolean; title: string } {
+  if (s?.state === 'writing')
+    return {
+      disabled: true,
+      title: 'The archives are being written as one unit: the build can no longer be cancelled.',
+    };
+  return { disabled: false, title: 'Stop the build: nothing is written.' };
+}
