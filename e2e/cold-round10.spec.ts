@@ -109,3 +109,56 @@ test('the playback bar keeps the frame, its count, loop, speed and fps on one li
   await expect.poll(async () => (await playbackRows(page)).count).toBe(1);
   expect(pageErrors).toEqual([]);
 });
+
+test('at 1920x1080 the viewport stands in its own column beside the curves and timeline, the SEV editor whole under them', async ({
+  page,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await waitForDocument(page);
+  await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'beside');
+  // Stacked it was a 1470x230 strip over the curves.
+  const view = await box(page.getByTestId('viewport-host'));
+  expect(view.height).toBeGreaterThan(600);
+  expect(view.width).toBeGreaterThan(500);
+  // Beside the curves and the timeline, over the SEV editor, which keeps the width it has stacked (the window less
+  // the project column) and every floor variant of the selected SE whole.
+  const viewport = await box(page.getByTestId('area-viewport'));
+  const curves = await box(page.getByTestId('area-curves'));
+  const timeline = await box(page.getByTestId('area-timeline'));
+  const sev = await box(page.getByTestId('area-sev'));
+  const project = await box(page.getByTestId('area-project'));
+  expect(curves.x).toBeGreaterThan(viewport.x + viewport.width);
+  expect(Math.abs(viewport.y - curves.y)).toBeLessThanOrEqual(1);
+  expect(Math.abs(viewport.y + viewport.height - (timeline.y + timeline.height))).toBeLessThanOrEqual(1);
+  expect(sev.y).toBeGreaterThanOrEqual(viewport.y + viewport.height);
+  expect(Math.abs(sev.x - viewport.x)).toBeLessThanOrEqual(1);
+  expect(sev.width).toBeGreaterThan(1920 - project.width - 10);
+  await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+  for (const v of await page.getByTestId('sev-variant').all()) await expect(v).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('round10-beside-1920x1080');
+
+  // Its splitter widens it, the curves give way; the width is kept over a reload.
+  const splitter = page.getByRole('separator', { name: 'Resize viewport' });
+  const grip = (await splitter.boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grip.x + grip.width / 2 + 40, grip.y + grip.height / 2, { steps: 3 });
+  await page.mouse.move(grip.x + grip.width / 2 + 80, grip.y + grip.height / 2, { steps: 3 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => (await box(page.getByTestId('area-viewport'))).width - viewport.width)
+    .toBeGreaterThan(70);
+  const widened = (await box(page.getByTestId('area-viewport'))).width;
+  await page.reload();
+  await waitForDocument(page);
+  await expect.poll(async () => (await box(page.getByTestId('area-viewport'))).width).toBeCloseTo(widened, 0);
+
+  // A window tall enough for the viewport's share over the other rows stays stacked.
+  await page.setViewportSize({ width: 1920, height: 1320 });
+  await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'stacked');
+  expect(pageErrors).toEqual([]);
+});
