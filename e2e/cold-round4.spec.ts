@@ -100,14 +100,14 @@ test('an SE renamed to a name no table defines turns the Build button, as the SE
   await page.keyboard.press('Control+3');
   const build = page.getByTestId('project-build');
   await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });
-  await expect(build).toHaveText('Build archives…');
+  await expect(build).toHaveText('Build archives (.mar, .sar)…');
   // docs/sound-events.md "SE definitions": a name no table defines is red, and the toolbar says the build refuses.
   const name = page.getByTestId('sev-se-name').first();
   await name.fill('SE_NOT_IN_ANY_TABLE');
   await name.press('Enter');
   await expect(page.getByTestId('sev-issues')).toHaveText('1 problem — the build will refuse this SEV');
   // The project's check ran before the edit (it runs on open, save and Check): the button still counts the problem.
-  await expect(build).toHaveText('Build archives… (1 problem to fix)');
+  await expect(build).toHaveText('Build archives (.mar, .sar)… (1 problem to fix)');
   await expect(build).toHaveAttribute(
     'title',
     /fixed: it is in the \.sev being edited, named in the Sound events toolbar/,
@@ -117,7 +117,7 @@ test('an SE renamed to a name no table defines turns the Build button, as the SE
   await page.getByTestId('project-check').click();
   await expect(page.getByTestId('project-problems')).toContainText('SE_NOT_IN_ANY_TABLE');
   await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });
-  await expect(build).toHaveText('Build archives… (1 problem to fix)');
+  await expect(build).toHaveText('Build archives (.mar, .sar)… (1 problem to fix)');
   await expect(build).not.toHaveAttribute('title', /being edited/);
   // The rename is one undo step; undone and checked again, the button is the blue one.
   await page.getByTestId('menu-edit').click();
@@ -126,7 +126,7 @@ test('an SE renamed to a name no table defines turns the Build button, as the SE
   await expect(page.getByTestId('sev-issues')).toHaveCount(0);
   await page.getByTestId('project-check').click();
   await expect(page.getByTestId('project-problems')).toHaveCount(0, { timeout: 30_000 });
-  await expect(build).toHaveText('Build archives…');
+  await expect(build).toHaveText('Build archives (.mar, .sar)…');
   expect(pageErrors).toEqual([]);
 });
 

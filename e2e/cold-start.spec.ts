@@ -81,7 +81,7 @@ test('at 1280x800 and 1920x1080 the project header keeps one row and a refused b
   await waitForDocument(page);
   await openProject(page, electronApp, workspace, 'stage_one.actguy.json');
   const build = page.getByTestId('project-build');
-  await expect(build).toHaveText('Build archives… (12 problems to fix)');
+  await expect(build).toHaveText('Build archives (.mar, .sar)… (12 problems to fix)');
   const header = page.locator('.project-panel > .panel-header');
   for (const [width, height] of [
     [1280, 800],

@@ -25,7 +25,7 @@ test('the sample project as shipped checks clean and builds from the app', async
   ).toContainText(/\d+ keys/, { timeout: 30_000 });
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
   await expect(page.getByTestId('project-build')).toHaveClass(/\bprimary\b/);
-  await expect(page.getByTestId('project-build')).toHaveText('Build archives…');
+  await expect(page.getByTestId('project-build')).toHaveText('Build archives (.mar, .sar)…');
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
@@ -62,7 +62,7 @@ test('Check reports the outputs Build would refuse, by path; Build says it is re
   const build = page.getByTestId('project-build');
   await expect(build).not.toHaveClass(/\bprimary\b/);
   await expect(build).toHaveAttribute('data-blocked', 'true');
-  await expect(build).toHaveText('Build archives… (3 problems to fix)');
+  await expect(build).toHaveText('Build archives (.mar, .sar)… (3 problems to fix)');
   await expect(build).toHaveAttribute(
     'title',
     /refused until these 3 problems are fixed: see Problems in the project panel/,

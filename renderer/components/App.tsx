@@ -22,7 +22,10 @@ import {
   ROWS,
   SIDE_MAX,
   SIDE_MIN,
-  isSideBySide,
+  arrangementOf,
+  defaultBesideWidth,
+  CENTER_MIN,
+  SPLITTER,
   panelStates,
   planColumns,
   planRows,
@@ -77,22 +80,33 @@ export function App() {
       ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }),
     },
   };
-  const side = isSideBySide(win, states, { maximized: pl.maximized, sevPanel });
+  const arrangement = arrangementOf(win, states, { maximized: pl.maximized, sevPanel });
+  const side = arrangement === 'side-by-side';
+  // Beside, the viewport has its own column and the rows under it are planned as side by side (no viewport row).
+  const beside = arrangement === 'beside';
+  const besideWanted = pl.besideWidth ?? defaultBesideWidth(win.width);
   // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
   // viewport keeps room, and a drag moves the splitter under the pointer (the other panels give way).
-  const plan = planRows(win.height, rows, side);
+  const plan = planRows(win.height, rows, side || beside);
   // The full layout shrank a panel below the size the user gave it: the work modes are the way to more room.
   const squeezed =
     pl.maximized === null && ROWS.some((id) => plan[id].height !== null && plan[id].height! < rows[id].wanted);
-  const cols = planColumns(win.width, {
+  const cols = planColumns(beside ? win.width - besideWanted - SPLITTER : win.width, {
     // Side by side the left column holds the viewport over the project panel: its own width and limits.
     project: side
       ? { state: states.project, wanted: pl.sideWidth, min: SIDE_MIN, max: SIDE_MAX }
       : { state: states.project, wanted: pl.projectWidth },
     tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
   });
+  // The viewport column's width beside the curves: what the user set (or the window's share), the centre keeping
+  // CENTER_MIN.
+  const besideMax = Math.max(
+    SIDE_MIN,
+    Math.min(SIDE_MAX, win.width - cols.project.width - cols.tuning.width - 3 * SPLITTER - CENTER_MIN),
+  );
+  const besideWidth = Math.min(besideMax, Math.max(SIDE_MIN, besideWanted));
   const resize = (id: RowId, size: number) => {
-    const next = resizeRow(win.height, rows, id, size, side);
+    const next = resizeRow(win.height, rows, id, size, side || beside);
     const patch: Partial<RowHeights> = {};
     if (next.curves !== undefined) patch.curvesHeight = next.curves;
     if (next.timeline !== undefined) patch.timelineHeight = next.timeline;
@@ -108,15 +122,18 @@ export function App() {
   const split = (show: boolean) => (show ? '5px' : '0px');
   return (
     <div
-      className={`app with-project${side ? ' side-by-side' : ''}`}
+      className={`app with-project${side ? ' side-by-side' : ''}${beside ? ' beside' : ''}`}
       data-maximized={pl.maximized ?? 'none'}
-      data-arrangement={side ? 'side-by-side' : 'stacked'}
+      data-arrangement={arrangement}
       style={{
-        gridTemplateColumns: `${cols.project.width}px ${split(cols.project.splitter)} minmax(0, 1fr) ${split(cols.tuning.splitter)} ${cols.tuning.width}px`,
+        gridTemplateColumns: beside
+          ? `${cols.project.width}px ${split(cols.project.splitter)} ${besideWidth}px ${split(true)} minmax(0, 1fr) ${split(cols.tuning.splitter)} ${cols.tuning.width}px`
+          : `${cols.project.width}px ${split(cols.project.splitter)} minmax(0, 1fr) ${split(cols.tuning.splitter)} ${cols.tuning.width}px`,
         // Side by side the curves' splitter moves under them (row 6: the timeline, the flexible row, has none).
-        gridTemplateRows: side
-          ? `auto auto 0px 0px ${plan.curves.track} ${split(plan.curves.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`
-          : `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
+        gridTemplateRows:
+          side || beside
+            ? `auto auto 0px 0px ${plan.curves.track} ${split(plan.curves.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`
+            : `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
       <div className="area-menu">
@@ -127,6 +144,18 @@ export function App() {
       <RowArea id="viewport" state={states.viewport}>
         <Viewport />
       </RowArea>
+      <div className="area-split-w">
+        {beside && (
+          <Splitter
+            orientation="vertical"
+            label="Resize viewport"
+            size={besideWidth}
+            min={SIDE_MIN}
+            max={besideMax}
+            onResize={(v) => pl.set({ besideWidth: v })}
+          />
+        )}
+      </div>
       <div className={`area-split-v${cols.tuning.splitter ? '' : ' area-hidden'}`}>
         <Splitter
           orientation="vertical"
@@ -146,7 +175,7 @@ export function App() {
           orientation="horizontal"
           label="Resize curve view"
           size={plan.curves.height ?? 0}
-          invert={!side}
+          invert={!(side || beside)}
           min={plan.curves.min}
           max={plan.curves.max}
           onResize={(v) => resize('curves', v)}

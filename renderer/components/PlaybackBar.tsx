@@ -17,102 +17,110 @@ export function PlaybackBar() {
   const speed = usePreferences((p) => p.playbackSpeed);
   return (
     <div className="playback-bar" role="toolbar" aria-label="Playback">
-      <button
-        type="button"
-        className="tool"
-        title="First frame (Home)"
-        aria-label="First frame"
-        disabled={!hasMotion}
-        onClick={() => gotoFrame(0)}
-      >
-        <Icon name="first" />
-      </button>
-      <button
-        type="button"
-        className="tool"
-        title="Step back (←)"
-        aria-label="Step back"
-        disabled={!hasMotion}
-        onClick={() => step(-1)}
-        data-testid="step-back"
-      >
-        <Icon name="stepBack" />
-      </button>
-      <button
-        type="button"
-        className="tool play"
-        title="Play / pause (Space)"
-        aria-label={playing ? 'Pause' : 'Play'}
-        disabled={!hasMotion}
-        onClick={togglePlay}
-        data-testid="play-toggle"
-        aria-pressed={playing}
-      >
-        {playing ? <Icon name="pause" /> : <Icon name="play" />}
-      </button>
-      <button
-        type="button"
-        className="tool"
-        title="Step forward (→)"
-        aria-label="Step forward"
-        disabled={!hasMotion}
-        onClick={() => step(1)}
-        data-testid="step-forward"
-      >
-        <Icon name="stepForward" />
-      </button>
-      <button
-        type="button"
-        className="tool"
-        title="Last frame (End)"
-        aria-label="Last frame"
-        disabled={!hasMotion}
-        onClick={() => gotoFrame(frameCount)}
-      >
-        <Icon name="last" />
-      </button>
-      <input
-        className="frame-field"
-        type="range"
-        min={0}
-        max={frameCount}
-        step={1}
-        value={frame}
-        disabled={!hasMotion}
-        aria-label="Scrub"
-        data-testid="scrub"
-        onChange={(e) => gotoFrame(Number(e.target.value))}
-      />
-      <FrameField frame={frame} frameCount={frameCount} disabled={!hasMotion} />
-      <span className="dim">/ {frameCount}</span>
-      <label className="check" title="Loop playback">
-        <input
-          type="checkbox"
-          checked={loop}
-          onChange={(e) => preferencesStore.getState().set({ loop: e.target.checked })}
-          data-testid="loop"
-        />{' '}
-        Loop
-      </label>
-      <label className="dim" title="Playback speed">
-        Speed{' '}
-        <select
-          value={speed}
-          onChange={(e) => {
-            preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) });
-            e.currentTarget.blur();
-          }}
-          data-testid="speed"
-          aria-label="Playback speed"
+      {/* Two groups that each keep to one line: in a narrow viewport (side by side at 1280x800) the frame, loop, speed
+          and fps go under the buttons and scrub bar together, rather than "30 fps" or "/ 132" wrapping alone. */}
+      <div className="playback-transport">
+        <button
+          type="button"
+          className="tool"
+          title="First frame (Home)"
+          aria-label="First frame"
+          disabled={!hasMotion}
+          onClick={() => gotoFrame(0)}
         >
-          {PLAYBACK_SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s}×
-            </option>
-          ))}
-        </select>
-      </label>
-      <span className="dim">{fps} fps</span>
+          <Icon name="first" />
+        </button>
+        <button
+          type="button"
+          className="tool"
+          title="Step back (←)"
+          aria-label="Step back"
+          disabled={!hasMotion}
+          onClick={() => step(-1)}
+          data-testid="step-back"
+        >
+          <Icon name="stepBack" />
+        </button>
+        <button
+          type="button"
+          className="tool play"
+          title="Play / pause (Space)"
+          aria-label={playing ? 'Pause' : 'Play'}
+          disabled={!hasMotion}
+          onClick={togglePlay}
+          data-testid="play-toggle"
+          aria-pressed={playing}
+        >
+          {playing ? <Icon name="pause" /> : <Icon name="play" />}
+        </button>
+        <button
+          type="button"
+          className="tool"
+          title="Step forward (→)"
+          aria-label="Step forward"
+          disabled={!hasMotion}
+          onClick={() => step(1)}
+          data-testid="step-forward"
+        >
+          <Icon name="stepForward" />
+        </button>
+        <button
+          type="button"
+          className="tool"
+          title="Last frame (End)"
+          aria-label="Last frame"
+          disabled={!hasMotion}
+          onClick={() => gotoFrame(frameCount)}
+        >
+          <Icon name="last" />
+        </button>
+        <input
+          className="frame-field"
+          type="range"
+          min={0}
+          max={frameCount}
+          step={1}
+          value={frame}
+          disabled={!hasMotion}
+          aria-label="Scrub"
+          data-testid="scrub"
+          onChange={(e) => gotoFrame(Number(e.target.value))}
+        />
+      </div>
+      <div className="playback-status" data-testid="playback-status">
+        <FrameField frame={frame} frameCount={frameCount} disabled={!hasMotion} />
+        <span className="dim">/ {frameCount}</span>
+        <label className="check" title="Loop playback">
+          <input
+            type="checkbox"
+            checked={loop}
+            onChange={(e) => preferencesStore.getState().set({ loop: e.target.checked })}
+            data-testid="loop"
+          />{' '}
+          Loop
+        </label>
+        <label className="dim" title="Playback speed">
+          Speed{' '}
+          <select
+            value={speed}
+            onChange={(e) => {
+              preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) });
+              e.currentTarget.blur();
+            }}
+            data-testid="speed"
+            aria-label="Playback speed"
+          >
+            {PLAYBACK_SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="dim" data-testid="playback-fps">
+          {fps} fps
+        </span>
+      </div>
     </div>
   );
 }

@@ -65,17 +65,17 @@ describe('buildButtonLook', () => {
     const b = buildButtonLook(0);
     expect(b.blocked).toBe(false);
     expect(b.className.split(' ')).toContain('primary');
-    expect(b.label).toBe('Build archives…');
+    expect(b.label).toBe('Build archives (.mar, .sar)…');
   });
 
   it('while problems refuse the build: not primary, names the count and where the problems are listed', () => {
     const one = buildButtonLook(1);
     expect(one.blocked).toBe(true);
     expect(one.className.split(' ')).not.toContain('primary');
-    expect(one.label).toBe('Build archives… (1 problem to fix)');
+    expect(one.label).toBe('Build archives (.mar, .sar)… (1 problem to fix)');
     expect(one.title).toMatch(/refused until this problem is fixed: see Problems in the project panel/);
     const three = buildButtonLook(3);
-    expect(three.label).toBe('Build archives… (3 problems to fix)');
+    expect(three.label).toBe('Build archives (.mar, .sar)… (3 problems to fix)');
     expect(three.title).toMatch(/these 3 problems are fixed/);
   });
 

@@ -61,6 +61,12 @@ export interface BuildButtonLook {
 }
 
 /**
+ * The project panel's Build button names what it builds, as File › Build Archives (.mar, .sar)… does: "Build
+ * archives…" alone left a first-time user asking what archives (tried cold, round 10).
+ */
+export const BUILD_LABEL = 'Build archives (.mar, .sar)…';
+
+/**
  * The Build button for a project with `problems` known problems, `inShownSev` of them found live in the `.sev` being
  * edited (not yet in the last check's Problems list). While there are some the build is refused, so the
  * button is not the blue call to action: it names the count and points to the Problems list. It stays clickable:
@@ -70,7 +76,7 @@ export function buildButtonLook(problems: number, inShownSev = 0): BuildButtonLo
   if (problems <= 0)
     return {
       className: 'tool primary',
-      label: 'Build archives…',
+      label: BUILD_LABEL,
       title: 'Compress every motion and write the .mar and .sar',
       blocked: false,
     };
@@ -85,7 +91,7 @@ export function buildButtonLook(problems: number, inShownSev = 0): BuildButtonLo
   ].filter((w) => w !== '');
   return {
     className: 'tool build-blocked',
-    label: `Build archives… (${n} to fix)`,
+    label: `${BUILD_LABEL} (${n} to fix)`,
     title:
       `The build is refused until ${problems === 1 ? 'this problem is' : `these ${problems} problems are`} fixed: ` +
       `${where.join('; ')}. Click to run the build anyway and list them.`,

@@ -23,6 +23,9 @@ import {
   WORK_MODES,
   fitPanelHeights,
   isSideBySide,
+  arrangementOf,
+  defaultBesideWidth,
+  BESIDE_MIN_WIDTH,
   maxSizeWithin,
   panelStates,
   layoutReadWarning,
@@ -235,6 +238,35 @@ describe('side by side (the full layout in a short window)', () => {
     expect(isSideBySide({ width: 1440, height: 900 }, open(), all)).toBe(true);
     expect(isSideBySide({ width: 1920, height: 1080 }, open(), all)).toBe(false);
     expect(isSideBySide({ width: 1600, height: 1000 }, open(), all)).toBe(false);
+  });
+
+  it('puts the viewport beside the curves in a wide window whose stacked viewport would be a strip (1920x1080)', () => {
+    expect(arrangementOf({ width: 1920, height: 1080 }, open(), all)).toBe('beside');
+    expect(arrangementOf({ width: 1920, height: 1200 }, open(), all)).toBe('beside');
+    expect(arrangementOf(laptop, open(), all)).toBe('side-by-side');
+    // Tall enough for the viewport's share over the default rows, or too narrow for four columns: stacked.
+    expect(arrangementOf({ width: 1920, height: 1320 }, open(), all)).toBe('stacked');
+    expect(arrangementOf({ width: 2560, height: 1440 }, open(), all)).toBe('stacked');
+    expect(arrangementOf({ width: 1600, height: 1000 }, open(), all)).toBe('stacked');
+    expect(arrangementOf({ width: BESIDE_MIN_WIDTH - 1, height: 1080 }, open(), all)).toBe('stacked');
+    // Not in a work mode, without a .sev, or with the viewport, timeline or SEV editor collapsed.
+    const wide = { width: 1920, height: 1080 };
+    expect(arrangementOf(wide, open(), { maximized: 'tuning', sevPanel: true })).toBe('stacked');
+    expect(arrangementOf(wide, open(), { maximized: null, sevPanel: false })).toBe('stacked');
+    for (const id of ['viewport', 'timeline', 'sev'] as const)
+      expect(arrangementOf(wide, open({ [id]: 'collapsed' }), all), id).toBe('stacked');
+    // The project and tuning columns may be collapsed to strips, the curve view to its header.
+    for (const id of ['project', 'tuning', 'curves'] as const)
+      expect(arrangementOf(wide, open({ [id]: 'collapsed' }), all), id).toBe('beside');
+    // Its column follows the window until its splitter sets it.
+    expect(defaultBesideWidth(1920)).toBe(576);
+    expect(defaultBesideWidth(4000)).toBe(SIDE_MAX);
+    expect(parseLayout(null).besideWidth).toBeNull();
+    expect(parseLayout(JSON.stringify({ besideWidth: 640 })).besideWidth).toBe(640);
+    expect(parseLayout(JSON.stringify({ besideWidth: 1e308 })).besideWidth).toBe(SIDE_MAX);
+    const aside: string[] = [];
+    expect(parseLayout(JSON.stringify({ besideWidth: 'wide' }), aside).besideWidth).toBeNull();
+    expect(aside).toEqual(['besideWidth']);
   });
 
   it('stays stacked in a work mode, without a .sev, too narrow a window, or with a panel it needs collapsed', () => {

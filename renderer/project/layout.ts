@@ -52,6 +52,11 @@ export interface ProjectLayout {
   /** Width (px) of the left column in the side-by-side arrangement (viewport over the project panel); see isSideBySide. */
   sideWidth: number;
   /**
+   * Width (px) of the viewport's column in the beside arrangement (a wide window: the viewport beside the curves and
+   * timeline), set with its splitter; null: it follows the window (defaultBesideWidth). See arrangementOf.
+   */
+  besideWidth: number | null;
+  /**
    * Heights of the bottom rows per layout (px, whole panel with its header) that the user set with a splitter.
    * A height not set here follows the window (defaultHeights), so a larger window gives its room to the timeline.
    */
@@ -75,6 +80,7 @@ function defaults(): ProjectLayout {
   return {
     projectWidth: 250,
     sideWidth: 360,
+    besideWidth: null,
     heights: { all: {}, tuning: {}, sev: {}, project: {} },
     collapsed: { all: [], tuning: [], sev: [], project: [] },
     maximized: null,
@@ -192,6 +198,45 @@ export function isSideBySide(
     return false;
   const stacked = WINDOW_CHROME + ROWS.reduce((a, id) => a + ROW_COMFORT[id], 0);
   return win.height < stacked && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER;
+}
+
+/**
+ * How the full layout is arranged: `stacked` (viewport over curves over timeline over the SEV editor in one column),
+ * `side-by-side` (a short window, isSideBySide), or `beside`: in a wide window whose column, less the other rows at
+ * their default heights (DEFAULT_HEIGHTS), would leave the viewport under VIEWPORT_SHARE of it (at 1920x1080 a
+ * 230 px strip over the curves: tried cold, rounds 9 and 10), the viewport takes its own column beside the curves
+ * and timeline, as tall as both. The project panel keeps its column on the left and the SEV editor its full width
+ * under the viewport, curves, timeline and tuning panel, so the selected SE's floor variants keep the room they have
+ * stacked (going side by side there cut them). The default heights decide, not the user's: a splitter drag never
+ * flips the arrangement under the pointer.
+ */
+export type Arrangement = 'stacked' | 'side-by-side' | 'beside';
+
+/**
+ * Least window width (px) for the beside arrangement: the project (250) and tuning (330) columns at their default
+ * widths, the viewport's column (BESIDE_SHARE of the window) and about 700 px for the curves between them.
+ */
+export const BESIDE_MIN_WIDTH = 1800;
+/** The viewport column's share of the window's width in the beside arrangement until its splitter sets it. */
+export const BESIDE_SHARE = 0.3;
+
+/** The viewport column's width (px) in the beside arrangement until the user drags its splitter. */
+export function defaultBesideWidth(windowWidth: number): number {
+  return Math.min(SIDE_MAX, Math.max(SIDE_MIN, Math.round(BESIDE_SHARE * windowWidth)));
+}
+
+export function arrangementOf(
+  win: { width: number; height: number },
+  states: Record<PanelId, PanelState>,
+  opts: { maximized: WorkMode | null; sevPanel: boolean },
+): Arrangement {
+  if (isSideBySide(win, states, opts)) return 'side-by-side';
+  if (opts.maximized !== null || !opts.sevPanel || win.width < BESIDE_MIN_WIDTH) return 'stacked';
+  if ((['viewport', 'timeline', 'sev'] as const).some((id) => states[id] !== 'open') || states.curves === 'hidden')
+    return 'stacked';
+  const column = win.height - WINDOW_CHROME;
+  const { curvesHeight, timelineHeight, sevHeight } = DEFAULT_HEIGHTS.all;
+  return column - curvesHeight - timelineHeight - sevHeight < VIEWPORT_SHARE * column ? 'beside' : 'stacked';
 }
 
 /** A sized panel as fitSizes takes it: its wanted size, its minimum, and whether it gives up room last (`keep`). */
@@ -487,6 +532,7 @@ export const ROW_HEIGHT_MAX = 4320;
 export const STORED_SIZE_LIMITS = {
   projectWidth: [COLUMN_MIN.project, COLUMN_MAX.project],
   sideWidth: [SIDE_MIN, SIDE_MAX],
+  besideWidth: [SIDE_MIN, SIDE_MAX],
   curvesHeight: [PANEL_MIN.curves, ROW_HEIGHT_MAX],
   timelineHeight: [PANEL_MIN.timeline, ROW_HEIGHT_MAX],
   sevHeight: [PANEL_MIN.sev, ROW_HEIGHT_MAX],
@@ -519,6 +565,7 @@ export function parseLayout(text: string | null, setAside: string[] = []): Proje
   // work mode one of WORK_MODES or null, the SEV list's share a number within its range.
   for (const k of ['projectWidth', 'sideWidth', 'curvesHeight', 'timelineHeight', 'sevHeight'] as const)
     if (v[k] !== undefined && !num(v[k])) setAside.push(k);
+  if (v.besideWidth !== undefined && v.besideWidth !== null && !num(v.besideWidth)) setAside.push('besideWidth');
   for (const k of ['heights', 'collapsed'] as const) if (v[k] !== undefined && !isRecord(v[k])) setAside.push(k);
   if (v.maximized !== undefined && v.maximized !== null && !(WORK_MODES as readonly unknown[]).includes(v.maximized))
     setAside.push('maximized');
@@ -533,6 +580,7 @@ export function parseLayout(text: string | null, setAside: string[] = []): Proje
   const within = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, Math.round(x)));
   if (num(v.projectWidth)) out.projectWidth = within(v.projectWidth, STORED_SIZE_LIMITS.projectWidth);
   if (num(v.sideWidth)) out.sideWidth = within(v.sideWidth, STORED_SIZE_LIMITS.sideWidth);
+  if (num(v.besideWidth)) out.besideWidth = within(v.besideWidth, STORED_SIZE_LIMITS.besideWidth);
   // The first version saved the full layout's heights at the top level.
   for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const)
     if (num(v[k])) out.heights.all[k] = within(v[k], STORED_SIZE_LIMITS[k]);
@@ -579,8 +627,17 @@ export function loadLayout(text: string | null): ProjectLayout {
 
 /** The text the layout is stored as (what parseLayout reads back without a word). */
 function layoutText(l: ProjectLayout): string {
-  const { projectWidth, sideWidth, heights, collapsed, maximized, sevListShare } = l;
-  return JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare });
+  const { projectWidth, sideWidth, besideWidth, heights, collapsed, maximized, sevListShare } = l;
+  return JSON.stringify({
+    version: VERSION,
+    projectWidth,
+    sideWidth,
+    besideWidth,
+    heights,
+    collapsed,
+    maximized,
+    sevListShare,
+  });
 }
 
 /**
@@ -611,7 +668,7 @@ function load(): ProjectLayout {
 }
 
 export interface ProjectLayoutActions {
-  set(patch: Partial<Pick<ProjectLayout, 'projectWidth' | 'sideWidth' | 'sevListShare'>>): void;
+  set(patch: Partial<Pick<ProjectLayout, 'projectWidth' | 'sideWidth' | 'besideWidth' | 'sevListShare'>>): void;
   /** Sets row heights of the layout on screen now. */
   setHeights(patch: Partial<RowHeights>): void;
   /** Collapses or restores a panel in the layout on screen now. */

@@ -30,10 +30,14 @@ function labelWidth(text: string): number {
   return Math.ceil(measureContext.measureText(text).width) + 1;
 }
 
+/** How far (px) the event row's left edge may lie from the timeline's for the row to share its time axis. */
+const UNDER_TIMELINE = 8;
+
 /**
  * The horizontal span of the timeline's time axis in this element's
  * coordinates: read from the timeline canvas (it publishes its plot range),
- * so a marker sits exactly above the timeline's frame even with its scrollbar.
+ * so a marker sits exactly above the timeline's frame even with its scrollbar. Where the row does not lie under the
+ * timeline (the beside arrangement, renderer/project/layout.ts), it spans its own width.
  */
 function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; right: number; width: number } {
   const [axis, setAxis] = useState({ left: GUTTER, right: 600, width: 800 });
@@ -47,8 +51,10 @@ function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; 
       const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
       let left = GUTTER;
       let right = me.width - RIGHT_PAD;
-      if (canvas?.dataset.plotLeft && canvas.dataset.plotRight) {
-        const c = canvas.getBoundingClientRect();
+      const c = canvas?.getBoundingClientRect();
+      // Only under the timeline (stacked, side by side): beside a wide window's viewport column the SEV editor starts
+      // under the viewport, and the timeline's span was a third of its width, cutting the names (tried cold, round 10).
+      if (c && canvas?.dataset.plotLeft && canvas.dataset.plotRight && Math.abs(c.left - me.left) <= UNDER_TIMELINE) {
         left = c.left - me.left + Number(canvas.dataset.plotLeft);
         right = c.left - me.left + Number(canvas.dataset.plotRight);
       }

@@ -23,7 +23,7 @@ import {
 import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 
-const TOKENS = ['1e309', '-1e308', '0', '0.05', '0.95', 'null', '"sev"', '"viewport"', '2', '1'];
+const TOKENS = ['"besideWidth"', '1e309', '-1e308', '0', '0.05', '0.95', 'null', '"sev"', '"viewport"', '2', '1'];
 const STRINGS = ['all', 'tuning', 'sev', 'project', 'viewport', 'curves', 'timeline', 'nope', '__proto__', 'NaN'];
 const KEYS: LayoutKey[] = ['all', ...WORK_MODES];
 
@@ -33,6 +33,7 @@ const saved = (l: ProjectLayout) =>
     version: 2,
     projectWidth: l.projectWidth,
     sideWidth: l.sideWidth,
+    besideWidth: l.besideWidth,
     heights: l.heights,
     collapsed: l.collapsed,
     maximized: l.maximized,
@@ -42,6 +43,7 @@ const saved = (l: ProjectLayout) =>
 function seeds(): Uint8Array[] {
   const l = parseLayout(null);
   l.projectWidth = 300;
+  l.besideWidth = 600;
   l.heights.sev = { timelineHeight: 250, sevHeight: 320 };
   l.collapsed.all = ['curves', 'project'];
   l.maximized = 'sev';
@@ -65,6 +67,10 @@ function check(l: ProjectLayout): void {
   must(
     inRange(l.projectWidth, STORED_SIZE_LIMITS.projectWidth) && inRange(l.sideWidth, STORED_SIZE_LIMITS.sideWidth),
     `widths ${l.projectWidth}, ${l.sideWidth} outside what the splitters set`,
+  );
+  must(
+    l.besideWidth === null || inRange(l.besideWidth, STORED_SIZE_LIMITS.besideWidth),
+    `beside width ${l.besideWidth} outside what its splitter sets`,
   );
   for (const key of KEYS)
     for (const [k, v] of Object.entries(l.heights[key]) as [keyof typeof STORED_SIZE_LIMITS, number][])
