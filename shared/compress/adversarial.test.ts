@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyFlag, emptyMotion, type Motion } from '../motion/types';
 import { adversarialCase } from '../testing/adversarialMotions';
 import { guaranteeViolations } from '../testing/hostileMotions';
+import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { CompressCache } from './cache';
 import { compressChannelShare, compressMotion, compressWithShares } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
@@ -22,29 +23,6 @@ const SEEDS = Number(env.ADVERSARIAL_SEEDS ?? 16);
 const FIRST = Number(env.ADVERSARIAL_FIRST ?? 0);
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** Channels whose tolerance is not the one the options ask for (the skeleton-aware mode: at most that). */
-export function toleranceMismatches(m: Motion, o: CompressOptions, r: CompressResult): string[] {
-  const bad: string[] = [];
-  for (const ch of r.channels) {
-    const override = ch.kind === 'rotation' ? o.rotationToleranceOverridesDeg?.[ch.joint] : undefined;
-    const asked =
-      ch.kind === 'translation'
-        ? o.positionTolerance
-        : ch.kind === 'offset'
-          ? o.offsetTolerance
-          : (override ?? o.rotationToleranceDeg);
-    const ok =
-      o.objectTolerance === undefined
-        ? ch.tolerance === asked
-        : ch.tolerance >= 0 &&
-          (ch.kind === 'rotation' ? override === undefined || ch.tolerance <= override : ch.tolerance <= asked);
-    if (!ok) bad.push(`${ch.kind} ${ch.joint}: tolerance ${ch.tolerance}, asked ${asked}`);
-  }
-  if (r.channels.filter((c) => c.kind === 'rotation').length !== m.joints.length)
-    bad.push('a rotation channel missing');
-  return bad;
-}
 
 /** The motion with the user KEY flag of one joint's frame toggled (key info copied, samples shared: an app edit). */
 function toggledKey(m: Motion, frame: number, joint: number): Motion {
