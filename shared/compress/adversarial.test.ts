@@ -15,7 +15,7 @@ import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { CompressCache } from './cache';
 import { compressChannelShare, compressMotion, compressWithShares } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
-import type { CompressOptions, CompressResult } from './types';
+import type { CompressResult } from './types';
 
 // shared/ has no Node types: the environment is read through globalThis (set only for a sweep by hand).
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
