@@ -296,7 +296,7 @@ describe.skipIf(!haveAssimp)('third-party glTF files (assimp-testmodels)', () =>
     expect(err).toBeInstanceOf(FormatError);
     expect(err.kind).toBe('GLTF');
     expect(err.message).toBe(
-      `${box} [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion`,
+      `${box} [GLTF] (skins): the file has no skins and no animations: only skeletal animation, or an animation that moves nodes, can become a motion`,
     );
   });
 });

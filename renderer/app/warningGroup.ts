@@ -22,6 +22,7 @@ const KIND_NAMES: Record<InterchangeWarning['code'], string> = {
   'frames-extra': 'extra frames',
   'clip-trimmed': 'clips trimmed',
   'root-added': 'roots added',
+  'nodes-as-joints': 'animated nodes read as joints',
   unanimated: 'unanimated',
   'rate-snapped': 'frame rates snapped',
   'positions-local': 'position channels read as local positions',

@@ -181,7 +181,15 @@ ${rows.join('\n')}
 function glbSeeds(): Uint8Array[] {
   const a = smallMotion(4, 6, 4);
   a.joints.forEach((j, i) => (j.name = ['Hips', 'Spine', 'LeftArm', 'RightArm'][i]));
-  return [motionToGlb(a), motionToGlb(smallMotion(5, 3, 3), { boneMesh: false, scale: 0.01 })];
+  // A rigid rig too (node animation without a skin, docs/interchange.md#conventions): the same file, skins removed.
+  const rigid = readGltfContainer(motionToGlb(a));
+  delete rigid.json.skins;
+  for (const n of rigid.json.nodes ?? []) delete n.skin;
+  return [
+    motionToGlb(a),
+    motionToGlb(smallMotion(5, 3, 3), { boneMesh: false, scale: 0.01 }),
+    writeGlb(rigid.json, rigid.bin),
+  ];
 }
 
 /** A .gltf text with its buffer as a base64 data URI, from a GLB. */

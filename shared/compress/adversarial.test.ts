@@ -9,42 +9,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KeyFlag, emptyMotion, type Motion } from '../motion/types';
-import { adversarialCase } from '../testing/adversarialMotions';
+import { adversarialCase, extremeCase, type AdversarialCase } from '../testing/adversarialMotions';
 import { guaranteeViolations } from '../testing/hostileMotions';
+import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { CompressCache } from './cache';
 import { compressChannelShare, compressMotion, compressWithShares } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
-import type { CompressOptions, CompressResult } from './types';
+import type { CompressResult } from './types';
 
 // shared/ has no Node types: the environment is read through globalThis (set only for a sweep by hand).
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 const SEEDS = Number(env.ADVERSARIAL_SEEDS ?? 16);
 const FIRST = Number(env.ADVERSARIAL_FIRST ?? 0);
+const EXTREME_SEEDS = Number(env.EXTREME_SEEDS ?? 16);
+const EXTREME_FIRST = Number(env.EXTREME_FIRST ?? 0);
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** Channels whose tolerance is not the one the options ask for (the skeleton-aware mode: at most that). */
-export function toleranceMismatches(m: Motion, o: CompressOptions, r: CompressResult): string[] {
-  const bad: string[] = [];
-  for (const ch of r.channels) {
-    const override = ch.kind === 'rotation' ? o.rotationToleranceOverridesDeg?.[ch.joint] : undefined;
-    const asked =
-      ch.kind === 'translation'
-        ? o.positionTolerance
-        : ch.kind === 'offset'
-          ? o.offsetTolerance
-          : (override ?? o.rotationToleranceDeg);
-    const ok =
-      o.objectTolerance === undefined
-        ? ch.tolerance === asked
-        : ch.tolerance >= 0 &&
-          (ch.kind === 'rotation' ? override === undefined || ch.tolerance <= override : ch.tolerance <= asked);
-    if (!ok) bad.push(`${ch.kind} ${ch.joint}: tolerance ${ch.tolerance}, asked ${asked}`);
-  }
-  if (r.channels.filter((c) => c.kind === 'rotation').length !== m.joints.length)
-    bad.push('a rotation channel missing');
-  return bad;
-}
 
 /** The motion with the user KEY flag of one joint's frame toggled (key info copied, samples shared: an app edit). */
 function toggledKey(m: Motion, frame: number, joint: number): Motion {
@@ -56,55 +36,66 @@ function toggledKey(m: Motion, frame: number, joint: number): Motion {
 /** Seeds per test: a wide sweep by hand reports as it goes. */
 const CHUNK = 8;
 
-describe('adversarial motions keep the guarantee in every mode', () => {
-  for (let from = FIRST; from < FIRST + SEEDS; from += CHUNK) {
-    const to = Math.min(FIRST + SEEDS, from + CHUNK);
+/** Every run of a case, checked as the harness checks it; what fails is appended to `failures`. */
+function checkCase(c: AdversarialCase, failures: string[]): void {
+  const seed = c.seed;
+  const m = c.motion;
+  c.runs.forEach((run, k) => {
+    const where = `seed ${seed} (${c.shape}), ${run.label}`;
+    let res: CompressResult;
+    try {
+      res = compressMotion(m, run.options);
+    } catch (e) {
+      failures.push(`${where}: threw ${(e as Error).message}`);
+      return;
+    }
+    for (const v of guaranteeViolations(m, res)) failures.push(`${where}: ${v}`);
+    for (const v of toleranceMismatches(m, run.options, res)) failures.push(`${where}: ${v}`);
+    for (const [j, t] of res.mt3.rotations.entries()) {
+      const ill = squadIllConditionedFrame(t.frames, t.rotation, t.inner);
+      if (ill >= 0) failures.push(`${where}: rotation ${j} ill-conditioned at frame ${ill}`);
+    }
+    if (!same(compressMotion(m, run.options).bytes, res.bytes)) failures.push(`${where}: second run differs`);
+    const skeleton = run.options.objectTolerance !== undefined;
+    if (!skeleton && k % 3 === 0)
+      for (const count of [2, 3]) {
+        const shares = Array.from({ length: count }, (_, i) => compressChannelShare(m, run.options, i, count));
+        if (!same(compressWithShares(m, run.options, shares).bytes, res.bytes))
+          failures.push(`${where}: ${count} shares differ`);
+      }
+    if (k % 3 === 1 || skeleton) {
+      // The app's lane: a cached compression, a key toggled, recompressed with the cache = a fresh compression.
+      const cache = new CompressCache();
+      compressMotion(m, run.options, cache);
+      const f = (seed * 31 + k) % (m.frameCount + 1),
+        j = (seed + k) % m.joints.length;
+      const edited = toggledKey(m, f, j);
+      const cached = compressMotion(edited, run.options, cache);
+      const fresh = compressMotion(edited, run.options);
+      if (!same(cached.bytes, fresh.bytes)) failures.push(`${where}: cached recompression after key ${j}@${f} differs`);
+      for (const v of guaranteeViolations(edited, cached)) failures.push(`${where}, key ${j}@${f} toggled: ${v}`);
+    }
+  });
+}
+
+function seedTests(make: (seed: number) => AdversarialCase, first: number, count: number): void {
+  for (let from = first; from < first + count; from += CHUNK) {
+    const to = Math.min(first + count, from + CHUNK);
     it(`seeds ${from}..${to - 1}`, () => {
       const failures: string[] = [];
-      for (let seed = from; seed < to; seed++) {
-        const c = adversarialCase(seed);
-        const m = c.motion;
-        c.runs.forEach((run, k) => {
-          const where = `seed ${seed} (${c.shape}), ${run.label}`;
-          let res: CompressResult;
-          try {
-            res = compressMotion(m, run.options);
-          } catch (e) {
-            failures.push(`${where}: threw ${(e as Error).message}`);
-            return;
-          }
-          for (const v of guaranteeViolations(m, res)) failures.push(`${where}: ${v}`);
-          for (const v of toleranceMismatches(m, run.options, res)) failures.push(`${where}: ${v}`);
-          for (const [j, t] of res.mt3.rotations.entries()) {
-            const ill = squadIllConditionedFrame(t.frames, t.rotation, t.inner);
-            if (ill >= 0) failures.push(`${where}: rotation ${j} ill-conditioned at frame ${ill}`);
-          }
-          if (!same(compressMotion(m, run.options).bytes, res.bytes)) failures.push(`${where}: second run differs`);
-          const skeleton = run.options.objectTolerance !== undefined;
-          if (!skeleton && k % 3 === 0)
-            for (const count of [2, 3]) {
-              const shares = Array.from({ length: count }, (_, i) => compressChannelShare(m, run.options, i, count));
-              if (!same(compressWithShares(m, run.options, shares).bytes, res.bytes))
-                failures.push(`${where}: ${count} shares differ`);
-            }
-          if (k % 3 === 1 || skeleton) {
-            // The app's lane: a cached compression, a key toggled, recompressed with the cache = a fresh compression.
-            const cache = new CompressCache();
-            compressMotion(m, run.options, cache);
-            const f = (seed * 31 + k) % (m.frameCount + 1),
-              j = (seed + k) % m.joints.length;
-            const edited = toggledKey(m, f, j);
-            const cached = compressMotion(edited, run.options, cache);
-            const fresh = compressMotion(edited, run.options);
-            if (!same(cached.bytes, fresh.bytes))
-              failures.push(`${where}: cached recompression after key ${j}@${f} differs`);
-            for (const v of guaranteeViolations(edited, cached)) failures.push(`${where}, key ${j}@${f} toggled: ${v}`);
-          }
-        });
-      }
+      for (let seed = from; seed < to; seed++) checkCase(make(seed), failures);
       expect(failures).toEqual([]);
     }, 120_000);
   }
+}
+
+describe('adversarial motions keep the guarantee in every mode', () => {
+  seedTests(adversarialCase, FIRST, SEEDS);
+});
+
+describe('extreme motions (gimbal-locked Euler, white noise, spikes, a million units, keys at every frame) keep it too', () => {
+  // EXTREME_SEEDS=n EXTREME_FIRST=k widen the run for a sweep by hand.
+  seedTests(extremeCase, EXTREME_FIRST, EXTREME_SEEDS);
 });
 
 describe('keys a half turn apart with opposite inner quaternions (harness seed 116)', () => {

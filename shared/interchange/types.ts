@@ -16,6 +16,7 @@ export interface InterchangeWarning {
     | 'frames-extra'
     | 'clip-trimmed'
     | 'root-added'
+    | 'nodes-as-joints'
     | 'unanimated'
     | 'rate-snapped'
     | 'positions-local'

@@ -68,8 +68,20 @@ const ROTATION_SHAPES = [
   's12-edges',
 ] as const;
 
+/**
+ * The shapes extremeCase adds (docs/compression.md#extreme-motions-2026-12-04): an Euler source at or near gimbal
+ * lock, white noise (a uniformly random rotation each frame), a single spike frame. Kept apart from ROTATION_SHAPES
+ * so that adversarialCase(seed) stays the motion it was (tests name some seeds).
+ */
+const EXTREME_ROTATION_SHAPES = [...ROTATION_SHAPES, 'gimbal-euler', 'white-noise', 'spike'] as const;
+type RotationShape = (typeof EXTREME_ROTATION_SHAPES)[number];
+
+/** The rotation of Euler angles (degrees) about the fixed axes X, then Y, then Z. */
+const eulerXyz = (x: number, y: number, z: number) =>
+  quatProduct(axisAngle([0, 0, 1], z), quatProduct(axisAngle([0, 1, 0], y), axisAngle([1, 0, 0], x)));
+
 /** One joint's rotation at every frame 0..N, of the named shape. */
-function rotationTrack(shape: (typeof ROTATION_SHAPES)[number], N: number, r: Rand): number[][] {
+function rotationTrack(shape: RotationShape, N: number, r: Rand): number[][] {
   const ax = randomAxis(r);
   const amp = pick(r, [1, 20, 90, 170]);
   const w = 0.01 + r() * 0.3;
@@ -149,6 +161,40 @@ function rotationTrack(shape: (typeof ROTATION_SHAPES)[number], N: number, r: Ra
       // Below the s12 step per frame: a long drift that a key every 255 frames must still follow.
       for (let f = 0; f <= N; f++) out.push(axisAngle(ax, 0.004 * f));
       break;
+    case 'gimbal-euler': {
+      // Y at 90 degrees, or a hair off, or crossing it; X and Z swing against each other (the rotation barely
+      // moves while the angles do), and on some frames the same rotation is written as (x+180, 180-y, z+180).
+      const hair = pick(r, [0, 1e-6, 1e-3, 0.5]);
+      const flip = r() < 0.5;
+      for (let f = 0; f <= N; f++) {
+        const x = amp * Math.sin(w * f + ph),
+          y = 90 + hair * Math.sin(3 * w * f),
+          z = -x + 5 * Math.sin(w * f * 0.3);
+        out.push(flip && f % 2 ? eulerXyz(x + 180, 180 - y, z + 180) : eulerXyz(x, y, z));
+      }
+      break;
+    }
+    case 'white-noise':
+      for (let f = 0; f <= N; f++) {
+        // A uniformly random rotation (Shoemake).
+        const [u1, u2, u3] = [r(), r(), r()];
+        const a = Math.sqrt(1 - u1),
+          b = Math.sqrt(u1);
+        out.push([
+          a * Math.sin(2 * Math.PI * u2),
+          a * Math.cos(2 * Math.PI * u2),
+          b * Math.sin(2 * Math.PI * u3),
+          b * Math.cos(2 * Math.PI * u3),
+        ]);
+      }
+      break;
+    case 'spike': {
+      // Smooth but for one frame (first, last, second, or anywhere) turned far away.
+      const at = pick(r, [0, N, 1, Math.floor(r() * (N + 1))]);
+      const away = axisAngle(randomAxis(r), pick(r, [1, 45, 179, 180]));
+      for (let f = 0; f <= N; f++) out.push(f === at ? quatProduct(away, smooth(f)) : smooth(f));
+      break;
+    }
   }
   return out;
 }
@@ -166,10 +212,16 @@ const POSITION_SHAPES = [
   'extremes',
 ] as const;
 
+/** The position shapes extremeCase adds: white noise, a single spike frame, translations of a million units. */
+const EXTREME_POSITION_SHAPES = [...POSITION_SHAPES, 'white-noise', 'spike', 'million'] as const;
+type PositionShape = (typeof EXTREME_POSITION_SHAPES)[number];
+
 /** A position track (root translation or a joint's offset) at every frame 0..N, of the named shape. */
-function positionTrack(shape: (typeof POSITION_SHAPES)[number], N: number, r: Rand): number[][] {
+function positionTrack(shape: PositionShape, N: number, r: Rand): number[][] {
   const c = [r() * 200 - 100, r() * 200, r() * 200 - 100];
   const w = 0.01 + r() * 0.3;
+  const spikeAt = shape === 'spike' ? pick(r, [0, N, 1, Math.floor(r() * (N + 1))]) : -1;
+  const spike = shape === 'spike' ? pick(r, [1, 100, 1e4, 1e6]) : 0;
   const smooth = (f: number, a: number) => c.map((x, i) => x + a * Math.sin(w * f + i));
   const out: number[][] = [];
   for (let f = 0; f <= N; f++) {
@@ -206,6 +258,15 @@ function positionTrack(shape: (typeof POSITION_SHAPES)[number], N: number, r: Ra
       case 'linear':
         out.push(c.map((x, i) => x + f * (i + 1) * 0.37));
         break;
+      case 'white-noise':
+        out.push(c.map(() => (r() - 0.5) * 400));
+        break;
+      case 'spike':
+        out.push(smooth(f, 10).map((x, i) => x + (f === spikeAt ? (i === 1 ? -spike : spike) : 0)));
+        break;
+      case 'million':
+        out.push(smooth(f, 30).map((x, i) => x + (i === 2 ? -1e6 : 1e6)));
+        break;
     }
   }
   return out;
@@ -215,7 +276,15 @@ function positionTrack(shape: (typeof POSITION_SHAPES)[number], N: number, r: Ra
  * A motion of N frames and J joints (random parents) at `fps`, each channel of a shape drawn from `r`, without
  * flags; `shapes` gets what was drawn.
  */
-function adversarialSamples(r: Rand, N: number, J: number, fps: number, shapes: string[]): Motion {
+function adversarialSamples(
+  r: Rand,
+  N: number,
+  J: number,
+  fps: number,
+  shapes: string[],
+  rotationShapes: readonly RotationShape[] = ROTATION_SHAPES,
+  positionShapes: readonly PositionShape[] = POSITION_SHAPES,
+): Motion {
   const joints: JointInfo[] = Array.from({ length: J }, (_, j) => ({
     parent: j === 0 ? -1 : Math.floor(r() * j),
     mirror: j,
@@ -224,16 +293,16 @@ function adversarialSamples(r: Rand, N: number, J: number, fps: number, shapes: 
     name: `joint_${j}`,
   }));
   const m = emptyMotion(N, joints, fps);
-  const rootShape = pick(r, POSITION_SHAPES);
+  const rootShape = pick(r, positionShapes);
   shapes.push(`root:${rootShape}`);
   positionTrack(rootShape, N, r).forEach((p, f) => m.translation.set([p[0], p[1], p[2], 0], f * 4));
   const offsets = r() < 0.4;
   if (offsets) m.flags |= MotionFlag.OFFSETS;
   for (let j = 0; j < J; j++) {
-    const rs = pick(r, ROTATION_SHAPES);
+    const rs = pick(r, rotationShapes);
     shapes.push(`rot${j}:${rs}`);
     rotationTrack(rs, N, r).forEach((q, f) => m.rotation.set(q, (f * J + j) * 4));
-    const os = offsets ? pick(r, POSITION_SHAPES) : 'constant';
+    const os = offsets ? pick(r, positionShapes) : 'constant';
     if (offsets) shapes.push(`off${j}:${os}`);
     positionTrack(os, N, r).forEach((p, f) => m.offset.set([p[0], p[1], p[2], 0], (f * J + j) * 4));
   }
@@ -257,12 +326,34 @@ export function longAdversarialMotion(seed: number, N: number, J: number, fps: n
 
 /** The adversarial case of `seed`. */
 export function adversarialCase(seed: number): AdversarialCase {
-  const r = seededRandom(seed * 7919 + 13);
+  return makeCase(seed, seededRandom(seed * 7919 + 13), false);
+}
+
+/**
+ * The extreme case of `seed` (docs/compression.md#extreme-motions-2026-12-04): as adversarialCase, with the shapes
+ * it adds (gimbal-locked Euler sources, white noise, single spikes, a million units) and, on some cases, user keys
+ * at every frame of a channel.
+ */
+export function extremeCase(seed: number): AdversarialCase {
+  return makeCase(seed, seededRandom(seed * 6007 + 101), true);
+}
+
+function makeCase(seed: number, r: Rand, extreme: boolean): AdversarialCase {
   const N = pick(r, LENGTHS);
   const J = 1 + Math.floor(r() * 5);
   const fps = pick(r, ADVERSARIAL_FPS);
   const shapes: string[] = [`N=${N}`, `J=${J}`, `fps=${fps}`];
-  const m = adversarialSamples(r, N, J, fps, shapes);
+  const m = extreme
+    ? adversarialSamples(r, N, J, fps, shapes, EXTREME_ROTATION_SHAPES, EXTREME_POSITION_SHAPES)
+    : adversarialSamples(r, N, J, fps, shapes);
+  if (extreme && r() < 0.3) {
+    // User keys at every frame of the root translation or of one joint.
+    const j = Math.floor(r() * (J + 1)) - 1;
+    for (let f = 0; f <= N; f++)
+      if (j < 0) m.translationKeyInfo[f * 4] |= KeyFlag.KEY;
+      else m.jointKeyInfo[(f * J + j) * 4] |= KeyFlag.KEY;
+    shapes.push(j < 0 ? 'rootKey@every' : `key${j}@every`);
+  }
 
   // Flags on the first, last and adjacent frames, and a few at random.
   const oddFrames = () => {

@@ -411,15 +411,18 @@ function prepareBinary(b: Uint8Array): { settings: FbxSceneSettings; animation: 
 }
 
 /**
- * FBX counts a model's PreRotation and PostRotation only when its RotationActive is 1 (its own, or the Model
- * template's), where the loader always applies them: those of an inactive model are renamed out of its sight.
+ * FBX counts a model's PreRotation, PostRotation and RotationOrder only when its RotationActive is 1 (its own, or the
+ * Model template's): an inactive model turns in the order XYZ with no pre- or post-rotation. The loader always applies
+ * them, so those of an inactive model are renamed out of its sight (docs/import.md#fbx).
  */
+const INACTIVE_UNLESS_ROTATION_ACTIVE = ['PreRotation', 'PostRotation', 'RotationOrder'];
+
 function dropInactiveRotations(objects: FbxNode, definitions: FbxNode | undefined, rename: (p: FbxNode) => void): void {
   const template = modelTemplate(definitions);
   for (const o of objects.children) {
     if (o.name !== 'Model' || modelSettings(o, template).rotationActive) continue;
     for (const p of o.children.find((c) => c.name === 'Properties70')?.children ?? [])
-      if (p.name === 'P' && (p.props[0] === 'PreRotation' || p.props[0] === 'PostRotation')) rename(p);
+      if (p.name === 'P' && INACTIVE_UNLESS_ROTATION_ACTIVE.includes(p.props[0] as string)) rename(p);
   }
 }
 

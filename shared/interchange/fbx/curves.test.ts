@@ -283,6 +283,28 @@ describe('FBX node settings the loader does not weigh', () => {
     expect(close(await ascii({ preRotation: [0, 0, 90], rotationActive: 1 }), plain)).toBe(false);
   });
 
+  it('RotationOrder counts only when RotationActive is 1, as FBX has it (an inactive node turns in the order XYZ)', async () => {
+    // Every rotation of the motion (all joints, all frames), compared quaternion by quaternion up to sign.
+    const all = async (o: FbxSceneOptions, write = writeFbxBinary) =>
+      (await importFbx(write(fbxScene({ frames: 3, ...o })))).motion.rotation;
+    const same = (a: Float32Array, b: Float32Array) => {
+      for (let i = 0; i < a.length; i += 4) {
+        const dot = a[i] * b[i] + a[i + 1] * b[i + 1] + a[i + 2] * b[i + 2] + a[i + 3] * b[i + 3];
+        if (Math.abs(Math.abs(dot) - 1) > 1e-6) return false;
+      }
+      return true;
+    };
+    const plain = await all({});
+    // 5 is ZYX: the sine keys turn every bone about all three axes, so the order shows.
+    expect(same(await all({ rotationOrder: 5, rotationActive: 1 }), plain)).toBe(false);
+    expect(same(await all({ rotationOrder: 5, rotationActive: 0 }), plain)).toBe(true);
+    // No RotationActive written (nor a Model template): FBX's default, inactive.
+    expect(same(await all({ rotationOrder: 5 }), plain)).toBe(true);
+    expect(same(await all({ rotationOrder: 0, rotationActive: 1 }), plain)).toBe(true);
+    expect(same(await all({ rotationOrder: 5, rotationActive: 0 }, writeFbxAscii), plain)).toBe(true);
+    expect(same(await all({ rotationOrder: 5, rotationActive: 1 }, writeFbxAscii), plain)).toBe(false);
+  });
+
   it('InheritType: RrSs and Rrs are read where they pose as RSrs, and refused, naming the node, where they would not', async () => {
     const refusal = async (o: FbxSceneOptions) =>
       importFbx(writeFbxBinary(fbxScene({ frames: 3, ...o }))).then(

@@ -113,6 +113,40 @@ describe('FBX import', () => {
     expect(hidden.warnings[0].message).toMatch(/^1 joint\(s\) \("Head"\)/);
   });
 
+  it("a bone whose rest scale is zero (not animated) is posed as scaled to zero; its rest rotation and its children's rest poses are kept", async () => {
+    const J = 3;
+    const plain = (await importFbx(writeFbxBinary(fbxScene({ frames: 4 })))).motion;
+    const r = await importFbx(writeFbxBinary(fbxScene({ frames: 4, boneRest: [{ bone: 1, scaling: [0, 0, 0] }] })));
+    // Head collapses onto Spine at every frame (the loader read the zero scale as 1: Head stayed 20 above Spine).
+    for (let f = 0; f < 4; f++)
+      expect(Math.hypot(...r.motion.offset.subarray((f * J + 2) * 4, (f * J + 2) * 4 + 3))).toBe(0);
+    for (let i = 0; i < plain.rotation.length; i++) expect(r.motion.rotation[i]).toBeCloseTo(plain.rotation[i], 6);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      `2 joint(s) ("Spine", "Head") are scaled unevenly or their scale is animated in clip "Take 001"; motions carry no scale, so positions are kept and the scale is dropped`,
+    ]);
+    // Unanimated rotations of the flat bone and of the bone below it keep their rest values (the loader made them no
+    // turn): with Spine and Head still at rest, their rotations are those of the same file with Spine unscaled, and
+    // one axis flat is flat too.
+    const still = (scaling: [number, number, number]) =>
+      fbxScene({
+        frames: 4,
+        keys: (bone, attr) => (bone > 0 && attr === 'R' ? null : undefined),
+        boneRest: [
+          { bone: 1, rotation: [30, 0, 0], scaling },
+          { bone: 2, rotation: [0, 20, 45] },
+        ],
+      });
+    const unscaled = (await importFbx(writeFbxBinary(still([1, 1, 1])))).motion;
+    for (const scaling of [
+      [0, 0, 0],
+      [2, 0, 2],
+    ] as [number, number, number][]) {
+      const m = (await importFbx(writeFbxBinary(still(scaling)))).motion;
+      for (let i = 0; i < m.rotation.length; i++) expect(m.rotation[i]).toBeCloseTo(unscaled.rotation[i], 6);
+      expect(Array.from(m.rotation.subarray(J * 4 + 4, J * 4 + 8))).not.toEqual([0, 0, 0, 1]);
+    }
+  });
+
   it('an animated bone with a rotation pivot and offset turns about its pivot: its offset is T + Roff + Rp - R Rp at every frame', async () => {
     const scene = fbxScene({ frames: 9 });
     const spine = scene[2].children.find((n) => n.name === 'Model' && String(n.props[1]).startsWith('Spine'))!;

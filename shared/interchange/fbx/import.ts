@@ -85,6 +85,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
   const { settings, root, animation, notes } = loadFbx(three, bytes);
+  restoreFlatRestPoses(root, three);
   const warnings: InterchangeWarning[] = notes.map((message) => ({ code: 'loader', message }));
 
   // The skeleton: every bone, parents first. The loader duplicates a bone shared by several skins as its own child (same ID): skipped.
@@ -249,9 +250,10 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       mat.copy(order[j].matrixWorld).decompose(p, q, s);
       // A bone scaled to zero (hidden, as animators do with a prop's bone), or below one, has no rotation in its
       // world matrix, which three.js decomposes as no turn and scale 1 (so every such frame read as the rest
-      // pose, silently). Its rotation is then the product of its own and its ancestors' rotations, as the curves
+      // pose, silently). A bone below one scaled to zero along one axis only has a world matrix of rank 2 whose
+      // determinant rounds to a tiny number rather than 0, which decomposes as a wrong turn: flat too. Its rotation is then the product of its own and its ancestors' rotations, as the curves
       // give them, and its scale is reported.
-      const flat = mat.determinantAffine() === 0;
+      const flat = isFlat(mat.elements);
       if (flat) {
         q.identity();
         for (let a: Object3D | null = order[j]; a; a = a.parent) q.premultiply(a.quaternion);
@@ -475,6 +477,53 @@ function placeAboutPivots(node: FbxObject, pv: Pivots): void {
     .sub(pv.rotationPivot)
     .applyQuaternion(node.quaternion);
   inner.add(pv.translation).add(pv.rotationOffset).add(pv.rotationPivot);
+}
+
+/**
+ * Whether a world matrix (column-major, affine) has no volume: its determinant is 0, or below 1e-9 of the product of
+ * its column lengths (a rank-2 matrix's determinant rounds to about 1e-17 of it; the least even scale keeps 1).
+ */
+function isFlat(e: ArrayLike<number>): boolean {
+  const det =
+    e[0] * (e[5] * e[10] - e[6] * e[9]) - e[4] * (e[1] * e[10] - e[2] * e[9]) + e[8] * (e[1] * e[6] - e[2] * e[5]);
+  const size = Math.hypot(e[0], e[1], e[2]) * Math.hypot(e[4], e[5], e[6]) * Math.hypot(e[8], e[9], e[10]);
+  return det === 0 || Math.abs(det) <= 1e-9 * size;
+}
+
+/**
+ * A node whose rest scale (Lcl Scaling) has a zero axis composes to a flat matrix, which the loader decomposes as no
+ * turn and scale 1: the zero scale and the rest rotation were lost, and every node below it lost its rest rotation and
+ * translation too (its parent's flat world matrix inverts to nothing). Such nodes get their local pose from the file
+ * here, as FBX composes it (RSrs, as every node is posed): rotation pre * R * post^-1, scale S, position T + Roff + Rp
+ * + Rrot (Soff + Sp - Rp - S Sp). Other nodes keep the loader's pose.
+ */
+function restoreFlatRestPoses(root: FbxObject, { Euler, Quaternion }: ThreeLoaders): void {
+  const dataOf = (o: Object3D) => (o.userData as { transformData?: TransformData }).transformData;
+  const flat = (o: Object3D) => (dataOf(o)?.scale ?? [1, 1, 1]).some((x) => Number(x) === 0);
+  const xyz = (deg: number[], order: string) => {
+    const [x, y, z] = deg.map((d) => (Number(d) * Math.PI) / 180);
+    return new Quaternion().setFromEuler(new Euler(x, y, z, order as EulerOrder));
+  };
+  const redo: FbxObject[] = [];
+  root.traverse((node: FbxObject) => {
+    if (!dataOf(node)) return;
+    for (let a: Object3D | null = node; a; a = a.parent) if (flat(a)) return void redo.push(node);
+  });
+  for (const node of redo) {
+    const data = dataOf(node)!;
+    node.quaternion.copy(xyz(data.rotation ?? [0, 0, 0], data.eulerOrder ?? 'ZYX'));
+    if (data.preRotation) node.quaternion.premultiply(xyz(data.preRotation, 'ZYX'));
+    if (data.postRotation) node.quaternion.multiply(xyz(data.postRotation, 'ZYX').invert());
+    node.scale.fromArray((data.scale ?? [1, 1, 1]).map(Number));
+    const v = (a: number[] | undefined) => node.position.clone().fromArray((a ?? [0, 0, 0]).map(Number));
+    placeAboutPivots(node, {
+      rotationOffset: v(data.rotationOffset),
+      rotationPivot: v(data.rotationPivot),
+      scalingOffset: v(data.scalingOffset),
+      scalingPivot: v(data.scalingPivot),
+      translation: v(data.translation),
+    });
+  }
 }
 
 /** The name a node has in the file (the loader keeps it as `originalName`; its own `name` is sanitised for track binding). */

@@ -31,10 +31,14 @@ export interface FbxSceneOptions {
   postRotation?: [number, number, number];
   /** RotationActive of every bone (default 1 when a pre- or post-rotation is given, else not written). */
   rotationActive?: 0 | 1;
+  /** RotationOrder (enum 0..6) of every bone (not written when absent). */
+  rotationOrder?: number;
   /** InheritType of every bone but the root (not written when absent). */
   inheritType?: number;
   /** Lcl Scaling of the root bone (not written when absent). */
   rootScaling?: [number, number, number];
+  /** Rest Lcl Rotation (degrees) and Lcl Scaling of some bones (by index), written on the model. */
+  boneRest?: { bone: number; rotation?: [number, number, number]; scaling?: [number, number, number] }[];
   /** A uniform Lcl Scaling curve on one bone of the first clip: its value at each frame (linear keys). */
   scaleKeys?: { bone: number; values: number[] };
   /** The keys of a curve (bone index, 'R' or 'T', axis 0..2), instead of the default sine keys; null: no curve. */
@@ -94,14 +98,17 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
     const mid = id();
     modelIds.push(mid);
     const isProp = o.propOnly && name === 'Prop';
+    const rest = isProp ? undefined : o.boneRest?.find((r) => r.bone === i);
     const props = [
       p('Lcl Translation', 'Lcl Translation', 0, i === 0 ? 100 : 20, 0),
-      p('Lcl Rotation', 'Lcl Rotation', 0, 0, 0),
+      p('Lcl Rotation', 'Lcl Rotation', ...(rest?.rotation ?? [0, 0, 0])),
     ];
+    if (rest?.scaling) props.push(p('Lcl Scaling', 'Lcl Scaling', ...rest.scaling));
     if (o.preRotation && !isProp) props.push(p('PreRotation', 'Vector3D', ...o.preRotation));
     if (o.postRotation && !isProp) props.push(p('PostRotation', 'Vector3D', ...o.postRotation));
     const active = o.rotationActive ?? (o.preRotation || o.postRotation ? 1 : undefined);
     if (active !== undefined && !isProp) props.push(p('RotationActive', 'bool', active));
+    if (o.rotationOrder !== undefined && !isProp) props.push(p('RotationOrder', 'enum', o.rotationOrder));
     if (o.inheritType !== undefined && i > 0 && !isProp) props.push(p('InheritType', 'enum', o.inheritType));
     if (o.rootScaling && i === 0) props.push(p('Lcl Scaling', 'Lcl Scaling', ...o.rootScaling));
     objects.push(

@@ -2,7 +2,15 @@ import { AnimationMixer, Vector3, type Bone, type Object3D, type SkinnedMesh } f
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors';
-import { JointPart, KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../../motion/types';
+import {
+  JointPart,
+  KeyFlag,
+  MotionFlag,
+  cloneMotion,
+  emptyMotion,
+  type JointInfo,
+  type Motion,
+} from '../../motion/types';
 import { validateMotion } from '../../mtn/validate';
 import { quatFromAxisAngle, quatMul, worldPose } from '../kinematics';
 import { motionToGlb } from './export';
@@ -232,10 +240,103 @@ describe('glTF export / import', () => {
   });
 });
 
+describe('glTF rigid rigs (node animation without a skin)', () => {
+  const skinless = (m: Motion, edit: (json: GltfJson) => void = () => {}) =>
+    editGlb(motionToGlb(m), (json) => {
+      delete json.skins;
+      for (const n of json.nodes!) delete n.skin;
+      edit(json);
+    });
+
+  it("the nodes the clip moves become the joints, as the skin's would", async () => {
+    const m = makeMotion(12);
+    const skinned = (await importGltf(motionToGlb(m))).motion;
+    const { motion, warnings } = await importGltf(skinless(m));
+    expect(warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'nodes-as-joints',
+        'the file has no skin: the 6 node(s) clip "motion" moves become the joints (nodes it leaves still are folded into them)',
+      ],
+    ]);
+    expect(motion.joints).toEqual(skinned.joints);
+    expect(maxDiff(motion.rotation, skinned.rotation)).toBe(0);
+    expect(maxDiff(motion.offset, skinned.offset)).toBe(0);
+    expect(maxDiff(motion.translation, skinned.translation)).toBe(0);
+  });
+
+  it('a node the clip leaves still is folded into the joint below it; a still root makes their common parent the root joint', async () => {
+    const m = makeMotion(12);
+    const dropChannels = (node: number) => (json: GltfJson) => {
+      for (const a of json.animations!) a.channels = a.channels.filter((c) => c.target.node !== node);
+    };
+    // Spine (node 1) still: LeftArm and RightArm hang from Hips, where the world puts them.
+    const noSpine = await importGltf(skinless(m, dropChannels(1)));
+    expect(noSpine.motion.joints.map((j) => [j.name, j.parent])).toEqual([
+      ['Hips', -1],
+      ['LeftArm', 0],
+      ['RightArm', 0],
+      ['LeftLeg', 0],
+      ['RightLeg', 0],
+    ]);
+    const still = cloneMotion(m);
+    for (let f = 0; f <= m.frameCount; f++) still.rotation.set(m.rotation.subarray(4, 8), (f * 6 + 1) * 4);
+    const want = worldPose(still, 7).positions;
+    const got = worldPose(noSpine.motion, 7).positions;
+    for (const [j, k] of [
+      [0, 0],
+      [2, 1],
+      [3, 2],
+      [4, 3],
+      [5, 4],
+    ])
+      for (let c = 0; c < 3; c++) expect(got[k * 3 + c]).toBeCloseTo(want[j * 3 + c], 4);
+    // Hips (node 0) still: Spine, LeftLeg and RightLeg are the top nodes; Hips, their parent, becomes the root.
+    const noHips = await importGltf(skinless(m, dropChannels(0)));
+    expect(noHips.motion.joints.map((j) => j.name)).toEqual([
+      'Hips',
+      'Spine',
+      'LeftArm',
+      'RightArm',
+      'LeftLeg',
+      'RightLeg',
+    ]);
+    expect(noHips.warnings.map((w) => w.code)).toEqual(['nodes-as-joints', 'root-added']);
+    expect(noHips.warnings[1].message).toBe(
+      'the nodes clip "motion" moves have 3 root joints; their common parent node "Hips" becomes the root joint',
+    );
+  });
+
+  it('refused, naming the clip: a clip that moves no node, and moved nodes with no common parent', async () => {
+    const m = makeMotion(4);
+    const none = await importGltf(
+      skinless(m, (json) => {
+        for (const a of json.animations!) a.channels = [];
+      }),
+    ).catch((e) => e);
+    expect(none).toBeInstanceOf(FormatError);
+    expect(none.place.where).toBe('animations[0]');
+    expect(none.message).toMatch(/the file has no skins, and clip "motion" moves no node/);
+    const apart = await importGltf(
+      skinless(m, (json) => {
+        for (const a of json.animations!)
+          a.channels = a.channels.filter((c) => c.target.node === 2 || c.target.node === 4);
+        json.nodes![0].children = [1];
+        json.nodes![1].children = [3];
+        json.scenes![0].nodes!.push(2, 4);
+      }),
+    ).catch((e) => e);
+    expect(apart).toBeInstanceOf(FormatError);
+    expect(apart.message).toMatch(
+      /the nodes clip "motion" moves have 2 unconnected root joints \("LeftArm", "LeftLeg"\) with no common parent node: a motion has one root; parent them under one node/,
+    );
+  });
+});
+
 describe('glTF errors', () => {
-  it('a glTF without skins', async () => {
+  it('a glTF without skins or animations', async () => {
     const glb = editGlb(motionToGlb(makeMotion(4)), (json) => {
       delete json.skins;
+      delete json.animations;
       for (const n of json.nodes!) delete n.skin;
     });
     const err = await importGltf(glb).catch((e) => e);
@@ -243,7 +344,7 @@ describe('glTF errors', () => {
     expect(err.kind).toBe('GLTF');
     expect(err.place.where).toBe('skins');
     expect(err.withFile('box.glb').message).toBe(
-      'box.glb [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion',
+      'box.glb [GLTF] (skins): the file has no skins and no animations: only skeletal animation, or an animation that moves nodes, can become a motion',
     );
   });
 

@@ -66,11 +66,13 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const { json, clips, nodeObjects } = await loadWithThree(bytes, options.resolveUri);
   const warnings: InterchangeWarning[] = [];
   const nodes = json.nodes ?? [];
-  if (!json.skins?.length)
-    throw new FormatError('GLTF', 'the file has no skins: only skinned (skeletal) animation can become a motion', {
-      where: 'skins',
-    });
   const infos = clipInfos(json, clips);
+  if (!json.skins?.length && !infos.length)
+    throw new FormatError(
+      'GLTF',
+      'the file has no skins and no animations: only skeletal animation, or an animation that moves nodes, can become a motion',
+      { where: 'skins' },
+    );
   if (!infos.length) throw new FormatError('GLTF', 'the file has no animations', { where: 'animations' });
   const clipIndex = chooseClip(infos, options.clip, 'GLTF', 'animations');
   const clip = clips[clipIndex];
@@ -104,16 +106,31 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     tracksByNode.set(node, entry);
   }
 
-  // The skin: the one whose joints the clip animates most.
-  const skinIndex = chooseSkin(json, tracksByNode);
-  const skin = json.skins[skinIndex];
+  // The skin: the one whose joints the clip animates most. A file without skins whose clip moves nodes (a rigid rig:
+  // a machine, a prop, a character whose parts are separate meshes) gets the nodes the clip moves as its joints.
+  const skinIndex = json.skins?.length ? chooseSkin(json, tracksByNode) : -1;
+  const skin = skinIndex >= 0 ? json.skins![skinIndex] : { joints: [...tracksByNode.keys()].sort((a, b) => a - b) };
+  const skinWords = skinIndex >= 0 ? `skin ${skinIndex}` : `the nodes clip ${quoteJson(infos[clipIndex].name)} moves`;
+  const skinPlace = skinIndex >= 0 ? `skins[${skinIndex}]` : `animations[${clipIndex}]`;
+  if (skinIndex < 0) {
+    if (!skin.joints.length)
+      throw new FormatError(
+        'GLTF',
+        `the file has no skins, and clip ${quoteJson(infos[clipIndex].name)} moves no node (it animates ${scaleTracks ? 'only scale' : 'only morph weights or nothing'}): only skeletal animation, or an animation that moves nodes, can become a motion`,
+        { where: `animations[${clipIndex}]` },
+      );
+    warnings.push({
+      code: 'nodes-as-joints',
+      message: `the file has no skin: the ${skin.joints.length} node(s) clip ${quoteJson(infos[clipIndex].name)} moves become the joints (nodes it leaves still are folded into them)`,
+    });
+  }
   const parentOf = new Int32Array(nodes.length).fill(-1);
   nodes.forEach((n, i) => (n.children ?? []).forEach((c) => (parentOf[c] = i)));
   const inSkin = new Set(skin.joints);
   for (const j of skin.joints)
     if (j < 0 || j >= nodes.length)
-      throw new FormatError('GLTF', `skin ${skinIndex} names node ${j}, which does not exist`, {
-        where: `skins[${skinIndex}].joints`,
+      throw new FormatError('GLTF', `${skinWords} names node ${j}, which does not exist`, {
+        where: `${skinPlace}.joints`,
       });
   const jointAncestor = (n: number) => {
     for (let a = parentOf[n]; a >= 0; a = parentOf[a]) if (inSkin.has(a)) return a;
@@ -131,12 +148,12 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     if (common === undefined)
       throw new FormatError(
         'GLTF',
-        `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => quoteJson(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`,
-        { where: `skins[${skinIndex}]` },
+        `${skinWords} ${skinIndex >= 0 ? 'has' : 'have'} ${roots.length} unconnected root joints (${roots.map((r) => quoteJson(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node${skinIndex >= 0 ? '' : ': a motion has one root; parent them under one node in your animation tool and export again'}`,
+        { where: skinPlace },
       );
     warnings.push({
       code: 'root-added',
-      message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${quoteJson(nodes[common].name ?? `node ${common}`)} becomes the root joint`,
+      message: `${skinWords} ${skinIndex >= 0 ? 'has' : 'have'} ${roots.length} root joints; their common parent node ${quoteJson(nodes[common].name ?? `node ${common}`)} becomes the root joint`,
     });
     inSkin.add(common);
     roots = [common];
@@ -150,9 +167,11 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   visit(roots[0]);
   const J = order.length;
   if (J > MTN_MAX_JOINTS)
-    throw new FormatError('GLTF', `the skin has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
-      where: `skins[${skinIndex}]`,
-    });
+    throw new FormatError(
+      'GLTF',
+      `${skinIndex >= 0 ? 'the skin has' : `${skinWords} are`} ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`,
+      { where: skinPlace },
+    );
   const jointOfNode = new Map(order.map((n, j) => [n, j]));
   const parents = order.map((n) => (n === roots[0] ? -1 : (jointOfNode.get(jointAncestor(n)) as number)));
 
