@@ -324,6 +324,16 @@ export const asyncWriteIo = {
 };
 
 /**
+ * Writes `pieces` whole at `fd`'s position, in order, through asyncWriteIo: a write may take fewer bytes than asked,
+ * so a short one goes on from where it stopped (writeFileAtomicAsync, build/commit.ts's temps written off the main
+ * thread).
+ */
+export async function writePiecesAsync(fd: number, pieces: Iterable<Uint8Array>): Promise<void> {
+  for (const piece of pieces)
+    for (let at = 0; at < piece.byteLength;) at += await asyncWriteIo.write(fd, piece, at, piece.byteLength - at);
+}
+
+/**
  * Every asynchronous write of this process still running (writeFileAtomicAsync, build/commit.ts commitOutputsAsync):
  * main waits for them, bounded, before it quits (settleWrites), so a quit does not cut off the copy of unsaved work
  * or the save being written (docs/architecture.md#electron). An entry goes when its write ends, however it ends.
@@ -432,8 +442,7 @@ async function writeAtomicAsync(
     fd = await io.open(tmp, 'wx', mode ?? 0o666);
     const written = fstatSync(fd);
     keepMode(fd, mode);
-    for (const piece of pieces ?? [bytes])
-      for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
+    await writePiecesAsync(fd, pieces ?? [bytes]);
     await io.fsync(fd);
     const open = fd;
     fd = null;

@@ -54,6 +54,7 @@ import {
   readSmallFile,
   refuseTempNotWritten,
   trackWrite,
+  writePiecesAsync,
   type FolderPin,
   type SmallFile,
 } from '../fsutil';
@@ -138,8 +139,7 @@ async function writeDurablyAsync(
     // The file made, as the install checks that it is still the one at the temp's name (fsutil refuseTempNotWritten).
     const { dev, ino } = nodeFs.fstatSync(fd);
     keepMode(fd, mode);
-    for (const piece of data instanceof Uint8Array ? [data] : data)
-      for (let at = 0; at < piece.byteLength;) at += await io.write(fd, piece, at, piece.byteLength - at);
+    await writePiecesAsync(fd, data instanceof Uint8Array ? [data] : data);
     await io.fsync(fd);
     return { dev, ino };
   } finally {
