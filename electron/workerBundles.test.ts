@@ -315,3 +315,44 @@ describe('worker bundles in a packaged app (round 23)', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+// Node 20 aborted a build once in about 300 runs as the pool ended its workers: a background compile task of a
+// worker's isolate outlived the isolate's place in Node's platform (docs/testing.md, "Worker teardown"). V8 prints
+// with --trace-opt how it compiles each function, from whichever thread. Mutation that fails: startWorkerBundle
+// without compileWorkersOnTheirThread (the worker's hot function compiles ConcurrencyMode::kConcurrent).
+describe('worker teardown (Node 20)', () => {
+  it("a worker started here optimises on its own thread: no background compile task outlives the worker's isolate", async () => {
+    writeFileSync(
+      join(dir, 'hot.cjs'),
+      `function actguyHotLoop(n) { let s = 0; for (let i = 0; i < n; i++) s += String(i).length; return s; }
+let t = 0;
+for (let j = 0; j < 20000; j++) t += actguyHotLoop(40);
+require('node:worker_threads').parentPort.postMessage(t);
+`,
+    );
+    writeFileSync(
+      join(dir, 'starts.ts'),
+      `import { join } from 'node:path';
+import { startWorkerBundle } from ${JSON.stringify(resolve(__dirname, 'workerBundles'))};
+const w = startWorkerBundle(join(__dirname, 'hot.cjs'));
+w.once('message', () => void w.terminate());
+`,
+    );
+    await build({
+      entryPoints: [join(dir, 'starts.ts')],
+      outfile: join(dir, 'starts.cjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'silent',
+    });
+    const r = spawnSync(process.execPath, ['--trace-opt', join(dir, 'starts.cjs')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const compiles = r.stdout.split('\n').filter((l) => /^\[compiling method .*actguyHotLoop/.test(l));
+    expect(compiles.length, r.stdout.slice(0, 2000)).toBeGreaterThan(0);
+    expect(compiles.filter((l) => !/ConcurrencyMode::kSynchronous/.test(l))).toEqual([]);
+  }, 60_000);
+});

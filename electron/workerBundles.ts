@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { BUNDLE_REFUSED, bundleRefusedError, isBundleRefusal } from '../shared/errors';
 
@@ -154,12 +155,31 @@ const WORKER_LOADER = `'use strict';
 })();
 `;
 
+let workerCompilesOnItsThread = false;
+
+/**
+ * Worker threads started from now on optimise their hot functions on their own thread, not in V8's background
+ * compile tasks. Node 20 unregisters a worker's isolate from its platform before it disposes of it, and a compile
+ * task still running for that isolate in between aborts the whole process (`Assertion failed: (data.first) !=
+ * nullptr` in `NodePlatform::ForIsolate`, from `IncrementalMarkingJob::ScheduleTask`): seen once in about 300
+ * `actguy build --jobs 2` runs, as the pool ended its workers after the outputs were written (exit 134, a core dump
+ * with the worker thread in `Isolate::Deinit` waiting for that task). A worker isolate created without background
+ * recompilation has no such task. V8 reads the flag when an isolate is created, so the process's own isolate, which
+ * Node drains before it tears it down, keeps its background compiles (docs/testing.md, "Worker teardown").
+ */
+export function compileWorkersOnTheirThread(): void {
+  if (workerCompilesOnItsThread) return;
+  setFlagsFromString('--no-concurrent-recompilation');
+  workerCompilesOnItsThread = true;
+}
+
 /**
  * Starts the worker bundle at `path`. With digests required, only a file that matches its digest runs (from the
  * bytes checked); any other gives a worker that fails at once with the refusal (an error whose `code` is
  * BUNDLE_REFUSED), which each caller reports as it is, once, and not as the failure of the job it was given.
  */
 export function startWorkerBundle(path: string, options: WorkerOptions = {}): Worker {
+  compileWorkersOnTheirThread();
   if (!required) return new Worker(path, options);
   let source: string;
   try {
