@@ -37,6 +37,7 @@ import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore }
 import { outputStamp, writeLastBuild, type BuildSummary } from './lastBuild';
 import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
+import { fewChanged } from './fewChanged';
 import { readBuildInput, readInputFile } from './files';
 import { reportWarningFor } from './reportWarnings';
 import { projectRedactor } from '../outsideQuotes';
@@ -59,6 +60,11 @@ export interface ProjectBuildOptions {
   readFile?: ReadFile;
   /** The compressor to use instead of one made for `jobs` (tests). */
   compressor?: MotionCompressor;
+  /**
+   * The pool to use instead of one made for `jobs`, as the build's own (tests): unlike `compressor`, the build may
+   * still compress a few changed motions on its own thread rather than start it (fewChanged.ts), and closes it.
+   */
+  ownPool?: MotionCompressor;
   /** The project text to use instead of the file (an edited, unsaved project in the app). */
   projectText?: string;
   /**
@@ -219,7 +225,10 @@ async function buildAsRead(projectPath: string, options: ProjectBuildOptions): P
   /** The verdicts the compression used (the record of the build is kept only with them). */
   let usedVerdicts: VerdictStore | undefined;
   // The pure pool: with this thread as one of the jobs the short clips' build measured slower (docs/compression.md).
-  const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
+  const compressor = options.compressor ?? options.ownPool ?? compressorFor(options.jobs ?? defaultJobs());
+  // A pool of its own (not the watch's, already started): a rebuild where a few small motions changed compresses
+  // them on this thread and never starts it (fewChanged.ts, docs/cache.md).
+  const few = options.compressor ? undefined : fewChanged(compressor, remembered, recorded.known);
   try {
     let compressed;
     let prep;
@@ -227,7 +236,7 @@ async function buildAsRead(projectPath: string, options: ProjectBuildOptions): P
     /** What this build may take from the last one's outputs (lastBuild.ts). */
     let carryPlan: CarryFromLastBuild | undefined;
     try {
-      prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+      prep = prepareBuild(project, recorded.read, few?.known ?? startWhenCold(compressor, remembered, recorded.known));
       // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`).
       (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
       if (!prep.ok) return prep;
@@ -246,7 +255,7 @@ async function buildAsRead(projectPath: string, options: ProjectBuildOptions): P
         cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
       usedVerdicts = verdicts;
       compressed = await compressWithinBudget(prepared, {
-        compressor,
+        compressor: few?.compressorFor(prepared, carryPlan?.expected, recorded.stampOf) ?? compressor,
         cache,
         verdicts,
         onMotion: (m) => {
