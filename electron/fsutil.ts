@@ -8,6 +8,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   statSync,
@@ -440,7 +441,7 @@ async function writeAtomicAsync(
   let fd: number | null = null;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666);
-    const written = fstatSync(fd);
+    const written = tempMadeAs(fd);
     keepMode(fd, mode);
     await writePiecesAsync(fd, pieces ?? [bytes]);
     await io.fsync(fd);
@@ -467,6 +468,46 @@ async function writeAtomicAsync(
   }
 }
 
+/** A temp as it was made (tempMadeAs): its identity, and where the kernel made it, when that can be asked. */
+export interface TempMade {
+  dev: number;
+  ino: number;
+  /** The path the descriptor was opened at, links resolved (Linux's /proc/self/fd), else undefined. */
+  at?: string;
+}
+
+/**
+ * The temp open at `fd` as it was made: its identity, and on Linux the path the kernel made it at, links resolved
+ * (/proc/self/fd/N), asked while it is open. A folder swapped for a link around the temp's open has it made in the
+ * folder the link led to, which refuseTempNotWritten then cleans up (removeStrayTemp; docs/security.md, round 36).
+ */
+export function tempMadeAs(fd: number): TempMade {
+  const { dev, ino } = fstatSync(fd);
+  let at: string | undefined;
+  try {
+    at = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    /* not Linux, or no /proc: where it was made is not known */
+  }
+  return { dev, ino, ...(at?.startsWith('/') && { at }) };
+}
+
+/**
+ * Removes the temp `made` where it was made, when that is not where the write looked for it (a folder swapped around
+ * its open): only the very file made (its device and inode, looked at without following a link), so nothing else
+ * at that name is removed. Before round 36 it stayed in the folder the link led to (round 35's "Left open"). A
+ * failure is ignored: the write is refused either way.
+ */
+function removeStrayTemp(made: TempMade): void {
+  if (!made.at) return;
+  try {
+    const st = lstatSync(made.at);
+    if (st.isFile() && st.dev === made.dev && st.ino === made.ino) atomicWriteIo.unlinkSync(made.at);
+  } catch {
+    /* gone already, or not reachable */
+  }
+}
+
 /**
  * Throws (code EFOLDERMOVED) unless the file at `tmp` now is the temp this write made (`written`: its fstat when it
  * was opened). An asynchronous write opens its temp by name in the thread pool, and whoever may write the folder
@@ -475,7 +516,7 @@ async function writeAtomicAsync(
  * nothing written), or a file they put at the temp's name meanwhile, which it installed as the user's save
  * (docs/security.md, round 35).
  */
-export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: number }, path: string): void {
+export function refuseTempNotWritten(tmp: string, written: TempMade, path: string): void {
   let now: Stats | undefined;
   try {
     now = lstatSync(tmp);
@@ -483,6 +524,7 @@ export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: n
     /* gone: refused below */
   }
   if (now?.isFile() && now.dev === written.dev && now.ino === written.ino) return;
+  removeStrayTemp(written);
   throw Object.assign(
     new Error(
       `its folder ${dirname(path)} changed while it was written (the file written is not where it was made); nothing was written there`,
