@@ -359,6 +359,16 @@ export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
  */
 const writeTurns = new Map<string, Promise<void>>();
 
+/** A write queued by inTurn with `coalesce`, until it starts: a later one of the same files takes its place. */
+interface WaitingTurn {
+  write: () => Promise<unknown>;
+  started: boolean;
+  result: Promise<unknown>;
+  ended: Promise<void>;
+}
+/** The waiting coalescable write of each set of files (its sorted absolute paths). */
+const waitingTurns = new Map<string, WaitingTurn>();
+
 /**
  * Runs `write` once every asynchronous write of any of `paths` started before it has ended, so that writes of one file
  * are renamed into place in the order they were asked for. Without it, two saves of one file (Save, an edit, Save
@@ -366,14 +376,40 @@ const writeTurns = new Map<string, Promise<void>>();
  * the newer one, which the page had marked saved and whose copy of unsaved work was removed (docs/security.md,
  * round 35). A write that fails lets the next one go as one that succeeds does.
  */
-export function inTurn<T>(paths: readonly string[], write: () => Promise<T>): Promise<T> {
+export function inTurn<T>(
+  paths: readonly string[],
+  write: () => Promise<T>,
+  /**
+   * A later write of exactly the same files replaces this one while it waits for its turn behind another write (it has
+   * not started): both callers get the later one's outcome. Each Save sent the whole motion, and holding Ctrl+S (or saving again and
+   * again while a large save was flushed) queued one copy per key repeat, each held until its turn: memory without
+   * bound. Now at most one write per set of files runs and one waits (docs/security.md, round 36). The older bytes
+   * would have been replaced by the newer at once anyway, so what ends on disk is the same.
+   */
+  coalesce = false,
+): Promise<T> {
   const keys = [...new Set(paths.map((p) => resolve(p)))];
+  const sig = [...keys].sort().join('\0');
+  const waiting = coalesce ? waitingTurns.get(sig) : undefined;
+  if (waiting && !waiting.started && keys.every((k) => writeTurns.get(k) === waiting.ended)) {
+    waiting.write = write;
+    return waiting.result as Promise<T>;
+  }
   const before = keys.flatMap((k) => writeTurns.get(k) ?? []);
-  const result = Promise.all(before).then(write);
+  const turn: WaitingTurn = { write, started: false, result: undefined!, ended: undefined! };
+  const result = Promise.all(before).then(() => {
+    turn.started = true;
+    if (waitingTurns.get(sig) === turn) waitingTurns.delete(sig);
+    return (turn.write as () => Promise<T>)();
+  });
   const ended = result.then(
     () => undefined,
     () => undefined,
   );
+  turn.result = result;
+  turn.ended = ended;
+  // Only one waiting behind another write: one with none before it starts at once, and is not held in memory.
+  if (coalesce && before.length > 0) waitingTurns.set(sig, turn);
   for (const k of keys) writeTurns.set(k, ended);
   void ended.then(() => {
     for (const k of keys) if (writeTurns.get(k) === ended) writeTurns.delete(k);
@@ -427,7 +463,7 @@ export function writeFileAtomicAsync(
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
-  return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options)));
+  return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options), true));
 }
 
 async function writeAtomicAsync(

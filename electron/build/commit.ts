@@ -817,6 +817,7 @@ export function commitOutputsAsync(
           commit.release();
         }
       },
+      true,
     ),
   );
 }
