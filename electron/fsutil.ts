@@ -8,6 +8,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   statSync,
@@ -358,6 +359,16 @@ export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
  */
 const writeTurns = new Map<string, Promise<void>>();
 
+/** A write queued by inTurn with `coalesce`, until it starts: a later one of the same files takes its place. */
+interface WaitingTurn {
+  write: () => Promise<unknown>;
+  started: boolean;
+  result: Promise<unknown>;
+  ended: Promise<void>;
+}
+/** The waiting coalescable write of each set of files (its sorted absolute paths). */
+const waitingTurns = new Map<string, WaitingTurn>();
+
 /**
  * Runs `write` once every asynchronous write of any of `paths` started before it has ended, so that writes of one file
  * are renamed into place in the order they were asked for. Without it, two saves of one file (Save, an edit, Save
@@ -365,14 +376,40 @@ const writeTurns = new Map<string, Promise<void>>();
  * the newer one, which the page had marked saved and whose copy of unsaved work was removed (docs/security.md,
  * round 35). A write that fails lets the next one go as one that succeeds does.
  */
-export function inTurn<T>(paths: readonly string[], write: () => Promise<T>): Promise<T> {
+export function inTurn<T>(
+  paths: readonly string[],
+  write: () => Promise<T>,
+  /**
+   * A later write of exactly the same files replaces this one while it waits for its turn behind another write (it has
+   * not started): both callers get the later one's outcome. Each Save sent the whole motion, and holding Ctrl+S (or saving again and
+   * again while a large save was flushed) queued one copy per key repeat, each held until its turn: memory without
+   * bound. Now at most one write per set of files runs and one waits (docs/security.md, round 36). The older bytes
+   * would have been replaced by the newer at once anyway, so what ends on disk is the same.
+   */
+  coalesce = false,
+): Promise<T> {
   const keys = [...new Set(paths.map((p) => resolve(p)))];
+  const sig = [...keys].sort().join('\0');
+  const waiting = coalesce ? waitingTurns.get(sig) : undefined;
+  if (waiting && !waiting.started && keys.every((k) => writeTurns.get(k) === waiting.ended)) {
+    waiting.write = write;
+    return waiting.result as Promise<T>;
+  }
   const before = keys.flatMap((k) => writeTurns.get(k) ?? []);
-  const result = Promise.all(before).then(write);
+  const turn: WaitingTurn = { write, started: false, result: undefined!, ended: undefined! };
+  const result = Promise.all(before).then(() => {
+    turn.started = true;
+    if (waitingTurns.get(sig) === turn) waitingTurns.delete(sig);
+    return (turn.write as () => Promise<T>)();
+  });
   const ended = result.then(
     () => undefined,
     () => undefined,
   );
+  turn.result = result;
+  turn.ended = ended;
+  // Only one waiting behind another write: one with none before it starts at once, and is not held in memory.
+  if (coalesce && before.length > 0) waitingTurns.set(sig, turn);
   for (const k of keys) writeTurns.set(k, ended);
   void ended.then(() => {
     for (const k of keys) if (writeTurns.get(k) === ended) writeTurns.delete(k);
@@ -426,7 +463,7 @@ export function writeFileAtomicAsync(
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
-  return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options)));
+  return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options), true));
 }
 
 async function writeAtomicAsync(
@@ -440,7 +477,7 @@ async function writeAtomicAsync(
   let fd: number | null = null;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666);
-    const written = fstatSync(fd);
+    const written = tempMadeAs(fd);
     keepMode(fd, mode);
     await writePiecesAsync(fd, pieces ?? [bytes]);
     await io.fsync(fd);
@@ -467,6 +504,46 @@ async function writeAtomicAsync(
   }
 }
 
+/** A temp as it was made (tempMadeAs): its identity, and where the kernel made it, when that can be asked. */
+export interface TempMade {
+  dev: number;
+  ino: number;
+  /** The path the descriptor was opened at, links resolved (Linux's /proc/self/fd), else undefined. */
+  at?: string;
+}
+
+/**
+ * The temp open at `fd` as it was made: its identity, and on Linux the path the kernel made it at, links resolved
+ * (/proc/self/fd/N), asked while it is open. A folder swapped for a link around the temp's open has it made in the
+ * folder the link led to, which refuseTempNotWritten then cleans up (removeStrayTemp; docs/security.md, round 36).
+ */
+export function tempMadeAs(fd: number): TempMade {
+  const { dev, ino } = fstatSync(fd);
+  let at: string | undefined;
+  try {
+    at = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    /* not Linux, or no /proc: where it was made is not known */
+  }
+  return { dev, ino, ...(at?.startsWith('/') && { at }) };
+}
+
+/**
+ * Removes the temp `made` where it was made, when that is not where the write looked for it (a folder swapped around
+ * its open): only the very file made (its device and inode, looked at without following a link), so nothing else
+ * at that name is removed. Before round 36 it stayed in the folder the link led to (round 35's "Left open"). A
+ * failure is ignored: the write is refused either way.
+ */
+function removeStrayTemp(made: TempMade): void {
+  if (!made.at) return;
+  try {
+    const st = lstatSync(made.at);
+    if (st.isFile() && st.dev === made.dev && st.ino === made.ino) atomicWriteIo.unlinkSync(made.at);
+  } catch {
+    /* gone already, or not reachable */
+  }
+}
+
 /**
  * Throws (code EFOLDERMOVED) unless the file at `tmp` now is the temp this write made (`written`: its fstat when it
  * was opened). An asynchronous write opens its temp by name in the thread pool, and whoever may write the folder
@@ -475,7 +552,7 @@ async function writeAtomicAsync(
  * nothing written), or a file they put at the temp's name meanwhile, which it installed as the user's save
  * (docs/security.md, round 35).
  */
-export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: number }, path: string): void {
+export function refuseTempNotWritten(tmp: string, written: TempMade, path: string): void {
   let now: Stats | undefined;
   try {
     now = lstatSync(tmp);
@@ -483,6 +560,7 @@ export function refuseTempNotWritten(tmp: string, written: { dev: number; ino: n
     /* gone: refused below */
   }
   if (now?.isFile() && now.dev === written.dev && now.ino === written.ino) return;
+  removeStrayTemp(written);
   throw Object.assign(
     new Error(
       `its folder ${dirname(path)} changed while it was written (the file written is not where it was made); nothing was written there`,

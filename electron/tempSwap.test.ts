@@ -12,6 +12,7 @@ import {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -82,6 +83,8 @@ describe("a folder swapped for a link around the open of a save's temp, and put 
       /changed while it was written.*nothing was written there/,
     );
     expect(readFileSync(path, 'utf8')).toBe(before);
+    // The temp made in their folder is removed there too (round 36; round 35 left it).
+    expect(readdirSync(theirs)).toEqual([]);
   });
 
   // Mutation that fails: the install without refuseTempNotWritten (the save says saved; walk.mtn is the old one and its
@@ -97,6 +100,7 @@ describe("a folder swapped for a link around the open of a save's temp, and put 
     );
     expect(Buffer.from(readFileSync(path)).equals(Buffer.from(mtnBytes))).toBe(true);
     expect(() => readFileSync(tuningPathOf(path))).toThrow(/ENOENT/);
+    expect(readdirSync(theirs)).toEqual([]);
     // Put right, the same save lands whole.
     Object.assign(asyncWriteIo, realAsyncIo);
     await handlers.saveMotion({ documentId, path, mtnBytes: newer, tuningText });

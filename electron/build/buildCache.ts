@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
@@ -407,12 +407,21 @@ export function stateFolderProblem(
   follow = false,
   me: number | undefined = process.getuid?.(),
 ): string | undefined {
-  if (me === undefined) return undefined;
   const say = (message: string) => {
     if (stateFoldersSaid.has(`${dir}\0${message}`)) return;
     stateFoldersSaid.add(`${dir}\0${message}`);
     stateFolderWarnings.warn(message);
   };
+  // A relative $ACTGUY_STATE_DIR (defaultStateDir) names a folder in whatever folder the command runs in: a received
+  // project's would hold verdicts and a code cache of the sender's (round 36). Asked everywhere, Windows too.
+  if (!isAbsolute(dir)) {
+    const why = `the state folder ${dir} is a relative path, which names a folder in whatever folder a command runs in (a received project's among them)`;
+    say(
+      `${why}: ActGuy keeps no build state there (builds only read everything again); set ACTGUY_STATE_DIR to an absolute path of a folder of yours`,
+    );
+    return why;
+  }
+  if (me === undefined) return undefined;
   // Asked first, also of a state folder not made yet: nothing is made under a folder others may swap (round 32).
   const pathWhy = follow ? statePathProblem(dir, me) : undefined;
   if (pathWhy) {

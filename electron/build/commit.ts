@@ -53,10 +53,12 @@ import {
   readFileHead,
   readSmallFile,
   refuseTempNotWritten,
+  tempMadeAs,
   trackWrite,
   writePiecesAsync,
   type FolderPin,
   type SmallFile,
+  type TempMade,
 } from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
@@ -75,7 +77,7 @@ export interface CommitFs {
     path: string,
     data: Uint8Array | readonly Uint8Array[],
     options?: { flag?: string; mode?: number },
-  ): Promise<void | { dev: number; ino: number }>;
+  ): Promise<void | TempMade>;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -132,16 +134,17 @@ async function writeDurablyAsync(
   data: Uint8Array | readonly Uint8Array[],
   flag: string,
   mode?: number,
-): Promise<{ dev: number; ino: number }> {
+): Promise<TempMade> {
   const io = asyncWriteIo;
   const fd = await io.open(path, flag, mode ?? 0o666);
   try {
-    // The file made, as the install checks that it is still the one at the temp's name (fsutil refuseTempNotWritten).
-    const { dev, ino } = nodeFs.fstatSync(fd);
+    // The file made, as the install checks that it is still the one at the temp's name (fsutil refuseTempNotWritten),
+    // and where it was made, so that a refused install removes it there (round 36).
+    const made = tempMadeAs(fd);
     keepMode(fd, mode);
     await writePiecesAsync(fd, data instanceof Uint8Array ? [data] : data);
     await io.fsync(fd);
-    return { dev, ino };
+    return made;
   } finally {
     await io.close(fd);
   }
@@ -814,6 +817,7 @@ export function commitOutputsAsync(
           commit.release();
         }
       },
+      true,
     ),
   );
 }
@@ -824,7 +828,7 @@ interface StartedCommit {
   /** Step 3 for file `k`: `write` writes its temp; a failure removes every temp and throws, naming the user's file. */
   writeTemp<T>(k: number, write: (temp: string, options: { flag: string; mode: number | undefined }) => T): T;
   /** Records the file written for temp `k` (its fstat): install refuses unless that file is still at the temp's name. */
-  madeAs(k: number, made: { dev: number; ino: number }): void;
+  madeAs(k: number, made: TempMade): void;
   /** Steps 4 to 7, once every temp is written; returns the note of a recovered earlier commit. */
   install(): string | undefined;
   /** Releases the lock (not after a test's kill). */
@@ -896,7 +900,7 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
       new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`),
     );
   };
-  const made = new Map<number, { dev: number; ino: number }>();
+  const made = new Map<number, TempMade>();
   return {
     fs,
     madeAs(k, identity) {

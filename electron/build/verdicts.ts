@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, posix, resolve, win32 } from 'node:path';
 import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
@@ -44,15 +44,26 @@ export const VERDICT_LOG_MAX_BYTES = 512 * 1024;
 /** A save that changed more records than this rewrites the verdict file (a day's touch of every record, say). */
 const APPEND_MAX_RECORDS = 256;
 
-/** The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state. */
+/**
+ * The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state.
+ *
+ * A relative path would be a folder of whatever folder a command runs in, a received project's among them: its
+ * verdicts would say what a build trusts, and its code cache (electron/cli/codeCache.ts) which code `actguy build`
+ * runs (docs/security.md, round 36). A relative $XDG_STATE_HOME or %LOCALAPPDATA% is ignored, as the XDG Base
+ * Directory specification asks; a relative $ACTGUY_STATE_DIR, the user's explicit choice, is returned as written, and
+ * stateFolderProblem refuses it with a warning saying what to set: no state is kept then, and none is read.
+ */
 export function defaultStateDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): string {
-  if (env.ACTGUY_STATE_DIR) return resolve(env.ACTGUY_STATE_DIR);
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'ActGuy', 'state');
+  const absolute = (p: string | undefined): p is string => !!p && (platform === 'win32' ? win32 : posix).isAbsolute(p);
+  if (env.ACTGUY_STATE_DIR)
+    return absolute(env.ACTGUY_STATE_DIR) ? resolve(env.ACTGUY_STATE_DIR) : env.ACTGUY_STATE_DIR;
+  if (platform === 'win32')
+    return join(absolute(env.LOCALAPPDATA) ? env.LOCALAPPDATA : join(homedir(), 'AppData', 'Local'), 'ActGuy', 'state');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'ActGuy');
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'actguy');
+  return join(absolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state'), 'actguy');
 }
 
 export { stampOf, type FileStamp } from './fileStamp';

@@ -8,6 +8,7 @@ import {
   chmodSync,
   chownSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -19,8 +20,9 @@ import {
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadChunkWithCodeCache } from './codeCache';
+import { defaultStateDir, loadChunkWithCodeCache } from './codeCache';
 
 let dir: string;
 let state: string;
@@ -202,5 +204,87 @@ describe('the built CLI', () => {
     expect(third.stdout).toBe(first.stdout);
     expect(readFileSync(file).includes(junk)).toBe(false);
     expect(statSync(file).size).toBeGreaterThan(100_000);
+  });
+});
+
+/**
+ * V8 data made from a script as long as the chunk that is not the chunk, under a head and checksum that hold, as
+ * anyone who knows the released CLI can make (nothing in the key is secret): V8 checks the source's length only, so
+ * the data runs in the chunk's place. It writes `marker` when it runs.
+ */
+function plantForeignCache(chunkPath: string, stateDir: string, marker: string): string {
+  const source = readFileSync(chunkPath);
+  let text = source.toString('utf8');
+  if (text.startsWith('#!')) text = `//${text.slice(2)}`;
+  const evil = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');/*`;
+  const body = `${evil}${' '.repeat(text.length - evil.length - 2)}*/`;
+  expect(body.length).toBe(text.length);
+  const data = new Script(`(function (exports, require, module, __filename, __dirname) { ${body}\n})`, {
+    filename: chunkPath,
+  }).createCachedData();
+  const digest = createHash('sha256').update(source).digest('hex');
+  const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0build`;
+  const id = createHash('sha256').update(key).digest('hex').slice(0, 32);
+  const sum = createHash('sha256').update(key).update('\0').update(data).digest('hex');
+  const folder = join(stateDir, 'code-cache');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  chmodSync(stateDir, 0o700);
+  const file = join(folder, `cliCommands-build-${id}.bin`);
+  writeFileSync(file, Buffer.concat([Buffer.from(`actguy-code-cache 1\n${sum}\n`, 'latin1'), data]));
+  return file;
+}
+
+describe('the state folder is never one a received folder names (round 36)', () => {
+  it('a relative XDG_STATE_HOME or LOCALAPPDATA is ignored; a relative ACTGUY_STATE_DIR is kept as written', () => {
+    const home = join(dir, 'home');
+    const was = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect(defaultStateDir({ XDG_STATE_HOME: '.state' }, 'linux')).toBe(join(home, '.local', 'state', 'actguy'));
+      expect(defaultStateDir({ XDG_STATE_HOME: '/x/st' }, 'linux')).toBe('/x/st/actguy');
+      expect(defaultStateDir({ LOCALAPPDATA: 'lad' }, 'win32')).toBe(join(home, 'AppData', 'Local', 'ActGuy', 'state'));
+      expect(defaultStateDir({ ACTGUY_STATE_DIR: '.state' }, 'linux')).toBe('.state');
+      expect(defaultStateDir({ ACTGUY_STATE_DIR: '/x/../y/st' }, 'linux')).toBe('/y/st');
+    } finally {
+      process.env.HOME = was;
+    }
+  });
+
+  it('a relative state folder is neither read nor written', () => {
+    const got = loadChunkWithCodeCache(chunk, 'rel-state', 'build');
+    expect(got.use).toBe('no-state');
+    expect(got.save()).toBe(false);
+  });
+
+  it("the built CLI run in a received folder does not run that folder's code cache, whatever the variables say", () => {
+    const root = join(__dirname, '..', '..');
+    const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+    const received = join(dir, 'received');
+    mkdirSync(received);
+    for (const f of ['sample.actguy.json', 'walk.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'walk_60fps.mtn'])
+      writeFileSync(join(received, f), readFileSync(join(root, 'assets', f)));
+    for (const f of ['default.sls', 'se_define.h'])
+      writeFileSync(join(received, f), readFileSync(join(root, 'assets', f)));
+    const marker = join(dir, 'planted-code-ran');
+    const chunkPath = join(root, 'dist', 'cli', 'cliCommands.cjs');
+    plantForeignCache(chunkPath, join(received, '.state', 'actguy'), marker);
+    const home = join(dir, 'home');
+    for (const vars of [{ XDG_STATE_HOME: '.state', ACTGUY_STATE_DIR: '' }, { ACTGUY_STATE_DIR: '.state/actguy' }]) {
+      const run = spawnSync(
+        process.execPath,
+        [cli, 'build', 'sample.actguy.json', '-o', 'out', '--cache', join(dir, 'c')],
+        {
+          cwd: received,
+          encoding: 'utf8',
+          env: { ...process.env, HOME: home, ...vars },
+        },
+      );
+      expect(existsSync(marker), JSON.stringify(vars)).toBe(false);
+      expect(run.status, run.stderr).toBe(0);
+      if (vars.ACTGUY_STATE_DIR)
+        expect(run.stderr).toContain(
+          'ActGuy: the state folder .state/actguy is a relative path, which names a folder in whatever folder a command runs in',
+        );
+    }
   });
 });

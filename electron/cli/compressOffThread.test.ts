@@ -9,7 +9,7 @@
  * (nothing runs in a worker: the probe says so), or set to 0 (the short one runs in a worker too).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,33 @@ describe('actguy compress of a long motion, in a worker thread', () => {
       'far.mtn [MTN] (translation frame 0): trace position cannot be stored: 1000000 is beyond a half float',
     );
     const other = new Error('the compression worker stopped unexpectedly (exit code 1)');
-    expect(ownFormatError(other, 'far.mtn')).toBe(other);
+    expect((ownFormatError(other, 'far.mtn') as Error).message).toBe(
+      'far.mtn: the compression worker stopped unexpectedly (exit code 1) while compressing it; nothing was written',
+    );
+  });
+
+  it('a worker that dies mid-way is told naming the input, and nothing is written (round 36)', () => {
+    writeFileSync(join(dir, 'dies.mtn'), writeMtn(syntheticMotion({ frames: 420, joints: 31, seed: 6 })));
+    // The worker exits as its request arrives, before it answers: as one killed or out of memory would.
+    const die = join(dir, 'die.cjs');
+    writeFileSync(
+      die,
+      `const { isMainThread, parentPort } = require('node:worker_threads');
+if (!isMainThread) parentPort.on('message', () => process.exit(7));
+`,
+    );
+    const before = readdirSync(dir).sort();
+    for (const extra of [[], ['--report', 'dies.json'], ['--json']]) {
+      const r = spawnSync(process.execPath, ['-r', die, cli, 'compress', 'dies.mtn', '-o', 'dies.mt3', ...extra], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        'actguy compress: dies.mtn: the compression worker stopped unexpectedly (exit code 7) while compressing it; nothing was written',
+      );
+      if (extra[0] === '--json') expect(JSON.parse(r.stdout).error.file).toBe('dies.mtn');
+      expect(readdirSync(dir).sort()).toEqual(before);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
 import { existsSync, statSync } from 'node:fs';
-import { FormatError, inFile } from '../../../shared/errors';
+import { FormatError, inFile, isBundleRefusal } from '../../../shared/errors';
 import { dirname } from 'node:path';
 import { outsideRedactor, OUTSIDE_MOTION_DETAIL } from '../../outsideQuotes';
 import { motionNameProblem } from '../../../shared/motionName';
@@ -63,13 +63,21 @@ async function offThread(mtn: Uint8Array, options: CompressOptions): Promise<Off
 /**
  * A FormatError from the worker, made by the commands chunk's copy of the class (a chunk carries its own copy of our
  * modules, docs/compression.md#cli-start-up), as this bundle's, naming the input: so that it is told as an input's
- * problem, file and place, as one thrown on this thread is. Any other error as it is.
+ * problem, file and place, as one thrown on this thread is. A worker that died mid-way (out of memory, killed) names
+ * the input too, and that nothing was written (`--json`'s `file` holds it; docs/security.md, round 36): the bare
+ * "the compression worker stopped unexpectedly" left a script compressing many files to guess which one. A refused
+ * worker bundle (not the input's doing) as it is.
  */
 export function ownFormatError(e: unknown, file: string): unknown {
   const f = e as Partial<FormatError>;
   if (e instanceof Error && e.name === 'FormatError' && typeof f.kind === 'string' && typeof f.detail === 'string')
     return new FormatError(f.kind, f.detail, f.place ?? {}, file);
-  return e;
+  if (isBundleRefusal(e)) return e;
+  const named = new Error(
+    `${file}: ${e instanceof Error ? e.message : String(e)} while compressing it; nothing was written`,
+  ) as NodeJS.ErrnoException;
+  named.path = file;
+  return named;
 }
 
 export const compressCommand: CliCommand = {

@@ -222,6 +222,40 @@ describe('glTF export / import', () => {
     }
   });
 
+  it('a still node scaled to zero, whose joints below collapse onto it, is named in a warning (round 36)', async () => {
+    const m = makeMotion(4);
+    const J = m.joints.length;
+    // Spine (node 1) at a rest scale of 0: LeftArm and RightArm below it end where it is, as the file describes.
+    const glb = (scale: number[]) =>
+      editGlb(motionToGlb(m, { boneMesh: false }), (json) => {
+        expect(json.nodes![1].name).toBe('Spine');
+        json.nodes![1].scale = scale;
+        delete json.animations![0].extras;
+      });
+    const { motion: back, warnings } = await importGltf(glb([0, 0, 0]));
+    for (let f = 0; f <= 4; f++)
+      for (const j of [2, 3]) expect(Math.hypot(...back.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3))).toBe(0);
+    expect(warnings.filter((w) => w.message.includes('rest scale of 0')).map((w) => w.message)).toEqual([
+      'node "Spine" has a rest scale of 0: the 2 joint(s) below it ("LeftArm", "RightArm") lie where it is at every frame, as the file describes (motions carry no scale); if it was hidden this way, the motion shows them collapsed',
+    ]);
+    // A scale that is small but not zero says nothing of the kind.
+    // A folded node above the root scaled to zero: every joint lies where it is.
+    const folded = editGlb(motionToGlb(m, { boneMesh: false }), (json) => {
+      json.nodes!.push({ name: 'Armature', children: [0], scale: [0, 0, 0] });
+      json.scenes![0].nodes = [json.nodes!.length - 1];
+      delete json.animations![0].extras;
+    });
+    expect((await importGltf(folded)).warnings.filter((w) => w.message.includes('rest scale of 0'))).toEqual([
+      {
+        code: 'scale-unsupported',
+        message:
+          'node "Armature" has a rest scale of 0: the 6 joint(s) below it ("Hips", "Spine", "LeftArm", "RightArm", "LeftLeg", "RightLeg") lie where it is at every frame, as the file describes (motions carry no scale); if it was hidden this way, the motion shows them collapsed',
+      },
+    ]);
+    const small = await importGltf(glb([1e-3, 1e-3, 1e-3]));
+    expect(small.warnings.filter((w) => w.message.includes('rest scale of 0'))).toEqual([]);
+  });
+
   it('orders the skin parents first and adds the common parent of several root joints', async () => {
     const m = makeMotion(4);
     // Reverse the skin's joint list and drop the Hips from it: LeftLeg/RightLeg/Spine become three roots under Hips.

@@ -207,6 +207,28 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const worldScale = new Float64Array(J);
   const parentScale = (j: number) => (parents[j] < 0 ? 1 : worldScale[parents[j]]);
   for (let j = 0; j < J; j++) worldScale[j] = parentScale(j) * prefix[j].s * rest(order[j]).s;
+  // A still node scaled to zero (a prop's bone hidden so) puts every joint below it where it is, as the file
+  // describes; the motion cannot show it hidden, only collapsed: said, naming it (docs/security.md, round 36).
+  const zeroNodes: string[] = [];
+  for (let j = 0; j < J; j++) {
+    if (worldScale[j] !== 0 || parentScale(j) === 0) continue;
+    const own = rest(order[j]).s === 0;
+    const node = own ? order[j] : (chains[j].find((a) => rest(a).s === 0) ?? order[j]);
+    const below: number[] = own ? [] : [j];
+    for (let k = j + 1; k < J; k++)
+      for (let a = parents[k]; a >= 0; a = parents[a]) if (a === j && below.push(k)) break;
+    if (below.length === 0) continue;
+    const listed = below.slice(0, 6).map((k) => quoteJson(nodes[order[k]].name ?? `node ${order[k]}`));
+    zeroNodes.push(
+      `node ${quoteJson(nodes[node].name ?? `node ${node}`)} has a rest scale of 0: the ${below.length} joint(s) below it (${listed.join(', ')}${below.length > 6 ? ', ...' : ''}) lie where it is at every frame, as the file describes (motions carry no scale); if it was hidden this way, the motion shows them collapsed`,
+    );
+  }
+  for (const message of zeroNodes.slice(0, 6)) warnings.push({ code: 'scale-unsupported', message });
+  if (zeroNodes.length > 6)
+    warnings.push({
+      code: 'scale-unsupported',
+      message: `${zeroNodes.length - 6} more node(s) have a rest scale of 0, each with joints below it collapsed onto it`,
+    });
   if (scaleTracks)
     warnings.push({
       code: 'scale-unsupported',
