@@ -1,24 +1,28 @@
 /**
  * What first-time users met in the browser build at 1280x800, 1600x900, 1680x1050 and 1920x1080 (docs/user-guide.md
  * "Tried cold", eleventh round): at 1680x1050 (a 16:10 monitor; any window 1600 to 1799 px wide and taller than the
- * side-by-side layout's limit) the layout stayed stacked with a 3D view of 1090x200 px over the curves.
- * Mutations that fail: BESIDE_MIN_WIDTH back to 1800.
+ * side-by-side layout's limit) the layout stayed stacked with a 3D view of 1090x200 px over the curves; beside, in
+ * the 500 px viewport the legend's Lock swatch ended one line and its name began the next.
+ * Mutations that fail: BESIDE_MIN_WIDTH back to 1800; the viewport legend's swatches and names without their
+ * legend-item spans.
  */
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { waitForDocument } from './ui';
+import { openSampleProject } from './sev-ui';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
 
 test('at 1680x1050 the viewport stands beside the curves and timeline, not a 200 px strip over them', async ({
   page,
+  workspace,
   electronApp,
   pageErrors,
   saveScreenshot,
 }) => {
   test.skip(!!electronApp, 'the window size is set through the browser viewport');
   await page.setViewportSize({ width: 1680, height: 1050 });
-  await waitForDocument(page);
+  // The sample project open, as a new user starts the project job.
+  await openSampleProject(page, workspace);
   await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'beside');
   // Stacked it was 1088x201 px over the curves.
   const view = await box(page.getByTestId('viewport-host'));
@@ -40,6 +44,37 @@ test('at 1680x1050 the viewport stands beside the curves and timeline, not a 200
   await expect(page.getByTestId('sev-variant')).toHaveCount(8);
   for (const v of await page.getByTestId('sev-variant').all()) await expect(v).toBeInViewport({ ratio: 1 });
   await saveScreenshot('round11-beside-1680x1050');
+
+  // Each colour swatch of the viewport's legend lies on the line of the name after it, at every width of the viewport's
+  // column (at one of them the Lock swatch ended the first line, "Lock" began the second): its divider from the
+  // narrowest, 10 px a step.
+  const legend = page.getByTestId('viewport').locator('.panel-header .legend');
+  const apart = () =>
+    legend.evaluate((el) =>
+      Array.from(el.querySelectorAll('i')).flatMap((swatch) => {
+        let text = swatch.nextSibling;
+        while (text && !(text.textContent ?? '').trim()) text = text.nextSibling;
+        if (!text) return [`${swatch.style.background}: no name after it`];
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const name = range.getBoundingClientRect();
+        const s = swatch.getBoundingClientRect();
+        const mid = s.top + s.height / 2;
+        const width = Math.round(el.closest('[data-testid="viewport"]')!.getBoundingClientRect().width);
+        return mid >= name.top && mid <= name.bottom
+          ? []
+          : [`${width} px: "${text.textContent!.trim()}" swatch at y ${mid}, name at ${name.top}-${name.bottom}`];
+      }),
+    );
+  const divider = page.getByRole('separator', { name: 'Resize viewport' });
+  await divider.focus();
+  for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+ArrowLeft');
+  const split: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    split.push(...(await apart()));
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(split).toEqual([]);
 
   // 1600x900 stays side by side (shorter than the stacked rows' comfortable heights), 1600x1000 stacked.
   await page.setViewportSize({ width: 1600, height: 900 });
