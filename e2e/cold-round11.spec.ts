@@ -2,9 +2,12 @@
  * What first-time users met in the browser build at 1280x800, 1600x900, 1680x1050 and 1920x1080 (docs/user-guide.md
  * "Tried cold", eleventh round): at 1680x1050 (a 16:10 monitor; any window 1600 to 1799 px wide and taller than the
  * side-by-side layout's limit) the layout stayed stacked with a 3D view of 1090x200 px over the curves; beside, in
- * the 500 px viewport the legend's Lock swatch ended one line and its name began the next.
+ * the 500 px viewport the legend's Lock swatch ended one line and its name began the next. Suggest footsteps opened
+ * a panel that Escape did not leave (the keyboard stayed on the toolbar's button), and its Cancel dropped the
+ * keyboard on the page.
  * Mutations that fail: BESIDE_MIN_WIDTH back to 1800; the viewport legend's swatches and names without their
- * legend-item spans.
+ * legend-item spans; the footsteps panel not focused when it opens; its Escape handler removed; leave() not
+ * focusing the Suggest footsteps button.
  */
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -79,5 +82,41 @@ test('at 1680x1050 the viewport stands beside the curves and timeline, not a 200
   // 1600x900 stays side by side (shorter than the stacked rows' comfortable heights), 1600x1000 stacked.
   await page.setViewportSize({ width: 1600, height: 900 });
   await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'side-by-side');
+  expect(pageErrors).toEqual([]);
+});
+
+test('Suggest footsteps takes the keyboard: Escape leaves it, and Escape or Cancel give the keyboard back to its button', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1600, height: 900 });
+  await openSampleProject(page, workspace, electronApp);
+  const suggest = page.getByTestId('sev-suggest-footsteps');
+  const panel = page.getByTestId('sev-footsteps');
+  // Opened with the pointer, Escape closes it (it stayed open, its ghost markers on the event row).
+  await suggest.click();
+  await expect(panel).toBeVisible();
+  await expect(panel).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(suggest).toBeFocused();
+  // From the keyboard: Enter opens it, Tab goes on to its first threshold, whose Escape leaves the field for the
+  // panel; the next Escape leaves the panel.
+  await page.keyboard.press('Enter');
+  await expect(panel).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('sev-footsteps-heightTolerance')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(suggest).toBeFocused();
+  // Cancel closes it and hands the keyboard to the button too, not to the page.
+  await suggest.click();
+  await panel.getByTestId('sev-footsteps-cancel').click();
+  await expect(panel).toHaveCount(0);
+  await expect(suggest).toBeFocused();
   expect(pageErrors).toEqual([]);
 });
