@@ -75,19 +75,19 @@ export function Viewport() {
         <span className="panel-title">Viewport</span>
         <span className="legend">
           {readOnly || !hasDecoded ? (
-            <>
+            <span className="legend-item">
               <i style={{ background: COLORS.source }} /> {readOnly ? 'Decoded (file)' : 'Source MTN'}
-            </>
+            </span>
           ) : (
-            <>
+            <span className="legend-item">
               <i style={{ background: COLORS.ghost, opacity: 0.6 }} /> Source (ghost)
-            </>
+            </span>
           )}
           {!readOnly && (
-            <>
+            <span className="legend-item">
               <i style={{ background: COLORS.decoded }} /> Decoded MT3
               {!hasDecoded && hasMotion ? ' (compressing…)' : ''}
-            </>
+            </span>
           )}
           {hasDecoded && !readOnly && (
             <span
@@ -99,7 +99,9 @@ export function Viewport() {
               tol <b style={{ color: COLORS.errorOver }}>●</b> over
             </span>
           )}
-          <i style={{ background: COLORS.lock }} /> Lock
+          <span className="legend-item" data-testid="lock-legend">
+            <i style={{ background: COLORS.lock }} /> Lock
+          </span>
         </span>
         <span className="spacer" />
         <label className="check">

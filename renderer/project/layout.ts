@@ -212,13 +212,20 @@ export function isSideBySide(
  */
 export type Arrangement = 'stacked' | 'side-by-side' | 'beside';
 
-/**
- * Least window width (px) for the beside arrangement: the project (250) and tuning (330) columns at their default
- * widths, the viewport's column (BESIDE_SHARE of the window) and about 700 px for the curves between them.
- */
-export const BESIDE_MIN_WIDTH = 1800;
 /** The viewport column's share of the window's width in the beside arrangement until its splitter sets it. */
 export const BESIDE_SHARE = 0.3;
+/**
+ * Least width (px) the curves keep in the beside arrangement at the default column widths: about the 580 they have
+ * side by side at 1280x800, so a time axis the laptop finds usable.
+ */
+export const BESIDE_CURVES_MIN = 560;
+/**
+ * Least window width (px) for the beside arrangement: the project (250) and tuning (330) columns at their default
+ * widths, the viewport's column (BESIDE_SHARE of the window), three splitters and BESIDE_CURVES_MIN for the curves:
+ * 1650. At 1800 (its value until the eleventh cold round) a 1680x1050 window stayed stacked with a 3D view of
+ * 1090x200 px; beside it is about 500x720 px, the curves about 580 px wide.
+ */
+export const BESIDE_MIN_WIDTH = Math.ceil((250 + 330 + 3 * SPLITTER + BESIDE_CURVES_MIN) / (1 - BESIDE_SHARE));
 
 /** The viewport column's width (px) in the beside arrangement until the user drags its splitter. */
 export function defaultBesideWidth(windowWidth: number): number {

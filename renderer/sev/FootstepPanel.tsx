@@ -4,7 +4,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { useSev } from './hooks';
 import { footsteps } from './sevActions';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   parseTypedNumber,
   parseTypedWholeNumber,
@@ -56,10 +56,36 @@ export function FootstepPanel() {
   const setOptions = (o: FootContactOptions) => preferencesStore.getState().set({ footContactOptions: o });
   // Why a typed threshold was not taken (its field shows the kept value).
   const [problem, setProblem] = useState<string | null>(null);
+  const region = useRef<HTMLDivElement>(null);
+  const open = !!f;
+  // The panel takes the keyboard when it opens, so Escape leaves it at once (it stayed open to Escape, the focus on
+  // the toolbar's Suggest footsteps: tried cold, round 11) and Tab reaches its thresholds and actions next.
+  useEffect(() => {
+    if (open) region.current?.focus();
+  }, [open]);
   if (!f) return null;
   const count = f.accepted.filter(Boolean).length;
+  // Leaving the panel (Escape, Cancel, Add) hands the keyboard back to the button that opened it, not to the page.
+  const leave = (action: () => void) => {
+    action();
+    document.querySelector<HTMLButtonElement>('[data-testid="sev-suggest-footsteps"]')?.focus();
+  };
   return (
-    <div className="sev-footsteps" data-testid="sev-footsteps" role="region" aria-label="Suggested footsteps">
+    <div
+      className="sev-footsteps"
+      data-testid="sev-footsteps"
+      role="region"
+      aria-label="Suggested footsteps"
+      tabIndex={-1}
+      ref={region}
+      onKeyDown={(e) => {
+        // A threshold field's Escape puts its value back (and leaves the field); the next one leaves the panel.
+        if (e.key !== 'Escape' || e.defaultPrevented || e.target instanceof HTMLInputElement) return;
+        e.preventDefault();
+        e.stopPropagation();
+        leave(footsteps.close);
+      }}
+    >
       <div className="sev-footsteps-head">
         <b>Suggested footsteps</b>
         <span className="dim" data-testid="sev-footsteps-count">
@@ -95,11 +121,17 @@ export function FootstepPanel() {
             className="tool primary"
             data-testid="sev-footsteps-accept"
             disabled={!count}
-            onClick={footsteps.accept}
+            onClick={() => leave(footsteps.accept)}
           >
             Add {count} footstep{count === 1 ? '' : 's'}
           </button>
-          <button type="button" className="tool" data-testid="sev-footsteps-cancel" onClick={footsteps.close}>
+          <button
+            type="button"
+            className="tool"
+            data-testid="sev-footsteps-cancel"
+            title="Close the suggestions without adding any (Esc)"
+            onClick={() => leave(footsteps.close)}
+          >
             Cancel
           </button>
         </span>
@@ -209,7 +241,12 @@ function FootstepField(props: {
             reverting.current = true;
             setText(null);
           }
-          if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
+          // Leaving the field keeps the keyboard in the panel, so the next Escape leaves the panel.
+          if (e.key === 'Enter' || e.key === 'Escape') {
+            const panel = e.currentTarget.closest<HTMLElement>('[data-testid="sev-footsteps"]');
+            if (panel) panel.focus();
+            else e.currentTarget.blur();
+          }
         }}
       />
     </label>
