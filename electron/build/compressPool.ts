@@ -373,7 +373,7 @@ export function workerCompressor(
   workerPath: string,
   jobs: number,
   localJob?: (req: PoolRequest) => PoolReply,
-): PoolCompressor {
+): PoolCompressor & { readonly mergesPreparedEarly: number } {
   type Pending = {
     req: PoolRequest;
     resolve: (r: PoolReply) => void;
@@ -391,6 +391,8 @@ export function workerCompressor(
   let closed = false;
   /** A turn of the local job is scheduled: it will take the head of the queue. */
   let localDue = false;
+  /** Long motions whose merge this thread prepared while their shares were compressed (inShares). */
+  let preparedEarly = 0;
 
   const settle = (p: Pending, reply: PoolReply) => {
     if (reply.ok) p.resolve(reply);
@@ -552,16 +554,19 @@ export function workerCompressor(
   ): Promise<CompressedMotion | null> => {
     let early: { motion: Motion; cache: CompressCache } | undefined;
     let tried = false;
+    let back = false;
     const prepare = () => {
       if (tried || closed) return;
       tried = true;
       try {
         early = mergeFor(mtn, options, resampleTo);
+        if (!back) preparedEarly++;
       } catch {
         // Put together as before, which reports the motion's error as one job does.
       }
     };
     const shares = await channelShares(mtn, options, resampleTo, () => setImmediate(prepare));
+    back = true;
     if (!shares) return null;
     prepare();
     const { motion, cache } = early ?? { motion: motionOf(mtn, resampleTo), cache: new CompressCache() };
@@ -572,6 +577,10 @@ export function workerCompressor(
     jobs,
     channelShares,
     mshNodeFits,
+    /** How many long motions' merges were prepared before their last share came back (for the tests). */
+    get mergesPreparedEarly() {
+      return preparedEarly;
+    },
     start(wanted = jobs) {
       if (closed) return;
       for (let n = live; n < Math.min(workers, wanted); n++) idle.push(spawn());
