@@ -492,6 +492,9 @@ parentPort.on('message', (req) => {
     const points = cache.objectMemo.sourceFor(motion, shell);
     const shares = [0, 1].map((k) => compressChannelShare(motion, options, k, 2));
     const merged = compressWithShares(motion, options, shares, cache);
+    // The merge's object-space error ran on this very memo (every frame, the first time), and did not compute the
+    // source's points again.
+    expect(cache.objectMemo.recomputedFrames).toBe(motion.frameCount + 1);
     expect(cache.objectMemo.sourceFor(motion, shell)).toBe(points);
     const one = compressMotion(readMtn(cmu), options);
     expect(Buffer.from(merged.bytes).equals(Buffer.from(one.bytes))).toBe(true);
