@@ -359,14 +359,16 @@ export function defaultPoolWorkerPath(): string {
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced. A worker whose bundle is refused (a damaged installation,
  * workerBundles.ts) fails its request with the refusal as it is, which the
- * build reports once, not as each motion's failure (compressMotions).
+ * build reports once, not as each motion's failure (compressMotions). While
+ * more than one request is queued, a busy worker is also sent its next one in
+ * advance, so that it never waits while this thread is busy (putting a long
+ * motion's shares together, hashing, writing the cache).
  *
  * With `localJob` (`actguy export-msh`), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
  * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
  * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
- * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
- * While more is queued than this thread's next request, each worker is also sent its next request in advance, so
- * that it never waits for this thread to yield.
+ * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs"); the
+ * requests sent in advance are what keeps a worker from waiting for this thread to yield.
  * Never for a thread that must stay responsive (the app's main process or its build worker's progress).
  */
 export function workerCompressor(
