@@ -421,7 +421,12 @@ export function workerCompressor(
       const i = idle.indexOf(w);
       if (i >= 0) idle.splice(i, 1);
       live--;
-      for (const p of held) p.reject(refusal ?? new Error(`a compression worker stopped: ${why}`));
+      // The request it was answering fails; one it was sent in advance never started, and goes back to the head of
+      // the queue for the next worker (a refused bundle fails them all: any worker would be refused).
+      const [current, ...ahead] = held;
+      current?.reject(refusal ?? new Error(`a compression worker stopped: ${why}`));
+      if (refusal) for (const p of ahead) p.reject(refusal);
+      else queue.unshift(...ahead);
       if (!closed) pump();
     };
     w.on('error', (e) => died(e.message, isBundleRefusal(e) ? e : undefined));

@@ -461,6 +461,23 @@ parentPort.on('message', (req) => {
     }
   });
 
+  it('a request sent in advance to a worker that dies goes to the next worker: only the request it was answering fails', async () => {
+    const pool = workerCompressor(fakeWorker, 1);
+    try {
+      pool.start!();
+      // b is sent with 'die' (two more wait behind it); the worker exits on 'die', before it reads b.
+      const settled = await Promise.allSettled(['die', 'b', 'c'].map((n) => pool.compress(walk, request(n))));
+      expect(settled[0].status).toBe('rejected');
+      expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/a compression worker stopped/);
+      expect(settled.slice(1).map((r) => (r.status === 'fulfilled' ? by(r.value) : String(r.reason)))).toEqual([
+        'worker b',
+        'worker c',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("a long motion's merge is prepared on this thread while its shares are with the workers", async () => {
     const cmu = new Uint8Array(readFileSync(join(ASSETS, 'cmu_01_01.mtn')));
     expect(cmu.byteLength).toBeGreaterThanOrEqual(SHARE_MIN_MTN_BYTES);
