@@ -19,6 +19,8 @@ import {
   type ChannelShare,
 } from '../../shared/compress/compress';
 import type { CompressOptions, CompressResult } from '../../shared/compress/types';
+import { CompressCache } from '../../shared/compress/cache';
+import { defaultShell } from '../../shared/compress/objectError';
 import { FormatError, isBundleRefusal, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
@@ -215,6 +217,23 @@ export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
   return options.objectTolerance === undefined && mtnBytes >= SHARE_MIN_MTN_BYTES;
 }
 
+/**
+ * The motion of a long MTN and a compression cache whose object-space memo holds the source's points (the part of
+ * objectSpaceError that does not depend on the keys), ready for compressWithShares: the bytes are those of a fresh
+ * cache, which would compute the same points from the same motion.
+ */
+export function mergeFor(
+  mtn: Uint8Array,
+  options: CompressOptions,
+  resampleTo: number | undefined,
+): { motion: Motion; cache: CompressCache } {
+  const motion = motionOf(mtn, resampleTo);
+  const cache = new CompressCache();
+  if (options.objectTolerance === undefined && options.measureObjectError !== false)
+    cache.objectMemo.sourceFor(motion, options.shell ?? defaultShell(motion));
+  return { motion, cache };
+}
+
 function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   const f = reply.error.format;
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
@@ -340,25 +359,33 @@ export function defaultPoolWorkerPath(): string {
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced. A worker whose bundle is refused (a damaged installation,
  * workerBundles.ts) fails its request with the refusal as it is, which the
- * build reports once, not as each motion's failure (compressMotions).
+ * build reports once, not as each motion's failure (compressMotions). While
+ * more than one request is queued, a busy worker is also sent its next one in
+ * advance, so that it never waits while this thread is busy (putting a long
+ * motion's shares together, hashing, writing the cache).
  *
  * With `localJob` (`actguy export-msh`), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
  * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
  * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
- * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
- * While more is queued than this thread's next request, each worker is also sent its next request in advance, so
- * that it never waits for this thread to yield.
+ * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs"); the
+ * requests sent in advance are what keeps a worker from waiting for this thread to yield.
  * Never for a thread that must stay responsive (the app's main process or its build worker's progress).
  */
 export function workerCompressor(
   workerPath: string,
   jobs: number,
   localJob?: (req: PoolRequest) => PoolReply,
-): PoolCompressor {
-  type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
+): PoolCompressor & { readonly mergesPreparedEarly: number } {
+  type Pending = {
+    req: PoolRequest;
+    resolve: (r: PoolReply) => void;
+    reject: (e: Error) => void;
+    /** Called when the request goes to a worker (not while it waits in the queue). */
+    sent?: () => void;
+  };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
-  /** Each busy worker's requests in the order it answers them (two at most, with a local job: see pump). */
+  /** Each busy worker's requests in the order it answers them (two at most: see pump). */
   const busy = new Map<Worker, Pending[]>();
   const workers = localJob ? jobs - 1 : jobs;
   let live = 0;
@@ -366,6 +393,8 @@ export function workerCompressor(
   let closed = false;
   /** A turn of the local job is scheduled: it will take the head of the queue. */
   let localDue = false;
+  /** Long motions whose merge this thread prepared while their shares were compressed (inShares). */
+  let preparedEarly = 0;
 
   const settle = (p: Pending, reply: PoolReply) => {
     if (reply.ok) p.resolve(reply);
@@ -392,7 +421,12 @@ export function workerCompressor(
       const i = idle.indexOf(w);
       if (i >= 0) idle.splice(i, 1);
       live--;
-      for (const p of held) p.reject(refusal ?? new Error(`a compression worker stopped: ${why}`));
+      // The request it was answering fails; one it was sent in advance never started, and goes back to the head of
+      // the queue for the next worker (a refused bundle fails them all: any worker would be refused).
+      const [current, ...ahead] = held;
+      current?.reject(refusal ?? new Error(`a compression worker stopped: ${why}`));
+      if (refusal) for (const p of ahead) p.reject(refusal);
+      else queue.unshift(...ahead);
       if (!closed) pump();
     };
     w.on('error', (e) => died(e.message, isBundleRefusal(e) ? e : undefined));
@@ -425,6 +459,7 @@ export function workerCompressor(
     w.ref();
     // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
     w.postMessage(p.req);
+    p.sent?.();
   };
 
   const pump = () => {
@@ -437,13 +472,13 @@ export function workerCompressor(
       }
       dispatch(w, queue.shift()!);
     }
-    if (localJob) {
-      // A worker that finishes while this thread runs a request would wait for it to yield: while more than the
-      // local job's next request is queued, each worker holds its next one already (docs/compression.md, "Jobs").
-      for (const [w, held] of busy) {
-        if (queue.length <= 1) break;
-        if (held.length === 1) dispatch(w, queue.shift()!);
-      }
+    // A worker that finishes while this thread is busy (a local job's request, or putting a long motion's shares
+    // together, which takes a cold build's thread tenths of a second) would wait for it before it gets its next
+    // request: while more than one request is queued, each worker holds its next one already (docs/compression.md,
+    // "Jobs"). The last one stays here, for whichever worker is free first.
+    for (const [w, held] of busy) {
+      if (queue.length <= 1) break;
+      if (held.length === 1) dispatch(w, queue.shift()!);
     }
     if (localJob && queue.length && !localDue) {
       localDue = true;
@@ -452,10 +487,10 @@ export function workerCompressor(
     for (const w of idle) w.unref();
   };
 
-  const send = (req: Omit<PoolRequest, 'id'>): Promise<PoolReply> => {
+  const send = (req: Omit<PoolRequest, 'id'>, sent?: () => void): Promise<PoolReply> => {
     if (closed) return Promise.reject(new Error('the compression pool is closed'));
     return new Promise<PoolReply>((resolve, reject) => {
-      queue.push({ req: { id: nextId++, ...req }, resolve, reject });
+      queue.push({ req: { id: nextId++, ...req }, resolve, reject, sent });
       pump();
     });
   };
@@ -474,16 +509,19 @@ export function workerCompressor(
       }),
     );
 
-  /** PoolCompressor.channelShares: one share per job. */
+  /** PoolCompressor.channelShares: one share per job; `sent` is called when the first share goes to a worker. */
   const channelShares = async (
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo?: number,
+    sent?: () => void,
   ): Promise<ChannelShare[] | null> => {
     const resample = resampleTo === undefined ? {} : { resampleTo };
     try {
       const replies = await Promise.all(
-        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
+        Array.from({ length: jobs }, (_, index) =>
+          send({ mtn, options, ...resample, share: { index, count: jobs } }, index === 0 ? sent : undefined),
+        ),
       );
       return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
     } catch (e) {
@@ -510,20 +548,46 @@ export function workerCompressor(
    * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
    * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
    * compressed whole, so that its error is the one a one-job build reports.
+   *
+   * Once its first share is with a worker, this thread reads the motion and computes the source's points of the
+   * object-space error (most of that error's work, and the same whatever the keys) at its next idle turn, so that
+   * putting the shares together, which waits for the last share, only decodes and checks the keys
+   * (docs/compression.md, "Jobs"). Not before: a motion still queued holds no memory of this thread's.
    */
   const inShares = async (
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
-    const shares = await channelShares(mtn, options, resampleTo);
-    return shares && compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
+    let early: { motion: Motion; cache: CompressCache } | undefined;
+    let tried = false;
+    let back = false;
+    const prepare = () => {
+      if (tried || closed) return;
+      tried = true;
+      try {
+        early = mergeFor(mtn, options, resampleTo);
+        if (!back) preparedEarly++;
+      } catch {
+        // Put together as before, which reports the motion's error as one job does.
+      }
+    };
+    const shares = await channelShares(mtn, options, resampleTo, () => setImmediate(prepare));
+    back = true;
+    if (!shares) return null;
+    prepare();
+    const { motion, cache } = early ?? { motion: motionOf(mtn, resampleTo), cache: new CompressCache() };
+    return compressedMotionOf(compressWithShares(motion, options, shares, cache));
   };
 
   return {
     jobs,
     channelShares,
     mshNodeFits,
+    /** How many long motions' merges were prepared before their last share came back (for the tests). */
+    get mergesPreparedEarly() {
+      return preparedEarly;
+    },
     start(wanted = jobs) {
       if (closed) return;
       for (let n = live; n < Math.min(workers, wanted); n++) idle.push(spawn());

@@ -19,6 +19,7 @@ import {
   answerPoolRequest,
   compressMtnBytes,
   inProcessCompressor,
+  mergeFor,
   servePoolRequests,
   SHARE_MIN_MTN_BYTES,
   workerCompressor,
@@ -28,6 +29,9 @@ import {
 } from './compressPool';
 import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
+import { compressChannelShare, compressMotion, compressWithShares } from '../../shared/compress/compress';
+import { defaultShell } from '../../shared/compress/objectError';
+import { readMtn } from '../../shared/mtn/read';
 
 /**
  * `build --jobs N` compresses on worker threads, and the outputs are
@@ -436,6 +440,83 @@ parentPort.on('message', (req) => {
       await pool.close();
     }
   });
+
+  it('the pure pool too: a busy worker holds its next request while more than one waits, so it never waits for this thread', async () => {
+    const gate = gateOf();
+    const pool = workerCompressor(fakeWorker, 1);
+    try {
+      pool.start!();
+      // a keeps the worker busy; b goes with it (two more wait); c stays here for whichever worker is free first.
+      const all = Promise.all(
+        ['a', 'b', 'c'].map((n) => pool.compress(walk, request(n, n === 'c' ? undefined : gate))),
+      );
+      open(gate);
+      // This thread is busy (as when it puts a long motion's shares together): the worker answers a and then b all
+      // the same, since b was sent to it in advance.
+      for (let i = 0, n; i < 2 && (n = Atomics.load(gate, 1)) < 2; i++) Atomics.wait(gate, 1, n, 10000);
+      expect(Atomics.load(gate, 1)).toBe(2);
+      expect((await all).map(by)).toEqual(['worker a', 'worker b', 'worker c']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a request sent in advance to a worker that dies goes to the next worker: only the request it was answering fails', async () => {
+    const pool = workerCompressor(fakeWorker, 1);
+    try {
+      pool.start!();
+      // b is sent with 'die' (two more wait behind it); the worker exits on 'die', before it reads b.
+      const settled = await Promise.allSettled(['die', 'b', 'c'].map((n) => pool.compress(walk, request(n))));
+      expect(settled[0].status).toBe('rejected');
+      expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/a compression worker stopped/);
+      expect(settled.slice(1).map((r) => (r.status === 'fulfilled' ? by(r.value) : String(r.reason)))).toEqual([
+        'worker b',
+        'worker c',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a long motion's merge is prepared on this thread while its shares are with the workers", async () => {
+    const cmu = new Uint8Array(readFileSync(join(ASSETS, 'cmu_01_01.mtn')));
+    expect(cmu.byteLength).toBeGreaterThanOrEqual(SHARE_MIN_MTN_BYTES);
+    const gate = gateOf();
+    const pool = workerCompressor(fakeWorker, 2);
+    try {
+      pool.start!();
+      // The stand-in workers hold both shares until the gate opens (and then answer with no channels, which the
+      // merge then compresses here: the bytes are still those of one job).
+      const options = request('long', gate);
+      const result = pool.compress(cmu, options);
+      for (let i = 0; i < 5 && pool.mergesPreparedEarly === 0; i++) await new Promise((r) => setImmediate(r));
+      expect(pool.mergesPreparedEarly).toBe(1);
+      open(gate);
+      const [merged, one] = [await result, compressMtnBytes(cmu, options)];
+      expect(Buffer.from(merged.bytes).equals(Buffer.from(one.bytes))).toBe(true);
+      expect(merged.objectError).toEqual(one.objectError);
+    } finally {
+      await pool.close();
+    }
+  }, 60000);
+
+  it("mergeFor holds the source's points, which the merge of the shares uses as they are, with the bytes of one job", () => {
+    const cmu = new Uint8Array(readFileSync(join(ASSETS, 'cmu_01_01.mtn')));
+    const options = request('long');
+    const { motion, cache } = mergeFor(cmu, options, undefined);
+    const shell = defaultShell(motion);
+    expect(cache.objectMemo.holdsSourceFor(motion, shell)).toBe(true);
+    const points = cache.objectMemo.sourceFor(motion, shell);
+    const shares = [0, 1].map((k) => compressChannelShare(motion, options, k, 2));
+    const merged = compressWithShares(motion, options, shares, cache);
+    // The merge's object-space error ran on this very memo (every frame, the first time), and did not compute the
+    // source's points again.
+    expect(cache.objectMemo.recomputedFrames).toBe(motion.frameCount + 1);
+    expect(cache.objectMemo.sourceFor(motion, shell)).toBe(points);
+    const one = compressMotion(readMtn(cmu), options);
+    expect(Buffer.from(merged.bytes).equals(Buffer.from(one.bytes))).toBe(true);
+    expect(merged.objectError).toEqual(one.objectError);
+  }, 60000);
 
   it('a worker that dies fails only its own request, and a new worker replaces it when this thread is busy', async () => {
     const ran: string[] = [];

@@ -508,9 +508,17 @@ export function compressChannelShare(
   ).map((r) => [r.id, r.entry]);
 }
 
-/** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
-export function compressWithShares(motion: Motion, options: CompressOptions, shares: ChannelShare[]): CompressResult {
-  const cache = new CompressCache();
+/**
+ * compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result.
+ * `cache` may come with this motion's object-space memo filled already (the build pool computes the source's points
+ * while the shares are compressed: docs/compression.md, "Jobs"); its channels are those of the shares.
+ */
+export function compressWithShares(
+  motion: Motion,
+  options: CompressOptions,
+  shares: ChannelShare[],
+  cache = new CompressCache(),
+): CompressResult {
   cacheChannelShares(cache, motion, shares);
   return compressMotion(motion, options, cache);
 }

@@ -223,11 +223,16 @@ export class ObjectErrorMemo {
   /** Frames whose FK the last run redid (for tests and the bench). */
   recomputedFrames = 0;
 
+  /** Whether the source's points for this motion and shell are there already (sourceFor would not compute them). */
+  holdsSourceFor(source: Motion, shell: number): boolean {
+    const samples = [source.translation, source.rotation, source.offset, source.joints];
+    return shell === this.shell && samples.every((a, i) => a === this.samples[i]);
+  }
+
   /** The source's points for this motion and shell, computed on first use. */
   sourceFor(source: Motion, shell: number): Float64Array {
-    const samples = [source.translation, source.rotation, source.offset, source.joints];
-    if (shell !== this.shell || samples.some((a, i) => a !== this.samples[i])) {
-      this.samples = samples;
+    if (!this.holdsSourceFor(source, shell)) {
+      this.samples = [source.translation, source.rotation, source.offset, source.joints];
       this.shell = shell;
       this.sourcePoints = sourcePoints(source, shell);
       this.previous = null;
