@@ -11,7 +11,8 @@
  * build done, and nothing is held in the thread pool); `void commit(m)` made `await`-less synchronous by dropping the
  * await before `write` (the build is done before its outputs are); cancel no longer spared while writing (a cancelled
  * build whose files are then written); the commit's folder pins dropped (`folders: req.folders` removed: the moved
- * folder's .mar is written).
+ * folder's .mar is written); the record of the build written with writeLastBuild again, or not awaited (the build is
+ * done before its record is in place, or the record never reaches the thread pool).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,10 @@ afterEach(() => {
 });
 
 /** A build worker that ends at once with `outputs` (the page's view of a real build's end). */
-function finishingWith(outputs: { path: string; bytes: Uint8Array }[]): {
+function finishingWith(
+  outputs: { path: string; bytes: Uint8Array }[],
+  lastBuild?: unknown,
+): {
   launch: BuildJobLauncher;
   finish: () => void;
 } {
@@ -50,6 +54,7 @@ function finishingWith(outputs: { path: string; bytes: Uint8Array }[]): {
       outputs,
       report: { outputs: { report: join(dir, 'out', 'stage.report.json') } },
       warnings: [],
+      ...(lastBuild !== undefined && { lastBuild }),
     } as unknown as BuildJobMessage);
   };
   return { launch, finish };
@@ -142,5 +147,38 @@ describe("the app's Build commits off the main thread", () => {
     expect(readdirSync(join(dir, 'out'))).toEqual([]);
     // No output and no temp where the folder went (its lock stays there: released by path, in the folder now there).
     expect(readdirSync(join(dir, 'aside')).filter((f) => !f.endsWith('.actguy-lock'))).toEqual([]);
+  });
+
+  it('the record of the build is written off the main thread too, before the build is done', async () => {
+    const path = join(dir, 'out', 'stage.mar');
+    const record = join(dir, 'state', 'last-builds', 'stage.json');
+    const pending = { plan: 'plan', inputs: [], parts: [], summary: { outputs: {}, totals: {}, warnings: [] } };
+    const worker = finishingWith([{ path, bytes: new Uint8Array([1, 2, 3]) }], {
+      file: record,
+      target: { project: join(dir, 'p.actguy.json'), outputs: [path] },
+      pending,
+    });
+    const runner = createBuildRunner(worker.launch);
+    // Only the record's write is held in the thread pool; the outputs' go on.
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let reached = (): void => undefined;
+    const atRecord = new Promise<string>((r) => (reached = () => r('held')));
+    asyncWriteIo.open = async (p, flags, mode) => {
+      if (p.startsWith(join(dir, 'state'))) {
+        reached();
+        await held;
+      }
+      return realOpen(p, flags, mode);
+    };
+    const { buildId } = start(runner);
+    worker.finish();
+    // Written on the main thread, the record never reaches the thread pool and the build ends first.
+    expect(await Promise.race([atRecord, ended(runner, buildId).then(() => 'done')])).toBe('held');
+    expect(runner.status(buildId).state).toBe('writing');
+    expect([existsSync(path), existsSync(record)]).toEqual([true, false]);
+    release();
+    expect((await ended(runner, buildId)).state).toBe('done');
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toMatchObject({ tool: 'actguy last build', plan: 'plan' });
   });
 });
