@@ -9,7 +9,9 @@
  * the signal, status null, no line); compress's `await interruption.checkpoint()` removed (the output is written and
  * the status is 0); build's onInterrupt dropped; the import batch's onInterrupt dropped; export-msh's checkpoint
  * removed; the second signal's `if (handled) return` removed (two lines); compress on the CLI's own thread again
- * (compressOffThread not used: the worker's compression is never reached, and the run ends with its output written).
+ * (compressOffThread not used: the worker's compression is never reached, and the run ends with its output written);
+ * one import on the CLI's own thread again (importOffThread not used), and a batch's files imported in-process again
+ * (inProcessImportRunner): the worker is never reached and the run ends with its output written.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
