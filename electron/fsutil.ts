@@ -459,7 +459,7 @@ export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin } = {},
+  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean } = {},
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
@@ -469,7 +469,7 @@ export function writeFileAtomicAsync(
 async function writeAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin },
+  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean },
 ): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
   const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
@@ -480,7 +480,8 @@ async function writeAtomicAsync(
     const written = tempMadeAs(fd);
     keepMode(fd, mode);
     await writePiecesAsync(fd, pieces ?? [bytes]);
-    await io.fsync(fd);
+    // `durable: false` as writeFileAtomic's: a record a later run can work out again, checked when read.
+    if (options.durable !== false) await io.fsync(fd);
     const open = fd;
     fd = null;
     await io.close(open);

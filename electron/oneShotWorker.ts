@@ -24,6 +24,8 @@ export interface OneShotOptions {
   budgetMs?: number;
   /** Sees the thread once it is created (a test seam). */
   onWorker?: (worker: Worker) => void;
+  /** Buffers of `workerData` handed to the thread rather than copied (`actguy import`'s source). */
+  transferList?: ArrayBuffer[];
 }
 
 /** Runs `workerPath` with `workerData` and resolves with its first message, or with how it ended otherwise. */
@@ -32,7 +34,7 @@ export function runOneShotWorker<T>(
   workerData: unknown,
   options: OneShotOptions = {},
 ): Promise<OneShotEnd<T>> {
-  const { signal, budgetMs, onWorker } = options;
+  const { signal, budgetMs, onWorker, transferList } = options;
   return new Promise<OneShotEnd<T>>((resolve) => {
     if (signal?.aborted) {
       resolve({ end: 'cancelled' });
@@ -52,7 +54,7 @@ export function runOneShotWorker<T>(
     const budget = budgetMs === undefined ? undefined : setTimeout(() => settle({ end: 'overBudget' }), budgetMs);
     signal?.addEventListener('abort', onAbort);
     try {
-      worker = startWorkerBundle(workerPath, { workerData });
+      worker = startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) });
     } catch (e) {
       settle({ end: 'failed', started: false, detail: (e as Error).message });
       return;

@@ -17,6 +17,8 @@ const targets = {
   cli: [
     ['electron/cli/actguy.ts', 'dist/cli/actguy.cjs', { banner: { js: '#!/usr/bin/env node' } }],
     ['electron/build/compressPoolWorker.ts', 'dist/cli/compressPoolWorker.cjs', {}],
+    // `actguy import`'s worker: the importer off the CLI's thread, so Ctrl+C is handled while a long file is parsed.
+    ['electron/cli/importWorker.ts', 'dist/cli/importWorker.cjs', {}],
   ],
   bench: [
     // Playwright stays a runtime require: the renderer latency section drives Chromium with it.

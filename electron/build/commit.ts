@@ -506,9 +506,22 @@ function takeLock(fs: CommitFs, path: string): TakenLock {
     try {
       fs.writeFileSync(path, me, { flag: 'wx' });
       heldLocks.add(path);
+      // The lock file made, as the system names it: released only while it is the file at `path`. An output folder
+      // moved while the commit ran takes its lock with it, and the file now at `path` (in the folder put in its place)
+      // is another run's lock or none: removing it by path let a third run in beside a commit still writing there.
+      let made: { dev: number; ino: number } | undefined;
+      try {
+        made = fs.lstatSync(path);
+      } catch {
+        made = undefined; // then by path, as before
+      }
       const release = () => {
         heldLocks.delete(path);
         try {
+          if (made) {
+            const now = fs.lstatSync(path);
+            if (now.dev !== made.dev || now.ino !== made.ino) return;
+          }
           fs.unlinkSync(path);
         } catch {
           /* already gone */

@@ -38,7 +38,7 @@ import {
 } from '../../shared/mar/constants';
 import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
-import { writeFileAtomic } from '../fsutil';
+import { trackWrite, writeFileAtomic, writeFileAtomicAsync } from '../fsutil';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import {
   canonicalJson,
@@ -444,30 +444,75 @@ export function writeLastBuild(
   stamps: readonly (FileStamp | undefined)[],
 ): void {
   try {
-    if (!pending) return forget(file);
-    const outputs: unknown[] = [];
-    for (const [k, path] of target.outputs.entries()) {
-      const s = stamps[k];
-      if (!s) return forget(file);
-      outputs.push([path, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev]);
-    }
-    const doc = {
-      tool: TOOL,
-      version: VERSION,
-      project: target.project,
-      code: BUILD_IDENTITY,
-      plan: pending.plan,
-      inputs: pending.inputs,
-      parts: pending.parts,
-      outputs,
-      summary: pending.summary,
-    };
+    const text = recordText(target, pending, stamps);
+    if (text === undefined) return forget(file);
     if (makeStateFolder(dirname(file))) return;
-    writeFileAtomic(file, JSON.stringify(doc), { durable: false });
-    if (pending.recentAt !== undefined) fs.lutimesSync(file, pending.recentAt / 1000, pending.recentAt / 1000);
+    writeFileAtomic(file, text, { durable: false });
+    if (pending!.recentAt !== undefined) fs.lutimesSync(file, pending!.recentAt / 1000, pending!.recentAt / 1000);
   } catch {
     forget(file);
   }
+}
+
+/**
+ * writeLastBuild with the write off the main thread (the app's Build, project/buildRunner.ts): the same record, written
+ * the same way (a temp renamed into place, not flushed, the record's time set after; any failure removes the old
+ * record), its temp written in Node's thread pool. Two of one file, a write and a removal included, end in the order
+ * they were asked for (recordTurns), so a removal asked after a write is never undone by the write ending later. It
+ * counts among the writes a quit waits for (writesInFlight). Never rejects.
+ */
+export function writeLastBuildAsync(
+  file: string,
+  target: LastBuildTarget,
+  pending: PendingLastBuild | undefined,
+  stamps: readonly (FileStamp | undefined)[],
+): Promise<void> {
+  const key = resolve(file);
+  const turn = (recordTurns.get(key) ?? Promise.resolve()).then(async () => {
+    try {
+      const text = recordText(target, pending, stamps);
+      if (text === undefined) return forget(file);
+      if (makeStateFolder(dirname(file))) return;
+      await writeFileAtomicAsync(file, text, { durable: false });
+      if (pending!.recentAt !== undefined) fs.lutimesSync(file, pending!.recentAt / 1000, pending!.recentAt / 1000);
+    } catch {
+      forget(file);
+    }
+  });
+  recordTurns.set(key, turn);
+  void turn.then(() => {
+    if (recordTurns.get(key) === turn) recordTurns.delete(key);
+  });
+  return trackWrite(() => turn);
+}
+
+/** The last record write queued for each record file (writeLastBuildAsync): the next one starts once it has ended. */
+const recordTurns = new Map<string, Promise<void>>();
+
+/** The record's text, or undefined when there is none to keep (no pending record, or an output not installed). */
+function recordText(
+  target: LastBuildTarget,
+  pending: PendingLastBuild | undefined,
+  stamps: readonly (FileStamp | undefined)[],
+): string | undefined {
+  if (!pending) return undefined;
+  const outputs: unknown[] = [];
+  for (const [k, path] of target.outputs.entries()) {
+    const s = stamps[k];
+    if (!s) return undefined;
+    outputs.push([path, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev]);
+  }
+  return JSON.stringify({
+    tool: TOOL,
+    version: VERSION,
+    project: target.project,
+    code: BUILD_IDENTITY,
+    plan: pending.plan,
+    inputs: pending.inputs,
+    parts: pending.parts,
+    outputs,
+    summary: pending.summary,
+  });
 }
 
 /** Removes the record of a build that could not be recorded (so an older one is never taken for it). */

@@ -9,7 +9,9 @@
  * the signal, status null, no line); compress's `await interruption.checkpoint()` removed (the output is written and
  * the status is 0); build's onInterrupt dropped; the import batch's onInterrupt dropped; export-msh's checkpoint
  * removed; the second signal's `if (handled) return` removed (two lines); compress on the CLI's own thread again
- * (compressOffThread not used: the worker's compression is never reached, and the run ends with its output written).
+ * (compressOffThread not used: the worker's compression is never reached, and the run ends with its output written);
+ * one import on the CLI's own thread again (importOffThread not used), and a batch's files imported in-process again
+ * (inProcessImportRunner): the worker is never reached and the run ends with its output written.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -203,6 +205,68 @@ if (!isMainThread && parentPort)
     ]);
     expect(readdirSync(join(folder, 'motions'))).toEqual([]);
   }, 180_000);
+
+  /**
+   * A preload that makes every worker thread of the run an import that never ends: it says so on the third stream,
+   * then waits for good. The CLI's own thread is free only if the importer runs in a worker (importOffThread.ts,
+   * workerImportRunner): imported on the CLI's thread, nothing is said and the run ends with its output written.
+   */
+  const endlessImport = (folder: string): string => {
+    const preload = join(folder, 'endless-import.cjs');
+    writeFileSync(
+      preload,
+      `const { isMainThread } = require('node:worker_threads');
+if (!isMainThread) {
+  require('node:fs').writeSync(3, 'importing\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+`,
+    );
+    return preload;
+  };
+
+  it('import: Ctrl+C while one long file is imported ends the run at once, no .mtn and no temp (130)', async () => {
+    const folder = join(dir, 'import-one');
+    mkdirSync(folder);
+    const rows = Array.from({ length: 20000 }, (_, f) => `${f % 50} 90 0 ${f % 360} 0 0 ${(f * 2) % 360} 0 0`);
+    writeFileSync(join(folder, 'take.bvh'), spineBvh(rows));
+    writeFileSync(join(folder, 'take.mtn'), 'the previous output');
+    const r = await interrupted(
+      folder,
+      ['import', 'take.bvh', '-o', 'take.mtn'],
+      /importing/,
+      'SIGINT',
+      endlessImport(folder),
+    );
+    expect(r.sent).toBe(true);
+    expect({ code: r.code, killedBy: r.killedBy }, r.err).toEqual({ code: 130, killedBy: null });
+    expect(r.err.split('\n').filter((l) => l.startsWith('interrupted:'))).toEqual([
+      'interrupted: nothing was written; take.mtn is as before, and no temp file is left',
+    ]);
+    expect(r.out).toBe('');
+    expect(readFileSync(join(folder, 'take.mtn'), 'utf8')).toBe('the previous output');
+    expect(readdirSync(folder).sort()).toEqual(['endless-import.cjs', 'take.bvh', 'take.mtn']);
+  }, 120_000);
+
+  it('import: SIGTERM while one long file is imported into a folder ends the run at once, nothing written (143)', async () => {
+    const folder = join(dir, 'import-one-dir');
+    mkdirSync(join(folder, 'motions'), { recursive: true });
+    writeFileSync(join(folder, 'take.bvh'), spineBvh(['0 90 0 0 0 0 0 0 0', '1 90 0 0 0 0 0 0 0']));
+    const r = await interrupted(
+      folder,
+      ['import', 'take.bvh', '-o', 'motions'],
+      /importing/,
+      'SIGTERM',
+      endlessImport(folder),
+    );
+    expect(r.sent).toBe(true);
+    expect({ code: r.code, killedBy: r.killedBy }, r.err).toEqual({ code: 143, killedBy: null });
+    expect(r.err.split('\n').filter((l) => l.startsWith('interrupted:'))).toEqual([
+      'interrupted: nothing was written; motions is as before, and no temp file is left',
+    ]);
+    expect(readdirSync(join(folder, 'motions'))).toEqual([]);
+    expect(temps(folder)).toEqual([]);
+  }, 120_000);
 
   it('export-msh: Ctrl+C while the nodes are fitted writes none of the three files (130)', async () => {
     const folder = join(dir, 'msh');

@@ -22,14 +22,18 @@ export function defaultImportWorkerPath(): string {
 /**
  * Runs each import in a fresh worker thread, which ends when the job does, when
  * it is cancelled, or when it runs past `budgetMs` (then it is stopped and the
- * import fails with a message naming the file and the budget).
+ * import fails with a message naming the file and the budget). `budgetMs` null:
+ * no budget (`actguy import`, which Ctrl+C stops).
  */
 export function workerImportRunner(
   workerPath: string = defaultImportWorkerPath(),
-  budgetMs = IMPORT_TIME_BUDGET_MS,
+  budgetMs: number | null = IMPORT_TIME_BUDGET_MS,
 ): ImportRunner {
   return async (req, signal) => {
-    const ended = await runOneShotWorker<ImportJobResult>(workerPath, req, { signal, budgetMs });
+    const ended = await runOneShotWorker<ImportJobResult>(workerPath, req, {
+      signal,
+      ...(budgetMs !== null && { budgetMs }),
+    });
     switch (ended.end) {
       case 'answer':
         return ended.value;
@@ -38,7 +42,7 @@ export function workerImportRunner(
       case 'overBudget':
         return {
           status: 'failed',
-          message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
+          message: `Could not import ${req.path}: stopped after ${(budgetMs ?? 0) / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
         };
       case 'failed':
         return {

@@ -11,14 +11,26 @@
  * build done, and nothing is held in the thread pool); `void commit(m)` made `await`-less synchronous by dropping the
  * await before `write` (the build is done before its outputs are); cancel no longer spared while writing (a cancelled
  * build whose files are then written); the commit's folder pins dropped (`folders: req.folders` removed: the moved
- * folder's .mar is written).
+ * folder's .mar is written); the record of the build written with writeLastBuild again, or not awaited (the build is
+ * done before its record is in place, or the record never reaches the thread pool); the lock released by path again,
+ * whatever file lies there (the other run's lock in the folder now at the old path is removed).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../../shared/ipc/project';
 import { asyncWriteIo, pinFoldersOf, writesInFlight } from '../fsutil';
+import { commitOutputsAsync } from '../build/commit';
 import type { BuildJobMessage } from './buildJob';
 import { createBuildRunner, type BuildJobLauncher } from './buildRunner';
 
@@ -34,7 +46,10 @@ afterEach(() => {
 });
 
 /** A build worker that ends at once with `outputs` (the page's view of a real build's end). */
-function finishingWith(outputs: { path: string; bytes: Uint8Array }[]): {
+function finishingWith(
+  outputs: { path: string; bytes: Uint8Array }[],
+  lastBuild?: unknown,
+): {
   launch: BuildJobLauncher;
   finish: () => void;
 } {
@@ -50,6 +65,7 @@ function finishingWith(outputs: { path: string; bytes: Uint8Array }[]): {
       outputs,
       report: { outputs: { report: join(dir, 'out', 'stage.report.json') } },
       warnings: [],
+      ...(lastBuild !== undefined && { lastBuild }),
     } as unknown as BuildJobMessage);
   };
   return { launch, finish };
@@ -140,7 +156,67 @@ describe("the app's Build commits off the main thread", () => {
     expect(s.state).toBe('failed');
     expect(s.errors[0].message).toMatch(/changed after it was checked.*nothing was written/);
     expect(readdirSync(join(dir, 'out'))).toEqual([]);
-    // No output and no temp where the folder went (its lock stays there: released by path, in the folder now there).
+    // No output and no temp where the folder went (its lock stays there: the release removes only the lock file it made, and that went with the folder).
     expect(readdirSync(join(dir, 'aside')).filter((f) => !f.endsWith('.actguy-lock'))).toEqual([]);
+  });
+
+  it('the record of the build is written off the main thread too, before the build is done', async () => {
+    const path = join(dir, 'out', 'stage.mar');
+    const record = join(dir, 'state', 'last-builds', 'stage.json');
+    const pending = { plan: 'plan', inputs: [], parts: [], summary: { outputs: {}, totals: {}, warnings: [] } };
+    const worker = finishingWith([{ path, bytes: new Uint8Array([1, 2, 3]) }], {
+      file: record,
+      target: { project: join(dir, 'p.actguy.json'), outputs: [path] },
+      pending,
+    });
+    const runner = createBuildRunner(worker.launch);
+    // Only the record's write is held in the thread pool; the outputs' go on.
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let reached = (): void => undefined;
+    const atRecord = new Promise<string>((r) => (reached = () => r('held')));
+    asyncWriteIo.open = async (p, flags, mode) => {
+      if (p.startsWith(join(dir, 'state'))) {
+        reached();
+        await held;
+      }
+      return realOpen(p, flags, mode);
+    };
+    const { buildId } = start(runner);
+    worker.finish();
+    // Written on the main thread, the record never reaches the thread pool and the build ends first.
+    expect(await Promise.race([atRecord, ended(runner, buildId).then(() => 'done')])).toBe('held');
+    expect(runner.status(buildId).state).toBe('writing');
+    expect([existsSync(path), existsSync(record)]).toEqual([true, false]);
+    release();
+    expect((await ended(runner, buildId)).state).toBe('done');
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toMatchObject({ tool: 'actguy last build', plan: 'plan' });
+  });
+
+  it("a folder moved during the commit keeps the commit's lock; the release leaves the lock now at its path alone", async () => {
+    const path = join(dir, 'out', 'stage.mar');
+    const worker = finishingWith([{ path, bytes: new Uint8Array([1, 2, 3]) }]);
+    const runner = createBuildRunner(worker.launch);
+    const hold = holdWrites();
+    const { buildId } = start(runner);
+    worker.finish();
+    await hold.reached;
+    renameSync(join(dir, 'out'), join(dir, 'aside'));
+    mkdirSync(join(dir, 'out'));
+    // Another run commits into the folder now at the old path, and holds its lock there.
+    const theirs = `${hostname()} 999999 ${Date.now()}`;
+    writeFileSync(join(dir, 'out', 'stage.mar.actguy-lock'), theirs);
+    hold.release();
+    expect((await ended(runner, buildId)).state).toBe('failed');
+    // Released by path, the other run's lock was removed, letting a third run in beside it.
+    expect(readFileSync(join(dir, 'out', 'stage.mar.actguy-lock'), 'utf8')).toBe(theirs);
+    // The commit's own lock went with its folder, naming this process...
+    expect(readFileSync(join(dir, 'aside', 'stage.mar.actguy-lock'), 'utf8')).toMatch(
+      new RegExp(`^\\S+ ${process.pid} \\d+`),
+    );
+    // ...which no longer holds it: the next build there takes it over, and writes.
+    Object.assign(asyncWriteIo, { open: realOpen });
+    await commitOutputsAsync([{ path: join(dir, 'aside', 'stage.mar'), bytes: new Uint8Array([4]) }]);
+    expect(readdirSync(join(dir, 'aside'))).toEqual(['stage.mar']);
   });
 });

@@ -13,7 +13,7 @@ import { isBundleRefusal } from '../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { buildOutputFiles, commitOutputsAsync, type CommitOptions, type OutputFile } from '../build/commit';
-import { outputStamp, writeLastBuild } from '../build/lastBuild';
+import { outputStamp, writeLastBuildAsync } from '../build/lastBuild';
 import type { FileStamp } from '../build/fileStamp';
 import type { FolderPin } from '../fsutil';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
@@ -231,7 +231,8 @@ export function createBuildRunner(
             },
           });
           // The record of this build, for the next one (an up-to-date one writes nothing); else the old one goes.
-          if (keep) writeLastBuild(keep.file, keep.target, keep.pending, installed);
+          // Written off the main thread too, before the build is done: a build started after it finds the record.
+          if (keep) await writeLastBuildAsync(keep.file, keep.target, keep.pending, installed);
           if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
           end({ state: 'done', written: m.outputs.map((o) => o.path) });
         } catch (e) {

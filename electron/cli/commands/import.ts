@@ -1,15 +1,14 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { escapeControls, quoteJson } from '../../../shared/errors';
 import { ClipChoiceError } from '../../../shared/interchange/clips';
-import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
-import { BVH_POSITION_READINGS, type BvhPositionReading, type ImportResult } from '../../../shared/interchange/types';
+import { motionSourceKind } from '../../../shared/interchange/importMotion';
+import { BVH_POSITION_READINGS, type BvhPositionReading } from '../../../shared/interchange/types';
 import { formatEta } from '../../../shared/project/eta';
-import { writeMtn } from '../../../shared/mtn/write';
 import { writeFileAtomic } from '../../fsutil';
 import { parseProject } from '../../../shared/project/validate';
 import { runBatchImport, type BatchProgress } from '../../interchange/batchImport';
-import { externalBufferReader, readImportSource } from '../../interchange/importJob';
-import { inProcessImportRunner } from '../../interchange/importRunner';
+import { readImportSource } from '../../interchange/importJob';
+import { inProcessImportRunner, workerImportRunner } from '../../interchange/importRunner';
 import {
   liveTerminal,
   parseArgs,
@@ -23,6 +22,13 @@ import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command'
 import { refuseOutputClashes } from '../../pathIdentity';
 import { onInterrupt, untouched } from '../interrupt';
 import { shownWarnings } from '../../shownWarnings';
+import {
+  defaultCliImportWorkerPath,
+  errorOf,
+  importOffThread,
+  importSource,
+  type SourceImport,
+} from '../importOffThread';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -61,12 +67,20 @@ export const importCommand: CliCommand = {
         );
       const quiet = args.options.has('quiet');
       const progress = quiet ? undefined : importProgressPrinter(liveTerminal());
-      // Ctrl+C: every file is imported in memory before any is written (batchImport.ts), and the writes, synchronous,
-      // end with the batch: no signal is handled between them and the handlers' removal, so it finds nothing written.
+      // Ctrl+C: every file is imported in memory before any is written (batchImport.ts), each in a worker thread of
+      // its own where the CLI's import worker is there (so a signal is handled while a long file is parsed, its thread
+      // stopped), and the writes, synchronous, end with the batch: no signal is handled between them and the
+      // handlers' removal, so it finds nothing written.
+      const stopImports = new AbortController();
       const interruption = onInterrupt(
         () =>
           `nothing was written; ${output}${project !== undefined ? ` and ${project} are` : ' is'} as before, and no temp file is left`,
-        { stop: () => progress?.end() },
+        {
+          stop: () => {
+            stopImports.abort();
+            progress?.end();
+          },
+        },
       );
       const outcome = await runBatchImport(
         args.positionals,
@@ -82,8 +96,11 @@ export const importCommand: CliCommand = {
           overwrite: args.options.has('overwrite'),
           writeSync: true,
         },
-        inProcessImportRunner,
+        existsSync(defaultCliImportWorkerPath())
+          ? workerImportRunner(defaultCliImportWorkerPath(), null)
+          : inProcessImportRunner,
         progress?.item,
+        stopImports.signal,
       ).finally(() => interruption.dispose());
       progress?.end();
       for (const item of outcome.items) {
@@ -112,22 +129,24 @@ export const importCommand: CliCommand = {
     if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB and FBX input only');
     if (kind !== 'bvh' && bvhPositions !== undefined) throw new UsageError('--bvh-positions applies to BVH input only');
 
-    let result: ImportResult;
-    const buffersRead: string[] = [];
-    // Until the command ends (so a signal during the write is handled after it, never leaving a temp file).
-    const interruption = onInterrupt(() => untouched([output]));
+    // Ctrl+C: the importer runs in a worker thread (importOffThread), so a signal is handled at once, the worker ended,
+    // nothing written; where it ran on this thread (no worker bundle) the signal waits for its end (the checkpoint
+    // below). The write is synchronous, so a signal is handled before it began or once the command ended.
+    const request: SourceImport = { bytes, input, options: { fps, scale, offsets, clip, bvhPositions } };
+    const worker = importOffThread(request);
+    const interruption = onInterrupt(() => untouched([output]), { stop: () => worker?.stop() });
     try {
+      let reply;
       try {
-        // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
-        result = await importMotionBytes(bytes, input, {
-          fps,
-          scale,
-          offsets,
-          clip,
-          bvhPositions,
-          resolveUri: externalBufferReader(input, (path) => buffersRead.push(path)),
-        });
-      } catch (e) {
+        reply = worker ? await worker.result : await importSource(request);
+      } finally {
+        // A signal that came in while the file was read is handled here, before the write.
+        await interruption.checkpoint();
+      }
+      // Stopped only by a signal, whose handler ends the process: never reached.
+      if ('stopped' in reply) throw new Error('the import was stopped');
+      if (!reply.ok) {
+        const e = errorOf(reply.error);
         if (e instanceof ClipChoiceError) {
           console.error(
             `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${quoteJson(clip)}`}:`,
@@ -137,23 +156,21 @@ export const importCommand: CliCommand = {
           return 1;
         }
         throw e;
-      } finally {
-        // A signal that came in while the file was read is handled here, before the write.
-        await interruption.checkpoint();
       }
+      const imported = reply.imported;
       // The .bin files a .gltf names are inputs too: known only once it is read, checked before anything is written.
       refuseOutputClashes(
-        buffersRead.map((path) => ({ path, role: 'an external buffer of the input' })),
+        imported.buffers.map((path) => ({ path, role: 'an external buffer of the input' })),
         [{ path: output, role: '-o' }],
       );
-      const { motion, warnings, summary } = result;
-      writeFileAtomic(output, writeMtn(motion));
+      const { warnings, summary } = imported;
+      writeFileAtomic(output, imported.mtn);
       // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
       const snap = warnings.find((w) => w.code === 'rate-snapped');
       for (const w of importWarnings(warnings, snap)) console.error(`warning: ${input}: ${w}`);
       if (!args.options.has('quiet'))
         console.log(
-          `${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
+          `${output}: ${imported.joints} joints, frames 0..${imported.frameCount} at ${imported.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
         );
       else if (snap) console.error(`note: ${input}: ${snap.message}`);
       return 0;
