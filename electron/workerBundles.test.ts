@@ -35,6 +35,18 @@ const sha256 = (name: string) =>
     .update(readFileSync(join(dir, name)))
     .digest('hex');
 
+/** `dir`/`name`.ts bundled with what it imports into `dir`/`name`.cjs, as scripts/build.mjs bundles a worker. */
+function bundleBeside(name: string): Promise<unknown> {
+  return build({
+    entryPoints: [join(dir, `${name}.ts`)],
+    outfile: join(dir, `${name}.cjs`),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'silent',
+  });
+}
+
 /** What the worker said first, or how it failed: its error's message and code, or its exit code. */
 function firstWord(w: Worker): Promise<{ message: unknown } | { error: string; code: unknown } | { exit: number }> {
   return new Promise((done) => {
@@ -70,14 +82,7 @@ leaf.once('message', (m) => parentPort!.postMessage(m));
 leaf.once('error', (e) => parentPort!.postMessage('leaf refused: ' + e.message));
 `,
   );
-  await build({
-    entryPoints: [join(dir, 'nested.ts')],
-    outfile: join(dir, 'nested.cjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'silent',
-  });
+  await bundleBeside('nested');
 });
 
 /** Every bundle of `dir` with its digest now. */
@@ -338,14 +343,7 @@ const w = startWorkerBundle(join(__dirname, 'hot.cjs'));
 w.once('message', () => void w.terminate());
 `,
     );
-    await build({
-      entryPoints: [join(dir, 'starts.ts')],
-      outfile: join(dir, 'starts.cjs'),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      logLevel: 'silent',
-    });
+    await bundleBeside('starts');
     const r = spawnSync(process.execPath, ['--trace-opt', join(dir, 'starts.cjs')], {
       encoding: 'utf8',
       timeout: 60_000,
