@@ -312,6 +312,57 @@ export function readStampedNoFollow(
 }
 
 /**
+ * readStampedNoFollow begun now and finished off the build's thread: the file is opened (no link followed, no FIFO
+ * waited on) and its stamp taken here, and `check` decides from that stamp whether it is read at all; its bytes are
+ * then read by Node's thread pool into a buffer of their own, while this thread goes on (a rebuild's one compression,
+ * docs/cache.md "What it costs"). The descriptor is closed when the read ends, whether or not anyone awaits it.
+ * Undefined (resolved) as readStampedNoFollow's: absent, a link, not a file, refused by `check`, or a short read.
+ */
+export function readStampedNoFollowAhead(
+  path: string,
+  check: (stamp: FileStamp) => boolean,
+): Promise<{ data: Buffer; stamp: FileStamp } | undefined> {
+  let fd: number;
+  try {
+    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return Promise.resolve(undefined);
+    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  let stamp: FileStamp;
+  let size: number;
+  try {
+    const st = fs.fstatSync(fd, { bigint: true });
+    stamp = stampOf(st);
+    size = Number(st.size);
+    if (!st.isFile() || !check(stamp)) {
+      fs.closeSync(fd);
+      return Promise.resolve(undefined);
+    }
+  } catch {
+    fs.closeSync(fd);
+    return Promise.resolve(undefined);
+  }
+  // Every byte is read into it, or the read is refused: no need to zero it first.
+  const out = Buffer.allocUnsafe(size);
+  return new Promise((resolve) => {
+    const done = (whole: boolean) => {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // closed either way; the bytes read are still what they are
+      }
+      resolve(whole ? { data: out, stamp } : undefined);
+    };
+    const from = (at: number) => {
+      if (at === size) return done(true);
+      fs.read(fd, out, at, size - at, at, (err, n) => (err || n === 0 ? done(false) : from(at + n)));
+    };
+    from(0);
+  });
+}
+
+/**
  * The buffer entries are read into (readStampedNoFollow's `scratch`): a rebuild reads every entry once and keeps
  * only its summary and MT3, which decodeEntry copies out, so one buffer serves all (not one allocation per entry:
  * about a tenth of the lookups' CPU on 1,000 entries, docs/cache.md). Larger files get their own.

@@ -66,14 +66,15 @@ export interface CompressMotionsOptions {
 
 /**
  * Motions whose results the last build's outputs may already hold (lastBuild.ts): `expected`, by archive index, and
- * `take`, which reads those outputs and gives the results it could take from them. `take` is called once, after
- * every motion not expected there went to the pool, so that reading the old outputs overlaps compressing what
- * changed. A motion `take` gives is reported as finished (from the cache) and neither looked up nor compressed; an
+ * `take`, which reads those outputs (or waits for the reads begun when the build began: lastBuild.ts
+ * readCarriedAhead) and gives the results it could take from them. `take` is called once, after every motion not
+ * expected there went to the pool, so that reading the old outputs overlaps compressing what changed. A motion `take` gives is reported as finished (from the cache) and neither looked up nor compressed; an
  * expected motion it does not give is looked up and compressed as any other.
  */
 export interface CarryFromLastBuild {
   expected: ReadonlySet<number>;
-  take: () => ReadonlyMap<number, CompressedMotion> | undefined;
+  take: () =>
+    ReadonlyMap<number, CompressedMotion> | undefined | Promise<ReadonlyMap<number, CompressedMotion> | undefined>;
   /**
    * Whether the cache entries of the motions taken are made recent (BuildCache.touch); false when the record of the
    * last build says they were within a day (lastBuildUse).
@@ -314,7 +315,7 @@ export async function compressMotions(
     else await place(index);
   }
   if (options.carry && expected.length) {
-    const carried = options.carry.take();
+    const carried = await options.carry.take();
     for (const index of expected) {
       const result = carried?.get(index);
       if (!result) {

@@ -2,7 +2,7 @@
  * How a build uses the record of its project's last build (lastBuild.ts, docs/cache.md "Up to date"): the one path
  * `actguy build` (build.ts) and the app's Build (project/buildJob.ts in the build worker, the commit and the record's
  * writing in main, project/buildRunner.ts) both take, with the same checks: the record is read as untrusted input
- * (readLastBuild, upToDate with summaryAsBuilt, carryCandidates, readCarried) and can only make a build do less when
+ * (readLastBuild, upToDate with summaryAsBuilt, carryCandidates, readCarried's checks) and can only make a build do less when
  * it matches the build exactly.
  */
 import {
@@ -22,7 +22,7 @@ import {
   lastBuildPlace,
   lastBuildTarget,
   pendingLastBuild,
-  readCarried,
+  readCarriedAhead,
   readLastBuild,
   upToDate,
   warmPlanDigest,
@@ -140,10 +140,12 @@ export function lastBuildUse(options: {
       // recent: within a day they are left alone (a key and an lstat each, a tenth of the one-file rebuild), and the
       // new record keeps that time (pending), so that the build a day after it makes them recent.
       recentAt = recentSince(file);
+      // The last build's outputs are read from now on, off this thread, while it goes on to what changed.
+      const ahead = readCarriedAhead(record, wanted);
       return {
         carry: {
           expected: new Set(wanted),
-          take: () => (carry ??= readCarried(record, prepared, wanted) ?? null)?.results,
+          take: async () => (carry ??= (await ahead(prepared)) ?? null)?.results,
           refresh: recentAt === undefined,
         },
       };
