@@ -215,7 +215,7 @@ describe('a rebuild where a few small motions changed', () => {
     const log: string[] = [];
     const r = await p.build(log);
     expect(r.carried).toBe(4);
-    expect(r.report.motions[0]).toMatchObject({ frameCount: 570, resampledFrom: { fps: 1, frameCount: 19 } });
+    expect(r.report?.motions[0]).toMatchObject({ frameCount: 570, resampledFrom: { fps: 1, frameCount: 19 } });
     expect(log).toEqual(['compress', 'close']);
     // Another motion as small on disk that is played as it is stays on this thread.
     p.edit('m1');
