@@ -370,6 +370,22 @@ interface WaitingTurn {
 const waitingTurns = new Map<string, WaitingTurn>();
 
 /**
+ * The file a write of `path` replaces, as inTurn keys it: its folder as the system resolves it (links followed), and
+ * its name (a link at the name itself is replaced by the write, not followed). The app's handlers pass canonical
+ * paths (pathPolicy's check), but inTurn ordered by the path as spelled: two writes of one file by two spellings
+ * through a linked folder ran side by side, and the first, ending last, put the older bytes on disk (docs/security.md,
+ * round 37). A folder that cannot be resolved (not there yet) keys by the path as given.
+ */
+function turnKey(path: string): string {
+  const abs = resolve(path);
+  try {
+    return join(realpathSync.native(dirname(abs)), basename(abs));
+  } catch {
+    return abs;
+  }
+}
+
+/**
  * Runs `write` once every asynchronous write of any of `paths` started before it has ended, so that writes of one file
  * are renamed into place in the order they were asked for. Without it, two saves of one file (Save, an edit, Save
  * again while the first was flushed) raced in the thread pool, and the first, ending last, put the older text over
@@ -388,7 +404,7 @@ export function inTurn<T>(
    */
   coalesce = false,
 ): Promise<T> {
-  const keys = [...new Set(paths.map((p) => resolve(p)))];
+  const keys = [...new Set(paths.map(turnKey))];
   const sig = [...keys].sort().join('\0');
   const waiting = coalesce ? waitingTurns.get(sig) : undefined;
   if (waiting && !waiting.started && keys.every((k) => writeTurns.get(k) === waiting.ended)) {

@@ -7,14 +7,14 @@
  * first's commit lock as "another ActGuy run". The first write here is held at its open (asyncWriteIo) while the
  * second is asked for, then let go: never by timing.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../shared/mtn/read';
 import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/sidecar';
 import type { ApiHandlers } from './handlers';
-import { asyncWriteIo, writesInFlight } from './fsutil';
+import { asyncWriteIo, writeFileAtomicAsync, writesInFlight } from './fsutil';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessMotionChecker } from './motionCheckJob';
@@ -133,6 +133,38 @@ describe('two saves of one file at once', () => {
     hold.release();
     await Promise.all([first, second]);
     expect(readFileSync(path, 'utf8')).toBe(`${text}# second\n`);
+    expect(temps()).toEqual([]);
+  });
+
+  it('a .sev saved by two spellings through a linked folder: the later text is on disk (round 37)', async () => {
+    // `alias` leads to the workspace itself: alias/walk.sev is walk.sev. Writes were put in turn by the path as
+    // spelled, so the second save, by the other spelling, ran beside the first and the first landed last.
+    symlinkSync(ws, join(ws, 'alias'));
+    const path = join(ws, 'walk.sev');
+    const text = readFileSync(path, 'utf8');
+    const hold = holdFirstWrite();
+    const first = handlers.saveSev({ path, text: `${text}# first\n` });
+    await hold.reached;
+    const second = handlers.saveSev({ path: join(ws, 'alias', 'walk.sev'), text: `${text}# second\n` });
+    await secondGoesOn(hold, second);
+    hold.release();
+    await Promise.all([first, second]);
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# second\n`);
+    expect(lstatSync(join(ws, 'alias')).isSymbolicLink()).toBe(true);
+    expect(temps()).toEqual([]);
+  });
+
+  it('writes of one file by two spellings through a linked folder go in turn, whoever calls (round 37)', async () => {
+    symlinkSync(ws, join(ws, 'alias'));
+    const hold = holdFirstWrite();
+    const first = writeFileAtomicAsync(join(ws, 'notes.txt'), 'first');
+    await hold.reached;
+    const second = writeFileAtomicAsync(join(ws, 'alias', 'notes.txt'), 'second');
+    for (let k = 0; k < 5; k++) await new Promise<void>((r) => setImmediate(r));
+    if (hold.opens.length > 1) await second;
+    hold.release();
+    await Promise.all([first, second]);
+    expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('second');
     expect(temps()).toEqual([]);
   });
 

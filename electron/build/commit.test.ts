@@ -332,6 +332,38 @@ describe('commitOutputs: roll back and the lock', () => {
     }
   });
 
+  it('a stale lock that another run takes over while this one judges it is not removed: this run is refused (round 37)', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    writeFileSync(lock, `${host()} 999999999 ${Date.now() - 1000}`);
+    // Another run (the test runner, alive throughout) judged the same dead holder's lock, removed it and took the lock
+    // while this run read it: this run's judgement is of a lock that is no longer there.
+    const theirs = `${host()} ${process.ppid} ${Date.now()} ${processStart(process.ppid)}`;
+    let reads = 0;
+    const racing: Partial<CommitFs> = {
+      readSmallFile: (p, max) => {
+        const read = readSmallFile(p, max);
+        if (p === lock && ++reads === 1) {
+          rmSync(lock);
+          writeFileSync(lock, theirs);
+        }
+        return read;
+      },
+    };
+    expect(() => commitOutputs(set(dir, 'new'), { fs: racing })).toThrow(
+      new RegExp(
+        `^another ActGuy run is writing these outputs now: the lock ${lock} was taken by process ${process.ppid} `,
+      ),
+    );
+    expect(readFileSync(lock, 'utf8')).toBe(theirs);
+    expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': theirs });
+    // Without the race, a dead holder's lock is still taken over.
+    writeFileSync(lock, `${host()} 999999999 ${Date.now()}`);
+    commitOutputs(set(dir, 'new'));
+    expect(contents(dir)).toEqual(NEW);
+  });
+
   it('a live holder whose start cannot be read (another user, /proc hidden) keeps its lock; a planted or later process does not', () => {
     // [recorded in the lock, read from the process now, this process's own] -> may hold
     expect(mayHoldLock('b.5', undefined, 'b.1')).toBe(true);

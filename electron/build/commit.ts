@@ -534,6 +534,12 @@ function takeLock(fs: CommitFs, path: string): TakenLock {
       if (read === undefined) continue; // released meanwhile
       const judged = judgeLock(path, read, myStart);
       if (judged.refusal) throw judged.refusal;
+      // Removed only while it is still the lock judged: another run that judged it too may have taken it over
+      // meanwhile, and removing that run's fresh lock by path let both commit at once (round 37). Compared by its
+      // text (its holder, date and start), which a lock made since never repeats, not by its inode, which the
+      // system may give again at once.
+      const still = fs.readSmallFile(path, LOCK_MAX_BYTES);
+      if (!sameLockFile(still, read)) continue;
       note = judged.takenOver;
       try {
         fs.unlinkSync(path);
@@ -543,6 +549,13 @@ function takeLock(fs: CommitFs, path: string): TakenLock {
     }
   }
   throw new OutputWriteError(`cannot take the lock ${path}`);
+}
+
+/** Whether two reads of a lock file read the same lock: the same text (its holder, date and start). */
+function sameLockFile(a: SmallFile | undefined, b: SmallFile): boolean {
+  if (a === undefined) return false;
+  if ('problem' in a || 'problem' in b) return 'problem' in a && 'problem' in b && a.problem === b.problem;
+  return a.text === b.text;
 }
 
 /**

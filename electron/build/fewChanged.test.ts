@@ -197,6 +197,33 @@ describe('a rebuild where a few small motions changed', () => {
     expect(p.outputs()).toEqual(await coldOutputs(p.path));
   });
 
+  it('uses the pool for a small file that the project resamples into a long motion (round 37)', async () => {
+    const p = project();
+    // m0 at 1 fps: 20 frames of 23 joints, about 25 KB, that the project resamples to 570 frames at 30 fps (646 KB as
+    // an MTN). A received 212 KB file resampled from 0.0102 fps to 57,000 frames was compressed on the build's thread
+    // for 16 s, a Ctrl+C meanwhile waiting for it.
+    const file = join(p.dir, 'm0.mtn');
+    const m = readMtn(new Uint8Array(readFileSync(file)));
+    m.fps = 1;
+    writeFileSync(file, writeMtn(m));
+    const json = JSON.parse(readFileSync(p.path, 'utf8'));
+    json.motions[0].resample = true;
+    writeFileSync(p.path, JSON.stringify(json));
+    expect(readFileSync(file).length).toBeLessThan(FEW_MOTION_BYTES / 8);
+    await p.build([]);
+    p.edit('m0');
+    const log: string[] = [];
+    const r = await p.build(log);
+    expect(r.carried).toBe(4);
+    expect(r.report?.motions[0]).toMatchObject({ frameCount: 570, resampledFrom: { fps: 1, frameCount: 19 } });
+    expect(log).toEqual(['compress', 'close']);
+    // Another motion as small on disk that is played as it is stays on this thread.
+    p.edit('m1');
+    const small: string[] = [];
+    expect((await p.build(small)).carried).toBe(4);
+    expect(small).toEqual(['close']);
+  });
+
   it('uses the pool when nothing can be carried (no record of the last build)', async () => {
     const p = project();
     await p.build([]);
@@ -213,7 +240,10 @@ describe('a rebuild where a few small motions changed', () => {
 describe('fewChanged', () => {
   const verdicts = {} as VerdictStore;
   const oneMotion = (budget?: { marBytes: number }) =>
-    ({ project: { budget }, motions: [{ resolved: { mtnPath: '/p/a.mtn' } }] }) as unknown as PreparedBuild;
+    ({
+      project: { budget },
+      motions: [{ resolved: { mtnPath: '/p/a.mtn' }, frameCount: 2, joints: [] }],
+    }) as unknown as PreparedBuild;
   const small = () => ({ size: 1000, mtimeNs: '1', ctimeNs: '1', ino: '1', dev: '1' });
 
   it('keeps the pool for a budget (each motion compressed at several settings), a cold build and one job', () => {

@@ -5,11 +5,14 @@
  * long as the rest of the rebuild), while the one short clip that changed compresses in a fraction of that on the
  * thread that is running anyway. The code is the same either way (answerPoolRequest), so the bytes are the same.
  *
- * Ctrl+C stays prompt: what this thread compresses is bounded (at most FEW_MOTIONS motions whose files hold at most
- * FEW_MOTION_BYTES together, below `actguy compress`'s own off-thread limit, SHARE_MIN_MTN_BYTES), and a signal that
- * came in meanwhile is handled before the outputs are written (interrupt.ts's checkpoint).
+ * Ctrl+C stays prompt: what this thread compresses is bounded (at most FEW_MOTIONS motions whose files, and whose
+ * motions as played, an MTN of their frames after the project's resampling, hold at most FEW_MOTION_BYTES together,
+ * below `actguy compress`'s own off-thread limit, SHARE_MIN_MTN_BYTES), and a signal that came in meanwhile is handled
+ * before the outputs are written (interrupt.ts's checkpoint). By the file alone, a received 212 KB motion resampled
+ * from 0.0102 fps to 57,000 frames was compressed here for 16 s, Ctrl+C waiting (docs/security.md, round 37).
  */
 import { statSync } from 'node:fs';
+import { mtnByteSize } from '../../shared/mtn/constants';
 import type { KnownMotion, PreparedBuild } from '../../shared/project/plan';
 import { inProcessCompressor, SHARE_MIN_MTN_BYTES, startWhenCold, type MotionCompressor } from './compressPool';
 import type { FileStamp, VerdictStore } from './verdicts';
@@ -32,7 +35,7 @@ export interface FewChanged {
    * The compressor for this build's compression: the build's own thread when the verdicts were there, the pool was
    * not started, no budget is fitted, and the motions the last build's outputs do not hold (`carried`: their archive
    * indices; undefined: none) are at most FEW_MOTIONS with files of at most FEW_MOTION_BYTES together (by the stamp
-   * the build took of each, `stampOf`); else the pool.
+   * the build took of each, `stampOf`, and by the motion as played when that is larger); else the pool.
    */
   compressorFor(
     prepared: PreparedBuild,
@@ -86,7 +89,9 @@ export function fewChanged(
       for (let k = 0; k < prepared.motions.length; k++) {
         if (carried?.has(k)) continue;
         if (++count > FEW_MOTIONS) return pool;
-        bytes += stampOf(prepared.motions[k].resolved.mtnPath)?.size ?? Infinity;
+        // As played: a motion the project resamples is compressed at its frames, not its file's (round 37).
+        const m = prepared.motions[k];
+        bytes += Math.max(stampOf(m.resolved.mtnPath)?.size ?? Infinity, mtnByteSize(m.frameCount, m.joints.length));
         if (bytes > FEW_MOTION_BYTES) return pool;
       }
       return inProcessCompressor();

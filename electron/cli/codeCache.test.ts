@@ -141,6 +141,26 @@ describe('the commands chunk with a code cache', () => {
     expect(load().use).toBe('used');
   });
 
+  it("a FIFO or an empty folder in the cache file's place is replaced; a folder holding files is kept (round 37)", () => {
+    load();
+    const [file] = cacheFiles();
+    rmSync(file);
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    expect(load()).toMatchObject({ use: 'none', saved: true });
+    expect(statSync(file).isFile()).toBe(true);
+    // An empty folder (round 36 left it: every build then compiled the chunk from its source, without a word).
+    rmSync(file);
+    mkdirSync(file);
+    expect(load()).toMatchObject({ use: 'none', saved: true });
+    expect(load().use).toBe('used');
+    // A folder with something in it is the user's: kept as it is, and the chunk compiles from its source.
+    rmSync(file);
+    mkdirSync(file);
+    writeFileSync(join(file, 'mine.txt'), 'keep');
+    expect(load()).toMatchObject({ use: 'none', saved: false });
+    expect(readFileSync(join(file, 'mine.txt'), 'utf8')).toBe('keep');
+  });
+
   it.skipIf(process.getuid?.() !== 0)('a cache file another user owns is not read (runs as root, as CI does)', () => {
     load();
     const [file] = cacheFiles();

@@ -122,6 +122,13 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
     if (use === 'used') return false;
     try {
       if (!stateUsable() || makeStateFolder(stateDir) || makeStateFolder(dirname(file))) return false;
+      // An empty folder at the cache's name (nothing of the user's in it) is removed: else every build compiled the
+      // chunk from its source, without a word (round 36 left it). A folder holding files is kept as it is.
+      try {
+        if (fs.lstatSync(file).isDirectory()) fs.rmdirSync(file);
+      } catch {
+        /* none there, or a folder with files in it: the write below fails, and nothing is written */
+      }
       const data = script.createCachedData();
       const head = Buffer.from(`${MAGIC}${checksum(key, data)}\n`, 'latin1');
       writeFileAtomic(file, Buffer.concat([head, data]), { durable: false });

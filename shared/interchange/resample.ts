@@ -1,5 +1,7 @@
 /** Target-frame timing shared by the importers. */
+import { BINARY_MAX_BYTES } from '../binarySize';
 import { snapFrameRate, type SnappedRate } from '../motion/frameRate';
+import { mtnByteSize } from '../mtn/constants';
 
 /**
  * Number of target frames N (the motion has N+1 samples) covering `duration`
@@ -9,6 +11,18 @@ import { snapFrameRate, type SnappedRate } from '../motion/frameRate';
 export function targetFrameCount(duration: number, fps: number): number {
   // 1e-3 frame of slack: glTF key times are float32 (22.9 s * 30 = 686.99998).
   return Math.max(1, Math.floor(duration * fps + 1e-3));
+}
+
+/**
+ * Why an import of N frames of J joints is refused before any frame is made, or undefined: the motion would be
+ * larger than any `.mtn` ActGuy reads back (BINARY_MAX_BYTES). Checked where each importer knows N and J, so that
+ * a received 1 MB BVH of 1,024 joints and 100 frames 10 s apart is refused at once, naming it: it was imported to
+ * 29,700 frames first (47 s, 1.5 GB) and then refused as "MTN (size)", naming no file (docs/security.md, round 37).
+ */
+export function importedSizeProblem(N: number, J: number): string | undefined {
+  const bytes = mtnByteSize(N, J);
+  if (bytes <= BINARY_MAX_BYTES) return undefined;
+  return `${N} frames of ${J} joints would be ${bytes} bytes as an .mtn, more than the ${BINARY_MAX_BYTES} bytes (1 GiB) ActGuy reads back; nothing was imported (lower --fps, or split the clip)`;
 }
 
 /**

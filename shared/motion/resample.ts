@@ -6,14 +6,19 @@
 import { makeQuatsContinuous, slerpShortestInto } from '../interchange/kinematics';
 import { sourcePosition, targetFrameCount } from '../interchange/resample';
 import { FormatError } from '../errors';
-import { MTN_MAX_FRAMES } from '../mtn/constants';
+import { BINARY_MAX_BYTES } from '../binarySize';
+import { MTN_MAX_FRAMES, mtnByteSize } from '../mtn/constants';
 import { KeyFlag, copyJoints, emptyMotion, type Motion } from './types';
 
 /**
  * The last frame N of `m` resampled to `fps` (what resampleMotion makes, without making it): a RangeError for a
- * rate that is not a number > 0, a FormatError when the motion would hold more than an MTN can.
+ * rate that is not a number > 0, a FormatError when the motion would hold more than an MTN can, or more than the
+ * largest MTN ActGuy reads (BINARY_MAX_BYTES as its file): a project's `"resample": true` may not turn a short file
+ * into a motion no input could be. A received 197 KB motion of 1,024 joints and 3 samples at 0.000916 fps,
+ * resampled to 30 fps, was 65,502 frames (3.2 GB as an MTN): its build held 12.8 GB and took minutes to answer
+ * Ctrl+C (docs/security.md, round 37).
  */
-export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps'>, fps: number): number {
+export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps' | 'joints'>, fps: number): number {
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (fps === m.fps) return m.frameCount;
   const N = targetFrameCount(m.frameCount / m.fps, fps);
@@ -21,6 +26,14 @@ export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps'>, fps: 
     throw new FormatError(
       'MTN',
       `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`,
+      { where: 'resampling' },
+    );
+  const J = m.joints.length;
+  const bytes = mtnByteSize(N, J);
+  if (bytes > BINARY_MAX_BYTES)
+    throw new FormatError(
+      'MTN',
+      `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames of ${J} joints, ${bytes} bytes as an .mtn: more than the ${BINARY_MAX_BYTES} ActGuy reads of an .mtn (a motion no input could be); nothing was resampled`,
       { where: 'resampling' },
     );
   return N;

@@ -762,6 +762,34 @@ describe('planBuild: frame rates, durations and aliases', () => {
     ]);
   });
 
+  it('refuses at once a short file that resampling would make larger than any .mtn ActGuy reads (round 37)', () => {
+    // 1,024 joints and 3 samples (197 KB) at 0.000916 fps: 65,502 frames at 30 fps, 3.2 GB as an MTN. A build of the
+    // received file held 12.8 GB and answered Ctrl+C only after minutes.
+    const names = Array.from({ length: 1024 }, (_, j) => ['hips', 'leg', 'foot'][j] ?? `j${j}`);
+    const tiny = (fps: number) => {
+      const m = swingMotion(2, names);
+      m.fps = fps;
+      return writeMtn(m);
+    };
+    vi.mocked(resampleMotion).mockClear();
+    const p = project({ resample: true });
+    // Prepared only (nothing is resampled before the compression asks), so that the code before round 37 fails here
+    // instead of making the 3.2 GB motion.
+    const r = prepareBuild(p.resolved, memoryFiles({ ...p.files, 'proj/walk.mtn': tiny(0.000916) }));
+    if (r.ok) throw new Error('expected errors');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^proj\/walk\.mtn \[MTN\] \(resampling\): 2 frames at 0\.000915\d* fps resampled to 30 fps is 65502 frames of 1024 joints, 3221748736 bytes as an \.mtn: more than the 1073741824 ActGuy reads of an \.mtn \(a motion no input could be\); nothing was resampled$/,
+      ),
+    ]);
+    expect(resampleMotion).not.toHaveBeenCalled();
+    // Up to the limit it is prepared as before (20,000 frames of 1,024 joints: 983 MB), and not resampled yet.
+    const prep = prepareBuild(p.resolved, memoryFiles({ ...p.files, 'proj/walk.mtn': tiny(0.003) }));
+    if (!prep.ok) throw new Error(prep.errors.map((e) => e.message).join('\n'));
+    expect(prep.prepared.motions[0].frameCount).toBe(20000);
+    expect(resampleMotion).not.toHaveBeenCalled();
+  });
+
   it('builds for the project rate: a 60 fps project takes 60 fps motions as they are', () => {
     const r = build({ fps: 60 }, { 'proj/walk.mtn': at(60, 60), 'proj/idle.mtn': at(60, 24, ['hips', 'spine']) });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FormatError, inFile } from '../../errors';
 import { bvhText, hostileBvhCases } from '../../testing/hostileMotions';
 import { worldPose } from '../kinematics';
-import { bvhSourceRate } from '../resample';
+import { bvhSourceRate, importedSizeProblem } from '../resample';
 import { bvhWorldPositions } from './fk';
 import { bvhToMotion, importBvh } from './import';
 import { parseBvh } from './parse';
@@ -89,5 +89,42 @@ describe('values a motion cannot hold', () => {
     // Unwrapped angles of a long spin, and the limit itself, import.
     expect(importBvh(turn(180_000_000)).motion.frameCount).toBe(2);
     expect(importBvh(turn(-36_000_000)).motion.frameCount).toBe(2);
+  });
+});
+
+describe('a motion larger than any .mtn ActGuy reads (round 37)', () => {
+  it('is refused before any frame is made, naming the file, the frames and the joints', () => {
+    // 1,024 joints and 3 frames 10 s apart, at --fps 1500: 30,000 frames, 1.47 GB as an .mtn. A 1 MB file of this
+    // shape was imported for 47 s (1.5 GB) and then refused as "MTN (size)", naming no file.
+    const text = bvhText({
+      joints: Array.from({ length: 1024 }, (_, j) => ({
+        name: `j${j}`,
+        parent: j === 0 ? -1 : 0,
+        offset: [0, j === 0 ? 0 : 1, 0] as [number, number, number],
+        channels: j === 0 ? ['Xposition', 'Yposition', 'Zposition', 'Zrotation'] : ['Zrotation'],
+        endSite: j > 0,
+      })),
+      frames: 3,
+      frameTime: 10,
+      value: (f, j) => (f + j) % 90,
+    });
+    let message = '';
+    try {
+      inFile('wide.bvh', () => importBvh(text, { fps: 1500 }));
+    } catch (e) {
+      expect(e).toBeInstanceOf(FormatError);
+      message = (e as Error).message;
+    }
+    expect(message).toBe(
+      'wide.bvh [BVH] (MOTION): 20.00 s at 1500 fps: 30000 frames of 1024 joints would be 1475618368 bytes as an .mtn, more than the 1073741824 bytes (1 GiB) ActGuy reads back; nothing was imported (lower --fps, or split the clip)',
+    );
+    // At 30 fps the same file imports (600 frames).
+    expect(importBvh(text, { fps: 30 }).motion.frameCount).toBe(600);
+  });
+
+  it('is told by the size an .mtn of those frames and joints would have, up to 1 GiB allowed', () => {
+    expect(importedSizeProblem(21829, 1024)).toBeUndefined();
+    expect(importedSizeProblem(21830, 1024)).toMatch(/^21830 frames of 1024 joints would be 1073785088 bytes as an/);
+    expect(importedSizeProblem(65535, 31)).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ import { validateMotion } from '../../mtn/validate';
 import { makeQuatsContinuous, quatFromEulerOrder, quatSlerpShortest } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { sanitizeJointNames } from '../names';
-import { bvhSourceRate, sourcePosition, targetFrameCount } from '../resample';
+import { bvhSourceRate, importedSizeProblem, sourcePosition, targetFrameCount } from '../resample';
 import { BVH_POSITION_READINGS, type ImportOptions, type ImportResult, type InterchangeWarning } from '../types';
 import { parseBvh, type BvhDocument } from './parse';
 
@@ -61,6 +61,9 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
       `${duration.toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
       { where: 'MOTION' },
     );
+  const tooLarge = importedSizeProblem(N, J);
+  if (tooLarge)
+    throw new FormatError('BVH', `${duration.toFixed(2)} s at ${fps} fps: ${tooLarge}`, { where: 'MOTION' });
   if (F === 1)
     warnings.push({
       code: 'frames-clamped',

@@ -228,3 +228,21 @@ describe('FBX key times', () => {
     }
   });
 });
+
+describe('a motion larger than any .mtn ActGuy reads (round 37)', () => {
+  it('is refused before any frame is made, naming the take, the frames and the joints', async () => {
+    // 1,024 bones and 4 samples (0.1 s) at --fps 300000: 30,000 frames, 1.47 GB as an .mtn.
+    const scene = fbxScene({ bones: ['Hips'], frames: 4 });
+    const hips = objectsOf(scene).children.find((o) => o.name === 'Model')!;
+    for (let i = 1; i < 1024; i++) {
+      const m = model(600000n + BigInt(i), `b${i}`, 'LimbNode');
+      objectsOf(scene).children.push(m);
+      connectionsOf(scene).children.push(link(m, hips));
+    }
+    const fbx = writeFbxBinary(scene);
+    await expect(importFbx(fbx, { fps: 300000 })).rejects.toThrow(
+      /^FBX \(AnimationStack "Take 001"\): 0\.10 s at 300000 fps: 30000 frames of 1024 joints would be 1475618368 bytes as an \.mtn, more than the 1073741824 bytes \(1 GiB\) ActGuy reads back; nothing was imported \(lower --fps, or split the clip\)$/,
+    );
+    expect((await importFbx(fbx, { fps: 30 })).motion.frameCount).toBe(3);
+  });
+});

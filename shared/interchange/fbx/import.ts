@@ -27,7 +27,7 @@ import { loadThreeLoaders, type ThreeLoaders } from '../loadThreeLoaders';
 import { makeQuatsContinuous, quatMul, quatRotate, type Quat } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { MAX_JOINT_NAME } from '../names';
-import { targetFrameCount } from '../resample';
+import { importedSizeProblem, targetFrameCount } from '../resample';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import { ANIMATED_PROPERTIES, type FbxAnimation, type FbxTake } from './animation';
 import { readFbxContainer, type FbxSceneSettings } from './container';
@@ -188,6 +188,11 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       `${((t1 - t0) / FBX_TICKS).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
       { where: `AnimationStack ${quoteJson(clipName)}` },
     );
+  const tooLarge = importedSizeProblem(N, J);
+  if (tooLarge)
+    throw new FormatError('FBX', `${((t1 - t0) / FBX_TICKS).toFixed(2)} s at ${fps} fps: ${tooLarge}`, {
+      where: `AnimationStack ${quoteJson(clipName)}`,
+    });
   let sourceRate: number | undefined;
   if (settings.frameRate !== undefined) {
     const snapped = snapFrameRate(settings.frameRate);

@@ -402,3 +402,24 @@ describe('glTF errors', () => {
     expect(motion.frameCount).toBe(4);
   });
 });
+
+describe('a motion larger than any .mtn ActGuy reads (round 37)', () => {
+  it('is refused before any frame is made, naming the clip, the frames and the joints', async () => {
+    // 1,024 joints and 3 samples (0.1 s) at --fps 300000: 30,000 frames, 1.47 GB as an .mtn.
+    const joints: JointInfo[] = Array.from({ length: 1024 }, (_, j) => ({
+      name: `j${j}`,
+      parent: j === 0 ? -1 : 0,
+      mirror: j,
+      part: JointPart.UPPER,
+      reserved: 0,
+    }));
+    const m = emptyMotion(3, joints, 30);
+    for (let i = 0; i < m.rotation.length; i += 4) m.rotation[i + 3] = 1;
+    for (let i = 4; i < m.offset.length; i += 4) m.offset[i + 1] = 1;
+    const glb = motionToGlb(m);
+    await expect(importGltf(glb, { fps: 300000 })).rejects.toThrow(
+      /^GLTF \(animations\[0\]\): 0\.10 s at 300000 fps: 30000 frames of 1024 joints would be 1475618368 bytes as an \.mtn, more than the 1073741824 bytes \(1 GiB\) ActGuy reads back; nothing was imported \(lower --fps, or split the clip\)$/,
+    );
+    expect((await importGltf(glb, { fps: 30 })).motion.frameCount).toBe(3);
+  });
+});

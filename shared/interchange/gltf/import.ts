@@ -24,7 +24,7 @@ import { validateMotion } from '../../mtn/validate';
 import { makeQuatsContinuous, quatMul, quatNormalize, quatRotate, type Quat, type Vec3 } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { sanitizeJointNames } from '../names';
-import { snapToKey, targetFrameCount } from '../resample';
+import { importedSizeProblem, snapToKey, targetFrameCount } from '../resample';
 import { loadThreeLoaders } from '../loadThreeLoaders';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import type { ActguyGltfExtras } from './export';
@@ -266,6 +266,11 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
       `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
       { where: `animations[${clipIndex}]` },
     );
+  const tooLarge = importedSizeProblem(N, J);
+  if (tooLarge)
+    throw new FormatError('GLTF', `${(t1 - t0).toFixed(2)} s at ${fps} fps: ${tooLarge}`, {
+      where: `animations[${clipIndex}]`,
+    });
 
   const names = sanitizeJointNames(
     order.map((n) => nodes[n].name ?? `node${n}`),
