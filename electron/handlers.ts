@@ -43,7 +43,7 @@ import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputsAsync } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
-import { requireBytes, requireObject, requireString } from './ipcArgs';
+import { offeredFileName, requireBytes, requireObject, requireString } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
@@ -421,11 +421,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   /** The path to start a save dialog at: the document's folder with the suggested name. */
   const defaultSavePath = (documentId: DocumentId, defaultName: unknown, extension: string): string => {
     const doc = requireDocument(documentId);
-    const name =
-      typeof defaultName === 'string' && defaultName && !/[\\/]/.test(defaultName)
-        ? defaultName
-        : `${baseNameOf(doc.path)}.${extension}`;
-    return join(dirname(doc.path), name);
+    return join(dirname(doc.path), offeredFileName(defaultName, `${baseNameOf(doc.path)}.${extension}`));
   };
 
   const withExtension = (path: string, extension: string): string =>

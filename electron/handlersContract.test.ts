@@ -19,6 +19,7 @@ import type { DialogPort } from './dialogPort';
 import { dispatchInvoke, WORKSPACE_MAX_ENTRIES, WORKSPACE_MAX_FILES, type ApiHandlers } from './handlers';
 import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
 import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
+import { OFFERED_NAME_MAX } from './ipcArgs';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore } from './recentFiles';
 
@@ -388,6 +389,28 @@ describe('opening and saving motions', () => {
       defaultName: 'back\\slash.mtn',
     });
     expect((asked[3].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'copy.mtn'));
+  });
+
+  // Round 4 (docs/architecture.md): `..` made the dialog open on the folder above, a NUL or a line break was offered
+  // as a name, a 16 MB name went to the native dialog. Mutations that fail: offeredFileName's `.`/`..`, control-character or length check
+  // dropped.
+  it("Save As and Export MT3 offer the page's name only when it is one plain name, else the document's", async () => {
+    const m = await openWalk();
+    const offered = async (member: 'saveMotionAsDialog' | 'exportMt3Dialog', defaultName: string) => {
+      answers.push(null);
+      if (member === 'saveMotionAsDialog')
+        await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName });
+      else await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId), defaultName });
+      return (asked.at(-1)!.options as { defaultPath: string }).defaultPath;
+    };
+    for (const bad of ['..', '.', 'a\u0000b.mtn', 'tab\there.mtn', 'del\u007f.mtn', 'x'.repeat(OFFERED_NAME_MAX + 1)]) {
+      expect(await offered('saveMotionAsDialog', bad)).toBe(join(ws, 'walk.mtn'));
+      expect(await offered('exportMt3Dialog', bad)).toBe(join(ws, 'walk.mt3'));
+    }
+    const longest = `${'x'.repeat(OFFERED_NAME_MAX - 4)}.mtn`;
+    expect(await offered('saveMotionAsDialog', longest)).toBe(join(ws, longest));
+    expect(await offered('saveMotionAsDialog', 'walk:entry 2.mtn')).toBe(join(ws, 'walk:entry 2.mtn'));
+    expect(await offered('exportMt3Dialog', '...mt3')).toBe(join(ws, '...mt3'));
   });
 
   it('Save As adds .mtn to a name without it', async () => {

@@ -21,3 +21,25 @@ export function requireBytes(v: unknown, what: string): Uint8Array {
   if (!(v instanceof Uint8Array)) throw new Error(`${what} must be a Uint8Array`);
   return v;
 }
+
+/** The longest name the page may propose for a save dialog, in characters (most file systems allow 255 bytes). */
+export const OFFERED_NAME_MAX = 255;
+
+/**
+ * The file name the page proposes for a save dialog (Save As, Export MT3, glTF and MSH: its document's name) when it
+ * is one plain name in the document's folder, else `fallback`, the document's own: a non-empty string with no `/` or
+ * `\`, not `.` or `..` (which made the dialog open on the folder, or the folder above, rather than propose a file),
+ * no control character (a NUL, a line break or an ESC is in no file name the user meant), and at most
+ * OFFERED_NAME_MAX characters (a page's 16 MB string went to the dialog as it was).
+ */
+export function offeredFileName(given: unknown, fallback: string): string {
+  return typeof given === 'string' &&
+    given.length > 0 &&
+    given.length <= OFFERED_NAME_MAX &&
+    given !== '.' &&
+    given !== '..' &&
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+    !/[\\/\u0000-\u001f\u007f]/.test(given)
+    ? given
+    : fallback;
+}

@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { FormatError, type FileKind, type FormatErrorPlace } from '../shared/errors';
 import { loadMotionFile, type LoadOutcome } from './motionFiles';
 import { runOneShotWorker } from './oneShotWorker';
+import { errorFromWire, errorToWire, type WireError } from './wireError';
 import type { OpenMotionRequest } from '../shared/ipc/documents';
 
 /**
@@ -32,25 +32,15 @@ export interface MotionLoadJob extends OpenMotionRequest {
  */
 export type MotionLoader = (job: MotionLoadJob, signal?: AbortSignal) => Promise<LoadOutcome>;
 
-/** What the worker answers: the outcome, or the error as it can cross the thread boundary. */
-export type MotionLoadReply =
-  | { ok: true; outcome: LoadOutcome }
-  | {
-      ok: false;
-      error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace; file?: string } };
-    };
+/** What the worker answers: the outcome, or the error as it can cross the thread boundary (wireError.ts). */
+export type MotionLoadReply = { ok: true; outcome: LoadOutcome } | { ok: false; error: WireError };
 
 /** Runs `job` on the calling thread; the worker runs the same. Never throws: failures are replies. */
 export async function answerMotionLoad(job: MotionLoadJob, signal?: AbortSignal): Promise<MotionLoadReply> {
   try {
     return { ok: true, outcome: await loadMotionFile(asLoadRequest(job), signal) };
   } catch (e) {
-    if (e instanceof FormatError)
-      return {
-        ok: false,
-        error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place, file: e.file } },
-      };
-    return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    return { ok: false, error: errorToWire(e) };
   }
 }
 
@@ -62,8 +52,7 @@ function asLoadRequest(job: MotionLoadJob) {
 /** The outcome of a reply; throws its error as the load threw it. */
 export function outcomeOf(reply: MotionLoadReply): LoadOutcome {
   if (reply.ok) return reply.outcome;
-  const f = reply.error.format;
-  throw f ? new FormatError(f.kind, f.detail, f.place, f.file) : new Error(reply.error.message);
+  throw errorFromWire(reply.error);
 }
 
 /**

@@ -12,8 +12,12 @@ export type OneShotEnd<T> =
   | { end: 'answer'; value: T }
   | { end: 'cancelled' }
   | { end: 'overBudget' }
-  /** The thread did not start (`started` false) or stopped without answering: `detail` says how. */
-  | { end: 'failed'; started: boolean; detail: string }
+  /**
+   * The thread did not start (`started` false) or stopped without answering: `detail` says how (the error's message,
+   * or `exit code N`); `exitCode` is there when it exited rather than threw (a `process.exit` in it, or killed), so
+   * that a caller can word the two apart.
+   */
+  | { end: 'failed'; started: boolean; detail: string; exitCode?: number }
   /** The worker's bundle, or a file it requires, was refused (workerBundles.ts): `message` is all there is to say. */
   | { end: 'refused'; message: string };
 
@@ -68,6 +72,6 @@ export function runOneShotWorker<T>(
           : { end: 'failed', started: true, detail: e.message },
       ),
     );
-    worker.on('exit', (code) => settle({ end: 'failed', started: true, detail: `exit code ${code}` }));
+    worker.on('exit', (code) => settle({ end: 'failed', started: true, detail: `exit code ${code}`, exitCode: code }));
   });
 }

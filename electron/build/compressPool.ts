@@ -12,6 +12,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
+import { runOneShotWorker } from '../oneShotWorker';
+import { errorFromWire, errorToWire, type WireError } from '../wireError';
 import {
   compressChannelShare,
   compressMotion,
@@ -21,7 +23,7 @@ import {
 import type { CompressOptions, CompressResult } from '../../shared/compress/types';
 import { CompressCache } from '../../shared/compress/cache';
 import { defaultShell } from '../../shared/compress/objectError';
-import { FormatError, isBundleRefusal, type FileKind, type FormatErrorPlace } from '../../shared/errors';
+import { bundleRefusedError, isBundleRefusal } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion, type KnownMotion } from '../../shared/project/plan';
@@ -133,17 +135,13 @@ export interface PoolRequest {
   whole?: true;
 }
 
-/** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
+/** A pool worker's answer: the compressed motion, or the error as it crosses the thread (wireError.ts). */
 export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
   | { id: number; ok: true; mshFits: MshNodeFit[] }
   | { id: number; ok: true; whole: CompressResult }
-  | {
-      id: number;
-      ok: false;
-      error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } };
-    };
+  | { id: number; ok: false; error: WireError };
 
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
@@ -168,13 +166,7 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
       return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
     return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options, req.resampleTo) };
   } catch (e) {
-    if (e instanceof FormatError)
-      return {
-        id: req.id,
-        ok: false,
-        error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } },
-      };
-    return { id: req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    return { id: req.id, ok: false, error: errorToWire(e) };
   }
 }
 
@@ -199,7 +191,7 @@ export function servePoolRequests(port: PoolPort): void {
 
 /** The outcome of a reply to a whole-motion request; throws its error. */
 function wholeOutcome(reply: PoolReply): PoolOutcome {
-  if (!reply.ok) throw errorOf(reply);
+  if (!reply.ok) throw errorFromWire(reply.error);
   if ('share' in reply || 'mshFits' in reply || 'whole' in reply)
     throw new Error('a compression worker answered a whole motion with a share');
   return { result: reply.result, candidate: reply.candidate };
@@ -234,11 +226,6 @@ export function mergeFor(
   return { motion, cache };
 }
 
-function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
-  const f = reply.error.format;
-  return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
-}
-
 /**
  * A long motion's MSH node fits from `pool`, one share of the nodes per job (PoolCompressor.mshNodeFits), or null to
  * fit them on one thread: a share failed, or the fits do not name each of the motion's `nodes` exactly once (the
@@ -256,18 +243,27 @@ export async function mshFitsInShares(
 
 /** A compression running in a worker thread of its own (compressOffThread). */
 export interface OffThreadCompression {
-  /** compressMotion's result, as the worker made it; a FormatError keeps its kind and place (not its file). */
-  result: Promise<CompressResult>;
-  /** Ends the worker now (Ctrl+C): `result` then never settles. */
+  /**
+   * compressMotion's result, as the worker made it (a FormatError keeps its kind and place, not its file), or
+   * `stopped` once stop() ended the worker.
+   */
+  result: Promise<CompressResult | { stopped: true }>;
+  /** Ends the worker now (Ctrl+C): `result` then says `stopped`. */
   stop(): void;
 }
 
+/** What compressPoolWorker.cjs is started with to answer one request and end (compressOffThread). */
+export interface OneRequest {
+  request: PoolRequest;
+}
+
 /**
- * Compresses one motion in a worker thread of its own (compressPoolWorker.cjs), so that the calling thread stays free
- * to handle a signal: `actguy compress` ran compressMotion on its main thread, and Ctrl+C waited for the compression
- * to end (seconds to minutes for a long capture at fine tolerances; docs/cli.md, "Exit status"). The same code as
- * in-process (answerPoolRequest), so the bytes are the same. Undefined where the worker bundle is missing (unbundled
- * tests): the caller compresses on its own thread then.
+ * Compresses one motion in a worker thread of its own (compressPoolWorker.cjs, runOneShotWorker: the thread ends
+ * with the job, however it ends), so that the calling thread stays free to handle a signal: `actguy compress` ran
+ * compressMotion on its main thread, and Ctrl+C waited for the compression to end (seconds to minutes for a long
+ * capture at fine tolerances; docs/cli.md, "Exit status"). The same code as in-process (answerPoolRequest), so the
+ * bytes are the same. Undefined where the worker bundle is missing (unbundled tests): the caller compresses on its
+ * own thread then.
  */
 export function compressOffThread(
   mtn: Uint8Array,
@@ -275,31 +271,32 @@ export function compressOffThread(
   workerPath = defaultPoolWorkerPath(),
 ): OffThreadCompression | undefined {
   if (!existsSync(workerPath)) return undefined;
-  const worker = startWorkerBundle(workerPath);
-  let stopped = false;
-  const result = new Promise<CompressResult>((resolve, reject) => {
-    worker.once('message', (reply: PoolReply) => {
-      void worker.terminate();
-      if (!reply.ok) reject(errorOf(reply));
-      else if ('whole' in reply) resolve(reply.whole);
-      else reject(new Error('the compression worker answered with a part of the motion'));
-    });
-    worker.once('error', (e) => {
-      void worker.terminate();
-      reject(isBundleRefusal(e) ? e : new Error(`the compression worker failed: ${e.message}`));
-    });
-    worker.once('exit', (code) => {
-      if (!stopped) reject(new Error(`the compression worker stopped unexpectedly (exit code ${code})`));
-    });
-  });
-  worker.postMessage({ id: 0, mtn, options, whole: true } satisfies PoolRequest);
-  return {
-    result,
-    stop() {
-      stopped = true;
-      void worker.terminate();
+  const stopper = new AbortController();
+  const data: OneRequest = { request: { id: 0, mtn, options, whole: true } };
+  const result = runOneShotWorker<PoolReply>(workerPath, data, { signal: stopper.signal }).then(
+    (ended): CompressResult | { stopped: true } => {
+      switch (ended.end) {
+        case 'answer':
+          if (!ended.value.ok) throw errorFromWire(ended.value.error);
+          if ('whole' in ended.value) return ended.value.whole;
+          throw new Error('the compression worker answered with a part of the motion');
+        case 'cancelled':
+          return { stopped: true };
+        case 'overBudget':
+          throw new Error('the compression worker ran past its time'); // no budget is set: never
+        case 'refused':
+          // A damaged installation, not the input's doing: the refusal as it is (workerBundles.ts).
+          throw bundleRefusedError(ended.message);
+        case 'failed':
+          throw new Error(
+            ended.exitCode === undefined
+              ? `the compression worker failed: ${ended.detail}`
+              : `the compression worker stopped unexpectedly (exit code ${ended.exitCode})`,
+          );
+      }
     },
-  };
+  );
+  return { result, stop: () => stopper.abort() };
 }
 
 /** Compresses on the calling thread, one motion at a time (--jobs 1, and hosts without the worker bundle). */
@@ -398,7 +395,7 @@ export function workerCompressor(
 
   const settle = (p: Pending, reply: PoolReply) => {
     if (reply.ok) p.resolve(reply);
-    else p.reject(errorOf(reply));
+    else p.reject(errorFromWire(reply.error));
   };
 
   const spawn = (): Worker => {
@@ -446,7 +443,7 @@ export function workerCompressor(
     try {
       reply = localJob!(p.req);
     } catch (e) {
-      reply = { id: p.req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+      reply = { id: p.req.id, ok: false, error: errorToWire(e) };
     }
     settle(p, reply);
     pump();

@@ -6,7 +6,11 @@
  *
  * Mutations, each failing this file: compress.ts's ownFormatError returning the error as it is (not this bundle's
  * class: runCommand would not tell it as the input's problem); OFF_THREAD_MIN_MTN_BYTES raised past the long motion
- * (nothing runs in a worker: the probe says so), or set to 0 (the short one runs in a worker too).
+ * (nothing runs in a worker: the probe says so), or set to 0 (the short one runs in a worker too). Round 4, each
+ * way compressOffThread's worker ends (runOneShotWorker): stop() not aborting (the result never settles: the test
+ * times out); an exit worded as an error or the reverse (`exitCode` ignored); a refusal made a plain Error (its code
+ * lost, so the CLI would blame the input); the answer's error not made again (errorFromWire dropped: a plain
+ * object); compressPoolWorker.cjs ignoring its workerData (no answer: the test times out).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +19,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeMtn } from '../../shared/mtn/write';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
-import { FormatError } from '../../shared/errors';
+import { FormatError, isBundleRefusal } from '../../shared/errors';
+import { compressMotion } from '../../shared/compress/compress';
+import { compressOffThread } from '../build/compressPool';
 import { OFF_THREAD_MIN_MTN_BYTES, ownFormatError } from './commands/compress';
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
@@ -76,12 +82,12 @@ describe('actguy compress of a long motion, in a worker thread', () => {
 
   it('a worker that dies mid-way is told naming the input, and nothing is written (round 36)', () => {
     writeFileSync(join(dir, 'dies.mtn'), writeMtn(syntheticMotion({ frames: 420, joints: 31, seed: 6 })));
-    // The worker exits as its request arrives, before it answers: as one killed or out of memory would.
+    // The worker exits with its request in hand, before it answers: as one killed or out of memory would.
     const die = join(dir, 'die.cjs');
     writeFileSync(
       die,
-      `const { isMainThread, parentPort } = require('node:worker_threads');
-if (!isMainThread) parentPort.on('message', () => process.exit(7));
+      `const { isMainThread, workerData } = require('node:worker_threads');
+if (!isMainThread && workerData && workerData.request) process.exit(7);
 `,
     );
     const before = readdirSync(dir).sort();
@@ -97,5 +103,71 @@ if (!isMainThread) parentPort.on('message', () => process.exit(7));
       if (extra[0] === '--json') expect(JSON.parse(r.stdout).error.file).toBe('dies.mtn');
       expect(readdirSync(dir).sort()).toEqual(before);
     }
+  });
+});
+
+describe('compressOffThread, each way its worker ends (round 4)', () => {
+  const pool = join(__dirname, '..', '..', 'dist', 'cli', 'compressPoolWorker.cjs');
+  const options = { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'take' };
+  /** A worker of its own with `body` as its code: what the bundle would do at its worst. */
+  const workerDoing = (name: string, body: string): string => {
+    const path = join(dir, `${name}.cjs`);
+    writeFileSync(path, body);
+    return path;
+  };
+
+  it('answers with the bytes compressMotion makes on this thread', async () => {
+    const motion = syntheticMotion({ frames: 40, joints: 6, seed: 9 });
+    const mtn = writeMtn(motion);
+    const there = await compressOffThread(mtn, options, pool)!.result;
+    expect('stopped' in there).toBe(false);
+    if ('stopped' in there) return;
+    expect(Buffer.from(there.bytes).equals(Buffer.from(compressMotion(motion, options).bytes))).toBe(true);
+  });
+
+  it("a bad motion is the compressor's FormatError, made again on this thread", async () => {
+    const e = await compressOffThread(new Uint8Array(8), options, pool)!.result.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(FormatError);
+    expect((e as FormatError).kind).toBe('MTN');
+  });
+
+  it('a worker that throws, one that exits without answering and a refused bundle are each told as such', async () => {
+    const mtn = writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
+    const failure = (path: string) =>
+      compressOffThread(mtn, options, path)!.result.then(
+        () => 'answered',
+        (e: unknown) => e as Error,
+      );
+    const threw = await failure(workerDoing('throws', "throw new Error('the heap is spent');"));
+    expect((threw as Error).message).toBe('the compression worker failed: the heap is spent');
+    const exited = await failure(workerDoing('exits', 'process.exit(5);'));
+    expect((exited as Error).message).toBe('the compression worker stopped unexpectedly (exit code 5)');
+    const refused = await failure(
+      workerDoing(
+        'refused',
+        "throw Object.assign(new Error('the bundle x.cjs is not the one installed'), { code: 'ACTGUY_BUNDLE_REFUSED' });",
+      ),
+    );
+    expect(isBundleRefusal(refused)).toBe(true);
+    expect((refused as Error).message).toBe('the bundle x.cjs is not the one installed');
+    const part = await failure(
+      workerDoing(
+        'part',
+        "require('node:worker_threads').parentPort.postMessage({ id: 0, ok: true, share: { index: 0, channels: [] } });",
+      ),
+    );
+    expect((part as Error).message).toBe('the compression worker answered with a part of the motion');
+  });
+
+  it('stop() ends the worker and the result says so', async () => {
+    const mtn = writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
+    const held = workerDoing('held', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);');
+    const job = compressOffThread(mtn, options, held)!;
+    job.stop();
+    expect(await job.result).toEqual({ stopped: true });
+    // Stopped once its thread runs, too.
+    const running = compressOffThread(mtn, options, held)!;
+    setImmediate(() => running.stop());
+    expect(await running.result).toEqual({ stopped: true });
   });
 });

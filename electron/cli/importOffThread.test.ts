@@ -3,17 +3,17 @@
  * as on the CLI's own thread, the same errors made again as their classes with their messages, the source's bytes
  * handed over, and `stop` ending the thread with an answer rather than a promise left waiting.
  *
- * Mutations, each failing this file: errorOf always a plain Error (the FormatError and the clips are lost); the
- * message not carried (a ClipChoiceError's composed without its file); the transfer list dropped (the bytes stay);
+ * Mutations, each failing this file: errorFromWire always a plain Error (the FormatError is lost; the clips, the
+ * message and the other kinds are wireError.test.ts's); the transfer list dropped (the bytes stay);
  * stop() no longer aborting (the result never settles: the test times out).
  */
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../shared/errors';
-import { ClipChoiceError } from '../../shared/interchange/clips';
 import { spineBvh } from '../../shared/testing/bvhFixtures';
-import { crossingError, errorOf, importOffThread, importSource, type SourceImport } from './importOffThread';
+import { importOffThread, importSource, type SourceImport } from './importOffThread';
+import { errorFromWire } from '../wireError';
 
 const worker = join(__dirname, '..', '..', 'dist', 'cli', 'importWorker.cjs');
 const options = { fps: 30, scale: 1, offsets: false };
@@ -45,31 +45,11 @@ describe('one import in a worker thread', () => {
     const reply = await importOffThread(request(broken, '/in/broken.bvh'), worker)!.result;
     expect(reply.ok).toBe(false);
     if (!('error' in reply)) return;
-    const e = errorOf(reply.error);
+    const e = errorFromWire(reply.error);
     expect(e).toBeInstanceOf(FormatError);
     expect(e.message).toBe('/in/broken.bvh:11:7: frame 1 has more values than the 3 channels the hierarchy declares');
     const here = await importSource(request(broken, '/in/broken.bvh'));
-    expect(!here.ok && errorOf(here.error).message).toBe(e.message);
-  });
-
-  it('a clip choice crosses with its clips and its file; any other error with its message and code', () => {
-    const clips = [
-      { index: 0, name: 'Walk', duration: 1.2 },
-      { index: 1, name: 'Run', duration: 0.8 },
-    ];
-    const choice = new ClipChoiceError(clips, '2 clips', 'GLTF', 'animations').withFile('/in/hero.glb');
-    const back = errorOf(structuredClone(crossingError(choice)));
-    expect(back).toBeInstanceOf(ClipChoiceError);
-    expect({
-      message: back.message,
-      clips: (back as ClipChoiceError).clips,
-      file: (back as ClipChoiceError).file,
-    }).toEqual({ message: choice.message, clips, file: '/in/hero.glb' });
-    const io = errorOf(structuredClone(crossingError(Object.assign(new Error('cannot read x'), { code: 'EACCES' }))));
-    expect({ message: io.message, code: (io as NodeJS.ErrnoException).code }).toEqual({
-      message: 'cannot read x',
-      code: 'EACCES',
-    });
+    expect(!here.ok && errorFromWire(here.error).message).toBe(e.message);
   });
 
   it('stop ends the thread and the result says so', async () => {

@@ -3,18 +3,17 @@
  * own thread stays free to handle Ctrl+C: a large BVH, FBX or glTF took seconds (tens of seconds for a capture of
  * tens of MiB) on the CLI's thread, and a signal was handled only once the import had ended (docs/cli.md, "Exit
  * status"). The same code runs on either thread (importSource), so the motion, its warnings and the errors are the
- * same: an error crosses the thread as its fields, and is made again here as the class the command knows
- * (FormatError, ClipChoiceError with its clips, or an Error with its message and code).
+ * same: an error crosses the thread as its fields (wireError.ts), and is made again here as the class the command
+ * knows (FormatError, ClipChoiceError with its clips, or an Error with its message and code).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
-import { ClipChoiceError, type ClipInfo } from '../../shared/interchange/clips';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import type { BvhPositionReading, InterchangeWarning } from '../../shared/interchange/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { externalBufferReader } from '../interchange/importJob';
 import { runOneShotWorker } from '../oneShotWorker';
+import { errorToWire, type WireError } from '../wireError';
 
 /** What the command asks: the source's bytes (read and sniffed on the CLI's thread) and the import's options. */
 export interface SourceImport {
@@ -36,13 +35,7 @@ export interface ImportedSource {
   buffers: string[];
 }
 
-/** An error as it crosses a thread: its class by name, and the fields that class is made again from. */
-export type CrossingError =
-  | { type: 'format'; kind: FileKind; detail: string; place: FormatErrorPlace; file?: string; message: string }
-  | { type: 'clips'; clips: ClipInfo[]; kind: FileKind; detail: string; where: string; file?: string; message: string }
-  | { type: 'other'; name: string; message: string; code?: string };
-
-export type SourceImportReply = { ok: true; imported: ImportedSource } | { ok: false; error: CrossingError };
+export type SourceImportReply = { ok: true; imported: ImportedSource } | { ok: false; error: WireError };
 
 /** The import itself, on whichever thread runs it; never throws (an error is answered as its fields). */
 export async function importSource(req: SourceImport): Promise<SourceImportReply> {
@@ -67,47 +60,8 @@ export async function importSource(req: SourceImport): Promise<SourceImportReply
       },
     };
   } catch (e) {
-    return { ok: false, error: crossingError(e) };
+    return { ok: false, error: errorToWire(e) };
   }
-}
-
-/** An error as its fields, to cross a thread (errorOf makes it again). */
-export function crossingError(e: unknown): CrossingError {
-  if (e instanceof ClipChoiceError)
-    return {
-      type: 'clips',
-      clips: e.clips,
-      kind: e.kind,
-      detail: e.detail,
-      where: e.place.where ?? '',
-      file: e.file,
-      message: e.message,
-    };
-  if (e instanceof FormatError)
-    return { type: 'format', kind: e.kind, detail: e.detail, place: e.place, file: e.file, message: e.message };
-  const err = e as Partial<NodeJS.ErrnoException> | undefined;
-  return {
-    type: 'other',
-    name: typeof err?.name === 'string' ? err.name : 'Error',
-    message: typeof err?.message === 'string' ? err.message : String(e),
-    ...(typeof err?.code === 'string' && { code: err.code }),
-  };
-}
-
-/** The error the import threw, made again on this thread as its own class (its message as it was). */
-export function errorOf(c: CrossingError): Error {
-  const e =
-    c.type === 'clips'
-      ? new ClipChoiceError(c.clips, c.detail, c.kind, c.where)
-      : c.type === 'format'
-        ? new FormatError(c.kind, c.detail, c.place, c.file)
-        : Object.assign(c.name === 'RangeError' ? new RangeError(c.message) : new Error(c.message), {
-            ...(c.code !== undefined && { code: c.code }),
-          });
-  if (e instanceof ClipChoiceError && c.type === 'clips') e.file = c.file;
-  // The message as the importer made it (a ClipChoiceError's names its file, withFile).
-  Object.defineProperty(e, 'message', { value: c.message, writable: true, configurable: true });
-  return e;
 }
 
 /** The CLI's import worker, beside the running bundle (dist/cli). */

@@ -136,12 +136,11 @@ describe('a signal while a command works', () => {
     const preload = join(folder, 'endless.cjs');
     writeFileSync(
       preload,
-      `const { isMainThread, parentPort } = require('node:worker_threads');
-if (!isMainThread && parentPort)
-  parentPort.on('message', () => {
-    require('node:fs').writeSync(3, 'compressing\\n');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-  });
+      `const { isMainThread, workerData } = require('node:worker_threads');
+if (!isMainThread && workerData && workerData.request) {
+  require('node:fs').writeSync(3, 'compressing\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
 `,
     );
     const r = await interrupted(

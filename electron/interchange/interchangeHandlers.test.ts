@@ -438,6 +438,20 @@ describe('File > Import', () => {
 });
 
 describe('File > Export glTF', () => {
+  // Round 4 (docs/architecture.md): the page's proposed name is offered only when it is one plain name
+  // (offeredFileName). Mutation that fails: the handler's own check again (`..` opened the folder above).
+  it("offers the page's name for the file only when it is one plain name, else the document's", async () => {
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(workspace, 'walk.mtn'));
+    const offered = async (defaultName: string) => {
+      dialogs.answers.push(null);
+      await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes, defaultName });
+      return dialogs.shown.at(-1)!.defaultPath;
+    };
+    for (const bad of ['..', '.', 'a\u0000b.glb', 'two\nlines.glb', 'x'.repeat(256), 'sub/x.glb'])
+      expect(await offered(bad)).toBe(join(workspace, 'walk.glb'));
+    expect(await offered('take 2.glb')).toBe(join(workspace, 'take 2.glb'));
+  });
+
   it('exports the source and the compressed motion as GLBs that import back with the same skeleton and frames', async () => {
     const opened = await openedMotion(handlers, join(workspace, 'walk.mtn'));
     const walk = readMtn(opened.mtnBytes);

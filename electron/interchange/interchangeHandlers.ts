@@ -33,7 +33,7 @@ import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
 import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
-import { requireBytes, requireObject, requireString } from '../ipcArgs';
+import { offeredFileName, requireBytes, requireObject, requireString } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
@@ -279,10 +279,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       const doc = requireDocument(req.documentId);
       const source = requireSource(req.source, 'exportGltfDialog: source');
       const fallback = `${baseNameOf(doc.path)}${source === 'compressed' ? '_compressed' : ''}.glb`;
-      const name =
-        typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName)
-          ? req.defaultName
-          : fallback;
+      const name = offeredFileName(req.defaultName, fallback);
       const chosen = await dialogs.chooseFileToSave({
         title: source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion',
         filters: GLB_FILTERS,

@@ -157,6 +157,20 @@ describe('File > Export MSH (main process)', () => {
     expect(readdirSync(workspace).sort()).toEqual(['hero.nodes.json', 'hero.res19', 'hero.res8', 'walk.mtn']);
   });
 
+  // Round 4 (docs/architecture.md): the page's proposed name is offered only when it is one plain name
+  // (offeredFileName). Mutation that fails: the handler's own check again (`..` opened the folder above).
+  it("offers the page's name for the file only when it is one plain name, else the document's", async () => {
+    const doc = await openWalk();
+    const offered = async (defaultName: string) => {
+      answers.push(null);
+      await handlers.exportMshDialog({ documentId: doc.documentId, ...TOL, defaultName });
+      return shown.at(-1)!.defaultPath;
+    };
+    for (const bad of ['..', '.', 'a\u0000b.res8', 'x'.repeat(256)])
+      expect(await offered(bad)).toBe(join(workspace, 'walk.res8'));
+    expect(await offered('run.res8')).toBe(join(workspace, 'run.res8'));
+  });
+
   it('takes the prefix from whichever of the three the user names, or a bare prefix; a cancelled dialog writes nothing', async () => {
     const doc = await openWalk();
     answers.push(join(workspace, 'a.nodes.json'), join(workspace, 'b'), null);

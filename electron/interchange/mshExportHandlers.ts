@@ -24,7 +24,7 @@ import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import type { HandlerDocument } from '../documents';
 import { baseNameOf, pinFolder } from '../fsutil';
-import { requireObject, requireString } from '../ipcArgs';
+import { offeredFileName, requireObject, requireString } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
@@ -142,10 +142,7 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       // A bad request is refused before any dialog shows.
       requireMshOptions(req, 'exportMshDialog');
       const fallback = `${baseNameOf(doc.path)}.res8`;
-      const name =
-        typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName)
-          ? req.defaultName
-          : fallback;
+      const name = offeredFileName(req.defaultName, fallback);
       const chosen = await dialogs.chooseFileToSave({
         title: 'Export MSH animation (.res8, .res19, .nodes.json)',
         filters: MSH_FILTERS,

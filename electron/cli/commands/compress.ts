@@ -153,12 +153,15 @@ export const compressCommand: CliCommand = {
           throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
       const job = await offThread(mtnBytes, options);
       stopCompression = job?.stop;
-      const result = job
+      const ended = job
         ? await job.result.catch((e: unknown) => {
             throw ownFormatError(e, input);
           })
         : inFile(input, () => compressMotion(motion, options));
       await interruption.checkpoint();
+      // Stopped only by a signal, whose handler ends the process: never reached.
+      if ('stopped' in ended) throw new Error('the compression was stopped');
+      const result = ended;
       // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
       const fpsWarning = frameRateMismatch(motion.fps, gameFps);
       if (reportPath) {

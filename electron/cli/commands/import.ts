@@ -22,13 +22,8 @@ import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command'
 import { refuseOutputClashes } from '../../pathIdentity';
 import { onInterrupt, untouched } from '../interrupt';
 import { shownWarnings } from '../../shownWarnings';
-import {
-  defaultCliImportWorkerPath,
-  errorOf,
-  importOffThread,
-  importSource,
-  type SourceImport,
-} from '../importOffThread';
+import { defaultCliImportWorkerPath, importOffThread, importSource, type SourceImport } from '../importOffThread';
+import { errorFromWire } from '../../wireError';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -146,7 +141,7 @@ export const importCommand: CliCommand = {
       // Stopped only by a signal, whose handler ends the process: never reached.
       if ('stopped' in reply) throw new Error('the import was stopped');
       if (!reply.ok) {
-        const e = errorOf(reply.error);
+        const e = errorFromWire(reply.error);
         if (e instanceof ClipChoiceError) {
           console.error(
             `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${quoteJson(clip)}`}:`,

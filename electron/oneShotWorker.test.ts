@@ -1,0 +1,96 @@
+/**
+ * runOneShotWorker, each end a job can have (oneShotWorker.ts): its answer, a cancel (before the start too), a time
+ * budget, a thread that threw (its message), one that exited without answering (its exit code, told apart from a
+ * throw: compressOffThread words the two apart), one that did not start, and a refused bundle; the thread is ended
+ * on every one of them.
+ *
+ * Mutations, each failing this file: `exitCode` left out of the exit's end; set on a thrown error's end too; the
+ * thread not terminated once the answer came (it runs on: the exit never comes, the test times out); the abort not
+ * heard (the held job never ends, the test times out).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOneShotWorker } from './oneShotWorker';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-oneshot-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A worker file whose code is `body`. */
+function worker(name: string, body: string): string {
+  const path = join(dir, `${name}.cjs`);
+  writeFileSync(path, `const { parentPort, workerData } = require('node:worker_threads');\n${body}\n`);
+  return path;
+}
+
+const HOLD = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);';
+
+describe('runOneShotWorker', () => {
+  it('resolves with the first answer and ends the thread, which would have gone on', async () => {
+    let exited: Promise<number> | undefined;
+    const ended = await runOneShotWorker(
+      worker('answers', `parentPort.postMessage({ twice: workerData * 2 });\n${HOLD}`),
+      21,
+      { onWorker: (w: Worker) => (exited = new Promise((done) => w.once('exit', done))) },
+    );
+    expect(ended).toEqual({ end: 'answer', value: { twice: 42 } });
+    expect(await exited).toBe(1); // terminated, not ended by itself
+  });
+
+  it('tells a thread that threw from one that exited without answering', async () => {
+    expect(await runOneShotWorker(worker('throws', "throw new Error('no more memory');"), null)).toEqual({
+      end: 'failed',
+      started: true,
+      detail: 'no more memory',
+    });
+    expect(await runOneShotWorker(worker('exits', 'process.exit(3);'), null)).toEqual({
+      end: 'failed',
+      started: true,
+      detail: 'exit code 3',
+      exitCode: 3,
+    });
+    expect(await runOneShotWorker(worker('quiet', ''), null)).toEqual({
+      end: 'failed',
+      started: true,
+      detail: 'exit code 0',
+      exitCode: 0,
+    });
+  });
+
+  it('a refused bundle is its message; a thread that cannot start says so', async () => {
+    expect(
+      await runOneShotWorker(
+        worker('refused', "throw Object.assign(new Error('bundle x refused'), { code: 'ACTGUY_BUNDLE_REFUSED' });"),
+        null,
+      ),
+    ).toEqual({ end: 'refused', message: 'bundle x refused' });
+    // workerData that cannot be cloned: the Worker constructor throws.
+    const notStarted = await runOneShotWorker(worker('never', ''), { f: () => 1 });
+    expect(notStarted).toMatchObject({ end: 'failed', started: false });
+    expect('exitCode' in notStarted).toBe(false);
+  });
+
+  it('a cancel, before the start or while the job runs, and a time budget end it', async () => {
+    const held = worker('held', HOLD);
+    const before = new AbortController();
+    before.abort();
+    expect(await runOneShotWorker(held, null, { signal: before.signal })).toEqual({ end: 'cancelled' });
+    const during = new AbortController();
+    let exited: Promise<number> | undefined;
+    const running = runOneShotWorker(held, null, {
+      signal: during.signal,
+      onWorker: (w: Worker) => {
+        exited = new Promise((done) => w.once('exit', done));
+        w.once('online', () => during.abort());
+      },
+    });
+    expect(await running).toEqual({ end: 'cancelled' });
+    expect(await exited).toBe(1);
+    expect(await runOneShotWorker(held, null, { budgetMs: 1 })).toEqual({ end: 'overBudget' });
+  });
+});
