@@ -117,10 +117,12 @@ function checkTransformVectors(
   model: FbxNode,
   placeOf: (n: FbxNode) => { offset?: number; line?: number; column?: number; where?: string },
 ): void {
+  // The loader reads a string up to its first NUL ("Lcl Translation\0x" is Lcl Translation to it).
+  const upToNul = (v: FbxValue | undefined) => (typeof v === 'string' ? v.split('\0')[0] : v);
   for (const p of child(model, 'Properties70')?.children ?? []) {
-    const name = p.props[0];
+    const name = upToNul(p.props[0]);
     if (p.name !== 'P' || typeof name !== 'string' || !TRANSFORM_VECTORS.includes(name)) continue;
-    const type = p.props[1];
+    const type = upToNul(p.props[1]);
     const vector = typeof type === 'string' && (VECTOR_TYPES.includes(type) || type.startsWith('Lcl '));
     const values = p.props.slice(4, 7);
     if (vector && values.length === 3 && values.every((v) => typeof v === 'number' || typeof v === 'bigint')) continue;
