@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzInput, minimize, runOne, runRange, targetByName } from './fuzz/harness';
-import { DEFECT_KINDS, TARGETS } from './fuzz/targets';
+import { DEFECT_KINDS, TARGETS, judgeAsync } from './fuzz/targets';
+import { FormatError } from '../shared/errors';
 
 /** Inputs per format in CI: a few thousand, a few seconds each. */
 const CI_COUNT = 2000;
@@ -57,6 +58,17 @@ describe('the harness itself', () => {
     expect(await runOne(sls, new Uint8Array(Buffer.from('A 1\nB 0x2\n')))).toEqual({ outcome: 'accepted' });
     expect(await runOne(sls, new Uint8Array(Buffer.from('A 0x10000\n')))).toEqual({ outcome: 'rejected' });
     expect(await runOne(targetByName('mtn'), new Uint8Array(10))).toEqual({ outcome: 'rejected' });
+  });
+
+  it("counts an importer's refusal that names the file but no place as unnamed (how a caught TypeError reached the user)", async () => {
+    const refuse = (place: { line?: number; offset?: number; where?: string }) => () =>
+      Promise.reject(new FormatError('FBX', 'could not be imported (x is not a function)', place, 'x.fbx'));
+    await expect(judgeAsync(refuse({}), () => undefined, 'x.fbx')).rejects.toMatchObject({
+      kind: 'unnamed',
+      message: expect.stringMatching(/^error names no place in x\.fbx: /),
+    });
+    for (const place of [{ line: 3 }, { offset: 12 }, { where: 'Objects' }])
+      expect(await judgeAsync(refuse(place), () => undefined, 'x.fbx')).toBe('rejected');
   });
 
   it('minimizes a finding while it fails the same way', async () => {

@@ -4,8 +4,8 @@
  * Imports every .bvh, .fbx, .gltf and .glb under /usr/share/assimp/models (and models-nonbsd when present; the
  * Debian package assimp-testmodels) as File > Import and `actguy import` do (runImportJob: the file read, the
  * importer, the .mtn bytes written), at 30 and 120 fps, every clip of a file with several. Each motion read back
- * from its .mtn bytes is compressed refined (the default) and classic at 0.05 u / 0.5 deg and at the floor
- * 0.005 u / 0.05 deg, and the MT3 bytes are decoded by the independent decoder (shared/testing/independentDecode.ts,
+ * from its .mtn bytes is compressed refined (the default), classic and skeleton-aware (object tolerance twice the
+ * position tolerance) at 0.05 u / 0.5 deg and at the floor 0.005 u / 0.05 deg, and the MT3 bytes are decoded by the independent decoder (shared/testing/independentDecode.ts,
  * as the guarantee tests do) to find any frame that is not a key and is over its channel's tolerance.
  *
  * Reports per file and rate: imported (frames, joints, keys refined / classic at each level) or refused (the
@@ -30,9 +30,12 @@ const LEVELS = [
   { label: '0.05', positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05 },
   { label: 'floor', positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005 },
 ];
-const METHODS: { label: string; extra: Partial<CompressOptions> }[] = [
-  { label: 'refined', extra: {} },
-  { label: 'classic', extra: { method: 'classic' } },
+const METHODS: { label: string; extra: (positionTolerance: number) => Partial<CompressOptions> }[] = [
+  { label: 'refined', extra: () => ({}) },
+  { label: 'classic', extra: () => ({ method: 'classic' }) },
+  // Skeleton-aware, with an object-space bound of twice the position tolerance (as heldOut.test.ts): at the floor
+  // its per-joint tolerances come out at and under 0.005 u / 0.05 deg.
+  { label: 'skeleton', extra: (positionTolerance) => ({ objectTolerance: 2 * positionTolerance }) },
 ];
 
 interface Args {
@@ -125,7 +128,7 @@ function compressAll(m: Motion): CompressRow[] {
       const { label, ...tol } = level;
       let r;
       try {
-        r = compressMotion(m, { ...tol, ...method.extra, name: 'heldout' });
+        r = compressMotion(m, { ...tol, ...method.extra(tol.positionTolerance), name: 'heldout' });
       } catch (e) {
         rows.push({
           method: method.label,
@@ -211,13 +214,13 @@ function describeRow(r: Omit<Row, 'fps'> & { fps: number | string }, root: strin
   if (r.status !== 'imported') return `${r.status === 'refused' ? 'refused' : 'FAILED '} ${name}: ${r.message}`;
   const keys = LEVELS.map(
     (l) =>
-      `${l.label} ${r.compress!.find((c) => c.level === l.label && c.method === 'refined')!.keys}/${r.compress!.find((c) => c.level === l.label && c.method === 'classic')!.keys}`,
+      `${l.label} ${METHODS.map((m) => r.compress!.find((c) => c.level === l.label && c.method === m.label)!.keys).join('/')}`,
   ).join(', ');
   const bad = r.compress!.filter((c) => c.violations.length > 0);
   const floor = r.compress!.filter((c) => c.level === 'floor').map((c) => c.keysOverFloor);
   return (
-    `ok      ${name}: ${r.frames} frames, ${r.joints} joints, keys refined/classic ${keys}` +
-    `${floor.some((n) => n > 0) ? `; keys over the floor refined/classic ${floor.join('/')}` : ''}` +
+    `ok      ${name}: ${r.frames} frames, ${r.joints} joints, keys refined/classic/skeleton ${keys}` +
+    `${floor.some((n) => n > 0) ? `; keys over the floor refined/classic/skeleton ${floor.join('/')}` : ''}` +
     `${r.warnings!.length ? `; ${r.warnings!.length} warning(s)` : ''}` +
     `${bad.length ? `\n  VIOLATIONS: ${bad.map((c) => `${c.method} ${c.level}: ${c.violations.slice(0, 5).join('; ')}${c.violations.length > 5 ? ` (+${c.violations.length - 5})` : ''}`).join('\n  ')}` : ''}`
   );

@@ -28,7 +28,7 @@ export class FuzzDefect extends Error {
  * What counts as a defect:
  * - crash: the reader threw something other than a FormatError;
  * - invalid: it accepted an input whose result fails validation or the round trip;
- * - unnamed: an importer's error does not start with the file name;
+ * - unnamed: an importer's error does not start with the file name, or names no place in it (line, offset or part);
  * - hang: one input took longer than the time limit (judged by the runner);
  * - memory: the process grew past the memory limit (judged by the runner).
  */
@@ -81,6 +81,8 @@ export async function judgeAsync<T>(
     if (e instanceof FormatError) {
       if (!namesFile(e.message, fileName))
         throw new FuzzDefect('unnamed', `error does not name ${fileName}: ${e.message.slice(0, 200)}`);
+      if (!namesPlace(e))
+        throw new FuzzDefect('unnamed', `error names no place in ${fileName}: ${e.message.slice(0, 200)}`);
       return 'rejected';
     }
     throw new FuzzDefect('crash', describeThrown(e));
@@ -92,6 +94,10 @@ export async function judgeAsync<T>(
   }
   return 'accepted';
 }
+
+/** A refusal says where: a line (and column), a byte offset, or the part of the file (a key path, a section). */
+export const namesPlace = (e: FormatError) =>
+  e.place.line !== undefined || e.place.offset !== undefined || (e.place.where ?? '') !== '';
 
 /** The project's error shapes: `FILE:line:column: detail` or `FILE [KIND] (place): detail`. */
 export const namesFile = (message: string, file: string) =>

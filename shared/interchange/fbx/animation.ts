@@ -93,6 +93,47 @@ export function modelSettings(
   };
 }
 
+/** A model's properties the loader reads as its transform, each three numbers (docs/import.md#fbx). */
+const TRANSFORM_VECTORS = [
+  'Lcl Translation',
+  'Lcl Rotation',
+  'Lcl Scaling',
+  'PreRotation',
+  'PostRotation',
+  'RotationOffset',
+  'RotationPivot',
+  'ScalingOffset',
+  'ScalingPivot',
+];
+/** The property types three.js's loader reads as three numbers; any other gives it one value (or a string). */
+const VECTOR_TYPES = ['Color', 'ColorRGB', 'Vector', 'Vector3D'];
+
+/**
+ * Refuses a model whose transform property (Lcl Rotation and the others above) is not three numbers: a type the loader
+ * reads as one value ("Number", "KString") made it, or the pose after it, call an array method on a number (a
+ * TypeError, reported as a defect with no place; found by `npm run fuzz`, 2026-12-05). Said at the property's place.
+ */
+function checkTransformVectors(
+  model: FbxNode,
+  placeOf: (n: FbxNode) => { offset?: number; line?: number; column?: number; where?: string },
+): void {
+  // The loader reads a string up to its first NUL ("Lcl Translation\0x" is Lcl Translation to it).
+  const upToNul = (v: FbxValue | undefined) => (typeof v === 'string' ? v.split('\0')[0] : v);
+  for (const p of child(model, 'Properties70')?.children ?? []) {
+    const name = upToNul(p.props[0]);
+    if (p.name !== 'P' || typeof name !== 'string' || !TRANSFORM_VECTORS.includes(name)) continue;
+    const type = upToNul(p.props[1]);
+    const vector = typeof type === 'string' && (VECTOR_TYPES.includes(type) || type.startsWith('Lcl '));
+    const values = p.props.slice(4, 7);
+    if (vector && values.length === 3 && values.every((v) => typeof v === 'number' || typeof v === 'bigint')) continue;
+    throw new FormatError(
+      'FBX',
+      `model ${quoteJson(objectName(model.props[1]))}: its ${name} is ${vector ? `${values.length === 3 ? 'not three numbers' : `${values.length} value(s)`}` : `of type ${quoteJson(String(type))}`}, not a vector of three numbers: the file is damaged`,
+      placeOf(p),
+    );
+  }
+}
+
 /**
  * Checks the model tree the loader will build from the Connections, before it runs: three.js adds each model to every
  * model it is linked under in turn (so the last link wins), refuses a model under itself with a console dump, leaves a
@@ -189,8 +230,10 @@ export function readFbxAnimation(
   const models = new Map<number, FbxModelInfo>();
   for (const o of objects.children) {
     byId.set(key(o.props[0]), o);
-    if (o.name === 'Model')
+    if (o.name === 'Model') {
+      checkTransformVectors(o, placeOf);
       models.set(num(o.props[0]), { name: objectName(o.props[1]), ...modelSettings(o, template) });
+    }
   }
   const childrenOf = new Map<string, { id: string; prop?: string }[]>();
   const parentsOf = new Map<string, { id: string; prop?: string }[]>();

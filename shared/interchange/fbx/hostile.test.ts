@@ -7,6 +7,7 @@ import { FormatError } from '../../errors';
 import { FBX_MAX_MODEL_DEPTH, readFbxAnimation } from './animation';
 import { readFbxContainer } from './container';
 import { importFbx } from './import';
+import { importMotionBytes } from '../importMotion';
 import { fbxScene, writeFbxAscii, writeFbxBinary, type FbxNode } from './testFixtures';
 
 const objectsOf = (t: FbxNode[]) => t.find((n) => n.name === 'Objects')!;
@@ -244,5 +245,60 @@ describe('a motion larger than any .mtn ActGuy reads (round 37)', () => {
       /^FBX \(AnimationStack "Take 001"\): 0\.10 s at 300000 fps: 30000 frames of 1024 joints would be 1475618368 bytes as an \.mtn, more than the 1073741824 bytes \(1 GiB\) ActGuy reads back; nothing was imported \(lower --fps, or split the clip\)$/,
     );
     expect((await importFbx(fbx, { fps: 30 })).motion.frameCount).toBe(3);
+  });
+});
+
+describe('FBX transform properties', () => {
+  /** fbxScene with the root model's property `name` given `type` and `values` instead. */
+  const withProperty = (name: string, type: string, values: (number | string)[]): FbxNode[] => {
+    const scene = fbxScene();
+    const root = objectsOf(scene).children.find((o) => o.name === 'Model')!;
+    const p70 = root.children.find((c) => c.name === 'Properties70')!;
+    p70.children = p70.children.filter((p) => p.props[0] !== name.split('\0')[0]);
+    p70.children.push({ name: 'P', props: [name, type, '', 'A', ...values], children: [] });
+    return scene;
+  };
+
+  it('a transform property that is not three numbers is refused at its place, naming the model (it was a TypeError: "rest.map is not a function")', async () => {
+    const cases: [string, string, (number | string)[], RegExp][] = [
+      ['Lcl Rotation', 'Number', [0], /its Lcl Rotation is of type "Number"/],
+      ['Lcl Rotation', 'double', [5], /its Lcl Rotation is of type "double"/],
+      ['Lcl Translation', 'KString', ['abc'], /its Lcl Translation is of type "KString"/],
+      ['Lcl Scaling', 'Lcl Scaling', [1, 1], /its Lcl Scaling is 2 value\(s\)/],
+      ['PreRotation', 'Vector3D', [0, 'x', 0], /its PreRotation is not three numbers/],
+      ['RotationPivot', 'Number', [3], /its RotationPivot is of type "Number"/],
+      // The loader reads a name or type up to its first NUL, as it reads every string.
+      ['Lcl Translation\0\x80', 'A', [0, 100, 0], /its Lcl Translation is of type "A"/],
+      ['Lcl Rotation', 'Number\0Lcl Rotation', [0, 0, 0], /its Lcl Rotation is of type "Number"/],
+    ];
+    for (const [name, type, values, said] of cases) {
+      const scene = withProperty(name, type, values);
+      for (const [form, bytes, place] of [
+        ['binary', writeFbxBinary(scene), /^x\.fbx \[FBX\] \(offset \d+\): model "Hips": /],
+        // writeFbxAscii writes a NUL as \u0000: put the byte itself back, as a damaged file holds it.
+        [
+          'ASCII',
+          new TextEncoder().encode(new TextDecoder().decode(writeFbxAscii(scene)).replaceAll('\\u0000', '\0')),
+          /^x\.fbx \[FBX\] \(P [^)]*\): model "Hips": /,
+        ],
+      ] as const) {
+        const e = await importMotionBytes(bytes, 'x.fbx').catch((err: unknown) => err);
+        expect(e, `${name} ${type} ${form}`).toBeInstanceOf(FormatError);
+        expect((e as FormatError).message, `${name} ${type} ${form}`).toMatch(place);
+        expect((e as FormatError).message, `${name} ${type} ${form}`).toMatch(said);
+      }
+    }
+  });
+
+  it('the same properties as vectors of their usual types still import', async () => {
+    for (const [name, type] of [
+      ['Lcl Rotation', 'Lcl Rotation'],
+      ['Lcl Translation', 'Vector3D'],
+      ['PreRotation', 'Vector3D'],
+      ['RotationPivot', 'Vector'],
+    ])
+      expect(
+        (await importMotionBytes(writeFbxBinary(withProperty(name, type, [0, 1, 0])), 'x.fbx')).motion.joints.length,
+      ).toBe(3);
   });
 });
