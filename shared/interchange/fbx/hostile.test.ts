@@ -8,6 +8,7 @@ import { FBX_MAX_MODEL_DEPTH, readFbxAnimation } from './animation';
 import { readFbxContainer } from './container';
 import { importFbx } from './import';
 import { importMotionBytes } from '../importMotion';
+import { decodeUtf8Runtime, encodeUtf8 } from '../../utf8';
 import { fbxScene, writeFbxAscii, writeFbxBinary, type FbxNode } from './testFixtures';
 
 const objectsOf = (t: FbxNode[]) => t.find((n) => n.name === 'Objects')!;
@@ -278,7 +279,7 @@ describe('FBX transform properties', () => {
         // writeFbxAscii writes a NUL as \u0000: put the byte itself back, as a damaged file holds it.
         [
           'ASCII',
-          new TextEncoder().encode(new TextDecoder().decode(writeFbxAscii(scene)).replaceAll('\\u0000', '\0')),
+          encodeUtf8(decodeUtf8Runtime(writeFbxAscii(scene))!.replaceAll('\\u0000', '\0')),
           /^x\.fbx \[FBX\] \(P [^)]*\): model "Hips": /,
         ],
       ] as const) {
