@@ -224,7 +224,7 @@ const SIZES = [
     viewport: 240,
     tuningRows: 6,
     sevRows: 3,
-    sevEvents: 7,
+    sevEvents: 8,
     projectRows: 6,
     events: 5,
     arrangement: 'side-by-side',

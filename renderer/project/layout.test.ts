@@ -419,7 +419,7 @@ describe('defaultHeights (a layout the user has not resized)', () => {
     for (const key of ['all', ...WORK_MODES] as const) {
       const h = defaultHeights(key, 800);
       expect(h.curvesHeight, key).toBeGreaterThanOrEqual(262);
-      // The sound-events mode keeps the lock row and three joint rows, its SEV editor seven events (round 12).
+      // The sound-events mode keeps the lock row and three joint rows, its SEV editor eight events (round 12).
       expect(rows(h.timelineHeight), key).toBeGreaterThanOrEqual(key === 'sev' ? 3 : 6);
       expect(h.sevHeight, key).toBeGreaterThanOrEqual(key === 'sev' ? 300 : 220);
     }

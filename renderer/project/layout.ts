@@ -103,7 +103,7 @@ const OLD_DEFAULTS: Record<LayoutKey, RowHeights> = {
  * Least default heights (px, whole panel with its header) of each layout's rows: the curve view shows 120+ px of
  * values (the full layout's curves stand in a narrower column at 1280 px, where their header takes two lines),
  * the timeline six whole joint rows, the SEV editor three or more events. In the sound-events mode the SEV editor is
- * the row the work is done in (a sound designer's day): it gets 310 px, seven events and the floor variants' first
+ * the row the work is done in (a sound designer's day): it gets 310 px, eight events and the floor variants' first
  * line at 1280x800 (it had 240, five events), and the timeline keeps its lock row (the foot plants a footstep goes
  * on) and three joint rows; the viewport keeps ROW_COMFORT's 250 px, the character whole (tried cold, round 12).
  */
