@@ -79,7 +79,8 @@ test('at 1680x1050 the viewport stands beside the curves and timeline, not a 200
   }
   expect(split).toEqual([]);
 
-  // 1600x900 stays side by side (shorter than the stacked rows' comfortable heights), 1600x1000 stacked.
+  // 1600x900 stays side by side (shorter than the stacked rows' comfortable heights); 1600x1000 goes beside since
+  // round 12 (e2e/cold-round12.spec.ts).
   await page.setViewportSize({ width: 1600, height: 900 });
   await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'side-by-side');
   expect(pageErrors).toEqual([]);

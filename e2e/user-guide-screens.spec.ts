@@ -114,8 +114,8 @@ for (const size of [
     test.skip(!!electronApp, 'the guide is shot once, in Chromium');
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
-    // 120 px of curve values wherever the curves show; six joint rows at 1280x800, twelve in the work modes at
-    // 1920x1080 (the timeline takes the spare height); a 3D view the character stands in.
+    // 120 px of curve values wherever the curves show; six joint rows at 1280x800, twelve in the tuning and project
+    // modes at 1920x1080 (the timeline takes the spare height); a 3D view the character stands in.
     const large = size.height >= 1080;
     const mode: Readable = { curveValues: 120, timelineRows: large ? 12 : 6, viewport: 240 };
     const shoot = async (name: string, need: Readable = mode) => {
@@ -146,7 +146,9 @@ for (const size of [
     await page.keyboard.press('Control+2');
     await expect(page.getByTestId('sev-track')).toBeVisible();
     await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
-    await shoot('sound-events');
+    // The Sound events mode gives its spare height to the SEV editor; its timeline keeps the lock row and three joint
+    // rows (tried cold, round 12).
+    await shoot('sound-events', { ...mode, timelineRows: 3 });
     await page.getByTestId('mode-project').click();
     await shoot('project');
   });

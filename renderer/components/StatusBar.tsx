@@ -3,6 +3,7 @@ import { cancelImport } from '../app/interchange';
 import { cancelOpen } from '../app/motionFiles';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
+import { useProject } from '../sev/hooks';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */
 export function StatusBar() {
@@ -14,6 +15,14 @@ export function StatusBar() {
   const frame = useSession((s) => Math.round(s.playhead));
   const joint = useSession((s) => s.selectedJoint);
   const busy = useSession((s) => s.busy);
+  // The project motion the tuner shows goes by its entry's name: walk_rough is walk.mtn at its own tolerances, and
+  // the status bar said "walk" while the panel had walk_rough selected (tried cold, round 12).
+  const documentId = useDocument((d) => d.documentId);
+  const entry = useProject((p) =>
+    p.current !== null && documentId !== null && p.currentDocumentId === documentId
+      ? (p.json?.motions[p.current]?.name ?? null)
+      : null,
+  );
   const result = useCompression((c) => c.result);
   const pending = useCompression((c) => c.pending);
   const error = useCompression((c) => c.error);
@@ -58,10 +67,25 @@ export function StatusBar() {
   const jointName = joint < 0 ? 'Root translation' : motion.joints[joint]?.name;
   return (
     <footer className="statusbar" data-testid="statusbar">
-      <span title={path ?? ''} data-testid="doc-name">
-        {name}
-        {readOnly ? ' (read-only)' : ''}
-      </span>
+      {entry !== null && entry !== name ? (
+        // The file's name stays in doc-name, in brackets after the entry's.
+        <span data-testid="status-entry" title={`Project motion ${entry}, from the file ${path ?? name}`}>
+          {entry}{' '}
+          <span className="dim">
+            (file{' '}
+            <span title={path ?? ''} data-testid="doc-name">
+              {name}
+              {readOnly ? ' (read-only)' : ''}
+            </span>
+            )
+          </span>
+        </span>
+      ) : (
+        <span title={path ?? ''} data-testid="doc-name">
+          {name}
+          {readOnly ? ' (read-only)' : ''}
+        </span>
+      )}
       <span
         className={dirty ? 'dirty on' : 'dirty'}
         data-testid="dirty-marker"

@@ -72,6 +72,11 @@ export function BudgetBar() {
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') apply();
+            // Escape puts back the budget the project has (the typed text stayed: tried cold, round 12).
+            if (e.key === 'Escape') {
+              setText(budgetFieldText(use.budget));
+              setError(null);
+            }
           }}
         />
         <button

@@ -102,24 +102,30 @@ const OLD_DEFAULTS: Record<LayoutKey, RowHeights> = {
 /**
  * Least default heights (px, whole panel with its header) of each layout's rows: the curve view shows 120+ px of
  * values (the full layout's curves stand in a narrower column at 1280 px, where their header takes two lines),
- * the timeline six whole joint rows, the SEV editor three or more events.
+ * the timeline six whole joint rows, the SEV editor three or more events. In the sound-events mode the SEV editor is
+ * the row the work is done in (a sound designer's day): it gets 310 px, eight events and the floor variants' first
+ * line at 1280x800 (it had 240, five events), and the timeline keeps its lock row (the foot plants a footstep goes
+ * on) and three joint rows; the viewport keeps ROW_COMFORT's 250 px, the character whole (tried cold, round 12).
  */
 export const DEFAULT_HEIGHTS: Record<LayoutKey, RowHeights> = {
   all: { curvesHeight: 280, timelineHeight: 208, sevHeight: 240 },
   tuning: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
-  sev: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
+  sev: { curvesHeight: 262, timelineHeight: 170, sevHeight: 310 },
   project: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
 };
 /** The share of the centre column the viewport gets by default before the timeline takes what is spare. */
 export const VIEWPORT_SHARE = 0.4;
 /** The most the timeline takes by default (px): every joint row of a 31-joint skeleton and its ruler and rows. */
 export const TIMELINE_DEFAULT_MAX = 560;
+/** The most the SEV editor takes by default in the sound-events mode (px): about fifteen events with the floor variants. */
+export const SEV_DEFAULT_MAX = 600;
 
 /**
  * The heights a layout's rows have until the user drags a splitter, in a window `windowHeight` px tall: each row
  * its DEFAULT_HEIGHTS, and when the window is taller than those rows and VIEWPORT_SHARE of the column for the
  * viewport, the rest goes to the timeline (up to TIMELINE_DEFAULT_MAX), so a large window shows more joints
- * rather than a larger picture.
+ * rather than a larger picture; in the sound-events mode to the SEV editor first (up to SEV_DEFAULT_MAX), the
+ * events being what that mode is for.
  */
 export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights {
   const want = DEFAULT_HEIGHTS[key];
@@ -129,8 +135,13 @@ export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights
     (shown.includes('curves') ? want.curvesHeight : 0) +
     (shown.includes('timeline') ? want.timelineHeight : 0) +
     (shown.includes('sev') ? want.sevHeight : 0);
-  const spare = column - used - Math.round(VIEWPORT_SHARE * column);
-  return { ...want, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + Math.max(0, spare)) };
+  let spare = Math.max(0, column - used - Math.round(VIEWPORT_SHARE * column));
+  let sevHeight = want.sevHeight;
+  if (key === 'sev') {
+    sevHeight = Math.min(SEV_DEFAULT_MAX, want.sevHeight + spare);
+    spare -= sevHeight - want.sevHeight;
+  }
+  return { ...want, sevHeight, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + spare) };
 }
 
 /** A layout's row heights in a window `windowHeight` px tall: the user's own, else the defaults (defaultHeights). */
@@ -215,15 +226,16 @@ export type Arrangement = 'stacked' | 'side-by-side' | 'beside';
 /** The viewport column's share of the window's width in the beside arrangement until its splitter sets it. */
 export const BESIDE_SHARE = 0.3;
 /**
- * Least width (px) the curves keep in the beside arrangement at the default column widths: about the 580 they have
- * side by side at 1280x800, so a time axis the laptop finds usable.
+ * Least width (px) the curves keep in the beside arrangement at the default column widths: a little under the 580
+ * they have side by side at 1280x800 (520: at 1600 px wide they get 525), so a time axis the laptop finds usable.
+ * At 560 (until the twelfth cold round) a 1600x1000 window stayed stacked with a 3D view of 1010x135 px.
  */
-export const BESIDE_CURVES_MIN = 560;
+export const BESIDE_CURVES_MIN = 520;
 /**
  * Least window width (px) for the beside arrangement: the project (250) and tuning (330) columns at their default
  * widths, the viewport's column (BESIDE_SHARE of the window), three splitters and BESIDE_CURVES_MIN for the curves:
- * 1650. At 1800 (its value until the eleventh cold round) a 1680x1050 window stayed stacked with a 3D view of
- * 1090x200 px; beside it is about 500x720 px, the curves about 580 px wide.
+ * 1593. At 1800 (its value until the eleventh cold round) a 1680x1050 window stayed stacked with a 3D view of
+ * 1090x200 px; at 1650 (until the twelfth) a 1600x1000 one with 1010x135 px; beside it is about 480x700 px.
  */
 export const BESIDE_MIN_WIDTH = Math.ceil((250 + 330 + 3 * SPLITTER + BESIDE_CURVES_MIN) / (1 - BESIDE_SHARE));
 

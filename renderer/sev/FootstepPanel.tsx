@@ -200,6 +200,9 @@ function FootstepField(props: {
   // The text being typed; null: the field shows the threshold.
   const [text, setText] = useState<string | null>(null);
   const reverting = useRef(false);
+  // The threshold when the field got the keyboard: a number is applied as it is typed, so Escape puts this back (it
+  // only showed the typed value again, already applied: tried cold, round 12). A preference, not an undo step.
+  const atFocus = useRef<number | null>(null);
   const apply = (t: string) => {
     const v = readThreshold(field.key, t);
     if (v !== null && v !== current) props.onApply({ ...options, [field.key]: v });
@@ -227,6 +230,9 @@ function FootstepField(props: {
           props.onProblem(null);
           apply(e.target.value);
         }}
+        onFocus={() => {
+          atFocus.current = current;
+        }}
         onBlur={commit}
         onKeyDown={(e) => {
           if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
@@ -240,6 +246,9 @@ function FootstepField(props: {
           if (e.key === 'Escape') {
             reverting.current = true;
             setText(null);
+            props.onProblem(null);
+            if (atFocus.current !== null && atFocus.current !== current)
+              props.onApply({ ...options, [field.key]: atFocus.current });
           }
           // Leaving the field keeps the keyboard in the panel, so the next Escape leaves the panel.
           if (e.key === 'Enter' || e.key === 'Escape') {

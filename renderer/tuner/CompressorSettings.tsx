@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { revealChannelFrame } from '../app/playhead';
 import { documentStore } from '../state/documentStore';
 import { useCompression, useDocument } from '../state/hooks';
@@ -20,7 +20,13 @@ export function CompressorSettings(props: { disabled: boolean }) {
   const [problem, setProblem] = useState<string | null>(null);
   // A bound that cannot be one says why and puts its field back (it was put back without a word: tried cold,
   // round 8); the other field's value is still taken.
+  // Escape puts the field's value back (the blur it causes must not apply the typed text: it did, tried cold, round 12).
+  const reverting = useRef(false);
   const commit = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
     const o = objectText.trim() === '' ? null : parseTypedNumber(objectText);
     const s = shellText.trim() === '' ? null : parseTypedNumber(shellText);
     const bad = (v: number | null) => v !== null && !(Number.isFinite(v) && v > 0);
@@ -42,6 +48,13 @@ export function CompressorSettings(props: { disabled: boolean }) {
   // Text, not number fields: those read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as they did; Enter applies.
   const onKey = (e: React.KeyboardEvent<HTMLInputElement>, text: string, set: (t: string) => void, by: number) => {
     if (e.key === 'Enter') commit();
+    if (e.key === 'Escape') {
+      reverting.current = true;
+      setObjectText(objectTolerance === undefined ? '' : String(objectTolerance));
+      setShellText(shell === undefined ? '' : String(shell));
+      setProblem(null);
+      e.currentTarget.blur();
+    }
     if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
       e.preventDefault();
       set(steppedText(text, e.key === 'ArrowUp' ? by : -by, 0.001));
