@@ -284,13 +284,8 @@ export function readStampedNoFollow(
    */
   usersOwn = false,
 ): { data: Buffer; stamp: FileStamp } | 'link' | undefined {
-  let fd: number;
-  try {
-    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return 'link';
-    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (e) {
-    return O_NOFOLLOW && (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
-  }
+  const fd = openNoFollow(path);
+  if (typeof fd !== 'number') return fd;
   try {
     const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile() || st.size > max || (usersOwn && anotherUsers(st.uid))) return undefined;
@@ -312,6 +307,19 @@ export function readStampedNoFollow(
 }
 
 /**
+ * `path` opened for reading as readStampedNoFollow and readStampedNoFollowAhead open it: a link at its name is not
+ * followed and a FIFO not waited on. Its descriptor; 'link' when a link is there; undefined when it cannot be opened.
+ */
+function openNoFollow(path: string): number | 'link' | undefined {
+  try {
+    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return 'link';
+    return fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    return O_NOFOLLOW && (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
+  }
+}
+
+/**
  * readStampedNoFollow begun now and finished off the build's thread: the file is opened (no link followed, no FIFO
  * waited on) and its stamp taken here, and `check` decides from that stamp whether it is read at all; its bytes are
  * then read by Node's thread pool into a buffer of their own, while this thread goes on (a rebuild's one compression,
@@ -322,13 +330,8 @@ export function readStampedNoFollowAhead(
   path: string,
   check: (stamp: FileStamp) => boolean,
 ): Promise<{ data: Buffer; stamp: FileStamp } | undefined> {
-  let fd: number;
-  try {
-    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return Promise.resolve(undefined);
-    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return Promise.resolve(undefined);
-  }
+  const fd = openNoFollow(path);
+  if (typeof fd !== 'number') return Promise.resolve(undefined);
   let stamp: FileStamp;
   let size: number;
   try {
