@@ -14,14 +14,24 @@ export function targetFrameCount(duration: number, fps: number): number {
 }
 
 /**
+ * The bytes of an `.mtn` of N frames of J joints when that is more than ActGuy reads of one (BINARY_MAX_BYTES), else
+ * undefined: the bound on a motion made from a smaller file, by an import (importedSizeProblem) or a project's
+ * resampling (motion/resample.ts resampledFrameCount), each saying it in its own words.
+ */
+export function mtnBytesBeyondReadable(N: number, J: number): number | undefined {
+  const bytes = mtnByteSize(N, J);
+  return bytes > BINARY_MAX_BYTES ? bytes : undefined;
+}
+
+/**
  * Why an import of N frames of J joints is refused before any frame is made, or undefined: the motion would be
  * larger than any `.mtn` ActGuy reads back (BINARY_MAX_BYTES). Checked where each importer knows N and J, so that
  * a received 1 MB BVH of 1,024 joints and 100 frames 10 s apart is refused at once, naming it: it was imported to
  * 29,700 frames first (47 s, 1.5 GB) and then refused as "MTN (size)", naming no file (docs/security.md, round 37).
  */
 export function importedSizeProblem(N: number, J: number): string | undefined {
-  const bytes = mtnByteSize(N, J);
-  if (bytes <= BINARY_MAX_BYTES) return undefined;
+  const bytes = mtnBytesBeyondReadable(N, J);
+  if (bytes === undefined) return undefined;
   return `${N} frames of ${J} joints would be ${bytes} bytes as an .mtn, more than the ${BINARY_MAX_BYTES} bytes (1 GiB) ActGuy reads back; nothing was imported (lower --fps, or split the clip)`;
 }
 

@@ -4,10 +4,10 @@
  * and joint offsets. Key info moves with the frames it marks.
  */
 import { makeQuatsContinuous, slerpShortestInto } from '../interchange/kinematics';
-import { sourcePosition, targetFrameCount } from '../interchange/resample';
+import { mtnBytesBeyondReadable, sourcePosition, targetFrameCount } from '../interchange/resample';
 import { FormatError } from '../errors';
 import { BINARY_MAX_BYTES } from '../binarySize';
-import { MTN_MAX_FRAMES, mtnByteSize } from '../mtn/constants';
+import { MTN_MAX_FRAMES } from '../mtn/constants';
 import { KeyFlag, copyJoints, emptyMotion, type Motion } from './types';
 
 /**
@@ -29,8 +29,8 @@ export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps' | 'join
       { where: 'resampling' },
     );
   const J = m.joints.length;
-  const bytes = mtnByteSize(N, J);
-  if (bytes > BINARY_MAX_BYTES)
+  const bytes = mtnBytesBeyondReadable(N, J);
+  if (bytes !== undefined)
     throw new FormatError(
       'MTN',
       `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames of ${J} joints, ${bytes} bytes as an .mtn: more than the ${BINARY_MAX_BYTES} ActGuy reads of an .mtn (a motion no input could be); nothing was resampled`,
