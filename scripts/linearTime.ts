@@ -15,6 +15,7 @@ import { importMotionBytes } from '../shared/interchange/importMotion';
 import { parseAsciiFbx, readFbxContainer } from '../shared/interchange/fbx/container';
 import { fbxScene, writeFbxAscii, writeFbxBinary, type FbxNode } from '../shared/interchange/fbx/testFixtures';
 import { parseBvh } from '../shared/interchange/bvh/parse';
+import { wideBvh } from '../shared/testing/bvhFixtures';
 import { parseMotionNames } from '../shared/mar/names';
 import { readMar } from '../shared/mar/read';
 import { writeMar } from '../shared/mar/write';
@@ -74,33 +75,6 @@ async function quietAsync(f: () => Promise<unknown>): Promise<unknown> {
     if (e instanceof FormatError) return e;
     throw e;
   }
-}
-
-/** A BVH whose root has `n` children (each an End Site) and `frames` frames. */
-function wideBvh(n: number, frames: number): string {
-  const out = [
-    'HIERARCHY',
-    'ROOT Hips',
-    '{',
-    '  OFFSET 0 0 0',
-    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
-  ];
-  for (let j = 0; j < n; j++)
-    out.push(
-      `  JOINT J${j}`,
-      '  {',
-      '    OFFSET 1 0 0',
-      '    CHANNELS 3 Zrotation Xrotation Yrotation',
-      '    End Site',
-      '    {',
-      '      OFFSET 0 1 0',
-      '    }',
-      '  }',
-    );
-  out.push('}', 'MOTION', `Frames: ${frames}`, 'Frame Time: 0.0333333');
-  const row = Array.from({ length: 6 + 3 * n }, (_, i) => (i % 7) * 1.5).join(' ');
-  for (let f = 0; f < frames; f++) out.push(row);
-  return out.join('\n') + '\n';
 }
 
 /** A BVH chain `n` joints deep (bounded by BVH_MAX_DEPTH: past it, the refusal must come as quickly). */

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { fbxScene, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
+import { wideBvh } from '../../shared/testing/bvhFixtures';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { workerImportRunner } from './importRunner';
@@ -28,32 +29,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A BVH of `joints` joints under the root and `frames` frames (about 40 bytes a joint a frame). */
-function bigBvh(joints: number, frames: number): string {
-  const out = [
-    'HIERARCHY',
-    'ROOT Hips',
-    '{',
-    '  OFFSET 0 0 0',
-    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
-  ];
-  for (let j = 0; j < joints; j++)
-    out.push(
-      `  JOINT J${j}`,
-      '  {',
-      '    OFFSET 1 0 0',
-      '    CHANNELS 3 Zrotation Xrotation Yrotation',
-      '    End Site',
-      '    {',
-      '      OFFSET 0 1 0',
-      '    }',
-      '  }',
-    );
-  out.push('}', 'MOTION', `Frames: ${frames}`, 'Frame Time: 0.0333333');
-  for (let f = 0; f < frames; f++)
-    out.push(Array.from({ length: 6 + 3 * joints }, (_, i) => (((f + i) % 360) - 180) * 0.5).join(' '));
-  return out.join('\n') + '\n';
-}
+/** A BVH of `joints` joints under the root and `frames` frames (about 40 bytes a joint a frame), each frame its own. */
+const bigBvh = (joints: number, frames: number) =>
+  wideBvh(joints, frames, (f) =>
+    Array.from({ length: 6 + 3 * joints }, (_, i) => (((f + i) % 360) - 180) * 0.5).join(' '),
+  );
 
 /** Process CPU time (every thread, the import worker's too) in milliseconds. */
 const cpuMs = () => {

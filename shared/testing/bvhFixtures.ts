@@ -31,6 +31,37 @@ ${rows.join('\n')}
 }
 
 /**
+ * A BVH whose root Hips has `joints` children, each with an End Site, and `frames` frames; frame f's 6 + 3 * joints
+ * values are `row(f)`, by default one row for every frame. The large and wide files the linear-time script
+ * (scripts/linearTime.ts) and the import cancel test time and stop.
+ */
+export function wideBvh(joints: number, frames: number, row?: (f: number) => string): string {
+  const out = [
+    'HIERARCHY',
+    'ROOT Hips',
+    '{',
+    '  OFFSET 0 0 0',
+    '  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation',
+  ];
+  for (let j = 0; j < joints; j++)
+    out.push(
+      `  JOINT J${j}`,
+      '  {',
+      '    OFFSET 1 0 0',
+      '    CHANNELS 3 Zrotation Xrotation Yrotation',
+      '    End Site',
+      '    {',
+      '      OFFSET 0 1 0',
+      '    }',
+      '  }',
+    );
+  out.push('}', 'MOTION', `Frames: ${frames}`, 'Frame Time: 0.0333333');
+  const same = Array.from({ length: 6 + 3 * joints }, (_, i) => (i % 7) * 1.5).join(' ');
+  for (let f = 0; f < frames; f++) out.push(row ? row(f) : same);
+  return out.join('\n') + '\n';
+}
+
+/**
  * spineBvh with the hips' rest height as their OFFSET (0 90 0, as Blender writes it) and 12 frames walking along x
  * whose hips channel height is `height` plus a sway of sin(frame): 90 stands and 30 crawls as an exporter of local
  * positions writes them; 2 sways about the rest height as displacements do.
