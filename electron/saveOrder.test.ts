@@ -16,6 +16,7 @@ import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/s
 import type { ApiHandlers } from './handlers';
 import { asyncWriteIo, writeFileAtomicAsync, writesInFlight } from './fsutil';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { holdFirstAsyncOpen } from './testing/holdAsyncOpen';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessMotionChecker } from './motionCheckJob';
 
@@ -55,27 +56,6 @@ afterEach(() => {
 });
 
 /**
- * Holds the first write made off the main thread at its open until `release`; `reached` resolves once it is held.
- * Every later open goes at once, as a smaller file's write would overtake a larger one's.
- */
-function holdFirstWrite(): { reached: Promise<void>; release: () => void; opens: string[] } {
-  let release = (): void => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  let reached = (): void => undefined;
-  const atOpen = new Promise<void>((r) => (reached = r));
-  const opens: string[] = [];
-  asyncWriteIo.open = async (path, flags, mode) => {
-    opens.push(path);
-    if (opens.length === 1) {
-      reached();
-      await held;
-    }
-    return realAsyncIo.open(path, flags, mode);
-  };
-  return { reached: atOpen, release, opens };
-}
-
-/**
  * Waits until the second save's check is answered and the save has gone on to its write; then, if that write could
  * start while the first is held (it could before this round), lets it run to its end first, as a write of a smaller
  * file overtakes a larger one's flush.
@@ -105,7 +85,7 @@ describe('two saves of one file at once', () => {
       const newer = new Uint8Array(readFileSync(join(ws, 'walk_60fps.mtn')));
       const tuningText = serializeTuning(defaultTuning(), readMtn(older).joints);
       const tuningOf = (on: boolean) => (on ? { tuningText } : {});
-      const hold = holdFirstWrite();
+      const hold = holdFirstAsyncOpen();
       const first = handlers.saveMotion({ documentId, path, mtnBytes: older, ...tuningOf(firstTuning) });
       await hold.reached;
       const second = handlers.saveMotion({ documentId, path, mtnBytes: newer, ...tuningOf(secondTuning) });
@@ -125,7 +105,7 @@ describe('two saves of one file at once', () => {
   it('a .sev saved twice: the later text is on disk', async () => {
     const path = join(ws, 'walk.sev');
     const text = readFileSync(path, 'utf8');
-    const hold = holdFirstWrite();
+    const hold = holdFirstAsyncOpen();
     const first = handlers.saveSev({ path, text: `${text}# first\n` });
     await hold.reached;
     const second = handlers.saveSev({ path, text: `${text}# second\n` });
@@ -142,7 +122,7 @@ describe('two saves of one file at once', () => {
     symlinkSync(ws, join(ws, 'alias'));
     const path = join(ws, 'walk.sev');
     const text = readFileSync(path, 'utf8');
-    const hold = holdFirstWrite();
+    const hold = holdFirstAsyncOpen();
     const first = handlers.saveSev({ path, text: `${text}# first\n` });
     await hold.reached;
     const second = handlers.saveSev({ path: join(ws, 'alias', 'walk.sev'), text: `${text}# second\n` });
@@ -156,7 +136,7 @@ describe('two saves of one file at once', () => {
 
   it('writes of one file by two spellings through a linked folder go in turn, whoever calls (round 37)', async () => {
     symlinkSync(ws, join(ws, 'alias'));
-    const hold = holdFirstWrite();
+    const hold = holdFirstAsyncOpen();
     const first = writeFileAtomicAsync(join(ws, 'notes.txt'), 'first');
     await hold.reached;
     const second = writeFileAtomicAsync(join(ws, 'alias', 'notes.txt'), 'second');

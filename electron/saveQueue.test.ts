@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitOutputsAsync } from './build/commit';
 import { asyncWriteIo, writeFileAtomicAsync } from './fsutil';
+import { holdFirstAsyncOpen } from './testing/holdAsyncOpen';
 
 const realAsyncIo = { ...asyncWriteIo };
 let dir: string;
@@ -24,29 +25,11 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Holds the first open made off the main thread until `release`; `opens` lists every open. */
-function holdFirstOpen(): { reached: Promise<void>; release: () => void; opens: string[] } {
-  let release = (): void => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  let reached = (): void => undefined;
-  const atOpen = new Promise<void>((r) => (reached = r));
-  const opens: string[] = [];
-  asyncWriteIo.open = async (path, flags, mode) => {
-    opens.push(path);
-    if (opens.length === 1) {
-      reached();
-      await held;
-    }
-    return realAsyncIo.open(path, flags, mode);
-  };
-  return { reached: atOpen, release, opens };
-}
-
 describe('many saves of one file asked while one is written', () => {
   it('a plain save: one runs, one waits, the last bytes land, every save says written', async () => {
     const path = join(dir, 'walk.sev');
     writeFileSync(path, 'sev 1\n');
-    const hold = holdFirstOpen();
+    const hold = holdFirstAsyncOpen();
     const saves = [writeFileAtomicAsync(path, 'sev 1\n# 0\n')];
     await hold.reached;
     for (let k = 1; k <= 50; k++) saves.push(writeFileAtomicAsync(path, `sev 1\n# ${k}\n`));
@@ -64,7 +47,7 @@ describe('many saves of one file asked while one is written', () => {
       { path: mtn, bytes: new TextEncoder().encode(`motion ${k}`) },
       { path: tuning, bytes: new TextEncoder().encode(`{"k":${k}}`) },
     ];
-    const hold = holdFirstOpen();
+    const hold = holdFirstAsyncOpen();
     const saves = [commitOutputsAsync(pair(0))];
     await hold.reached;
     for (let k = 1; k <= 25; k++) saves.push(commitOutputsAsync(pair(k)));
