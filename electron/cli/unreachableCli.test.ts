@@ -5,9 +5,9 @@
  * line a channel; `--report` lists every such key, and that list is what an independent decoder finds in the
  * written .mt3 (each a key of the file). Through the built CLI, on the bundled capture cmu_01_01.mtn.
  *
- * Mutations that fail here: compress.ts printing one line a channel again (the three-line count); the report
- * written without its `unreachable` list (null); unreachableSummary's errors taken at the frame after each key;
- * precisionFloor's object-space figure from the source unrounded (0, then the bound just above it is not met).
+ * Mutations that fail here: compress.ts printing one line a channel again (the three-line count; shownWarnings.test
+ * fails too); the report written without its `unreachable` list (null); unreachableSummary's errors taken at the
+ * frame after each key.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
