@@ -7,7 +7,7 @@
  *
  * Mutations that fail here: compress.ts printing one line a channel again (the three-line count; shownWarnings.test
  * fails too); the report written without its `unreachable` list (null); unreachableSummary's errors taken at the
- * frame after each key.
+ * frame after each key; the --json document without its `unreachable` counts (false).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -88,6 +88,10 @@ describe('an object-space bound below the format’s precision', () => {
     const above = (first.unreachable!.precisionFloor.object! * 1.01).toPrecision(4);
     const r = run('compress', 'cmu.mtn', '-o', 'd.mt3', '--object-tol', above, '--json');
     expect(r.rc, r.err.join('\n')).toBe(0);
-    expect(JSON.parse(r.out).objectError).toMatchObject({ tolerance: Number(above), met: true });
+    const doc = JSON.parse(r.out);
+    expect(doc.objectError).toMatchObject({ tolerance: Number(above), met: true });
+    // Only the root translation's keys stay over (h16 cannot store it to the quarter of the bound it is given).
+    expect(doc.unreachable).toMatchObject({ channels: 1, precisionFloor: first.unreachable!.precisionFloor });
+    expect(doc.unreachable.keys).toBe(doc.warnings[0].place.keyFrames.length);
   });
 });

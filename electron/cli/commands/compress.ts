@@ -36,7 +36,7 @@ import type { OffThreadCompression } from '../../build/compressPool';
 import { onInterrupt, untouched } from '../interrupt';
 import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
-import { unreachableLines, unreachableSummary } from '../../../shared/compress/unreachable';
+import { unreachableLines, unreachableSummary, type UnreachableSummary } from '../../../shared/compress/unreachable';
 
 /**
  * The smallest motion compressed in a worker thread rather than on the CLI's own (as SHARE_MIN_MTN_BYTES: about 330
@@ -211,7 +211,16 @@ export const compressCommand: CliCommand = {
           console.error(`warning: ${input}: ${line}`);
       if (json)
         printJson(
-          compressJson(input, output, reportPath, useTuning ? tuningPath : null, result, motion.joints, fpsWarning),
+          compressJson(
+            input,
+            output,
+            reportPath,
+            useTuning ? tuningPath : null,
+            result,
+            motion.joints,
+            fpsWarning,
+            unreachable,
+          ),
         );
       return 0;
     } finally {
@@ -232,6 +241,7 @@ export function compressJson(
   result: CompressResult,
   joints: readonly { name: string }[],
   fpsWarning: string | null | undefined,
+  unreachable?: UnreachableSummary,
 ): Record<string, unknown> {
   const name = (joint: number) => (joint < 0 ? null : (joints[joint]?.name ?? null));
   const channels = result.channels.map((c) => ({
@@ -260,6 +270,10 @@ export function compressJson(
     ratio: result.ratio,
     channels,
     unmetTolerances: channels.filter((c) => !c.met),
+    // The keys over tolerance counted, and the smallest tolerances the format holds the motion to (the list: --report).
+    unreachable: unreachable
+      ? { keys: unreachable.keys, channels: unreachable.channels.length, precisionFloor: unreachable.floor }
+      : null,
     objectError: oe
       ? {
           shell: oe.shell,
