@@ -45,7 +45,8 @@ describe('an object-space bound below the format’s precision', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
       `warning: cmu.mtn: tolerance not reachable at ${u.keys} of ${report.totalKeys} keys, in ${u.channels.length} channels ` +
-        `(the root translation, ${u.channels.length - 1} joint rotations): h16/s12 cannot store the source that closely there ` +
+        `(the root translation, ${u.channels.length - 1} joint rotations, at the tolerances the object-space bound 0.005 gives them): ` +
+        'h16/s12 cannot store the source that closely there ' +
         '(stored precision limit); every frame that is not a key is within its tolerance',
     );
     expect(lines[1]).toMatch(/^warning: cmu\.mtn: worst: rotation of joint \d+ \w+ at frame \d+, [0-9.]+ deg against /);

@@ -130,6 +130,9 @@ describe('the summary', () => {
       /^h16\/s12 store every frame of this motion within [0-9.e-]+ units \(root translation\), [0-9.e-]+ deg \(rotations\), [0-9.e-]+ units \(offsets\): tolerances from there are met everywhere; the report r\.json lists every key over its tolerance$/,
     );
     const withObject = unreachableLines({ ...s, floor: { ...s.floor, object: 0.0123456 } }, names, 'x', 0.001);
+    expect(withObject[0]).toContain(
+      `(the root translation, ${rot} joint rotations, ${off} joint offsets, at the tolerances the object-space bound 0.001 gives them): `,
+    );
     expect(withObject[2]).toContain(
       'the smallest object-space bound it can be held to is about 0.01235 (its object-space error with every frame a key; the bound asked is 0.001); x',
     );

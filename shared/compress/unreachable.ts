@@ -189,7 +189,8 @@ export function unreachableLines(
   if (off) parts.push(`${off} joint offset${off === 1 ? '' : 's'}`);
   const n = s.channels.length;
   const lines = [
-    `tolerance not reachable at ${s.keys} of ${s.totalKeys} keys, in ${n} channel${n === 1 ? '' : 's'} (${parts.join(', ')}): ` +
+    `tolerance not reachable at ${s.keys} of ${s.totalKeys} keys, in ${n} channel${n === 1 ? '' : 's'} (${parts.join(', ')}` +
+      `${objectTolerance !== undefined ? `, at the tolerances the object-space bound ${shown(objectTolerance)} gives them` : ''}): ` +
       `h16/s12 cannot store the source that closely there (stored precision limit); every frame that is not a key is within its tolerance`,
   ];
   const unit = (kind: ChannelKind) => (kind === 'rotation' ? ' deg' : ' units');
