@@ -18,6 +18,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { compressMotion } from '../shared/compress/compress';
 import type { CompressOptions } from '../shared/compress/types';
+import { precisionFloor } from '../shared/compress/unreachable';
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { guaranteeViolations } from '../shared/testing/hostileMotions';
@@ -100,6 +101,10 @@ interface CompressRow {
   method: string;
   level: string;
   keys: number;
+  /** Keys of the rotation channels alone (what the refined removal pass works on). */
+  rotationKeys: number;
+  /** Skeleton-aware: the object-space bound asked, whether it was met, and the motion's object-space floor. */
+  object?: { tolerance: number; met: boolean; error: number; floor: number };
   violations: string[];
   keysOverFloor: number;
   /** Keys over their tolerance by channel kind (translation, rotation, offset). */
@@ -134,6 +139,7 @@ function compressAll(m: Motion): CompressRow[] {
           method: method.label,
           level: label,
           keys: -1,
+          rotationKeys: -1,
           violations: [`compress threw: ${(e as Error).stack ?? String(e)}`],
           keysOverFloor: 0,
           overByKind: {},
@@ -144,7 +150,25 @@ function compressAll(m: Motion): CompressRow[] {
       const keysOverFloor = r.warnings.reduce((s, w) => s + (w.keyFrames?.length ?? 1), 0);
       const overByKind: Record<string, number> = {};
       for (const w of r.warnings) overByKind[w.kind] = (overByKind[w.kind] ?? 0) + (w.keyFrames?.length ?? 1);
-      rows.push({ method: method.label, level: label, keys: r.totalKeys, violations, keysOverFloor, overByKind });
+      const rotationKeys = r.channels.filter((c) => c.kind === 'rotation').reduce((n, c) => n + c.keyFrames.length, 0);
+      const object = r.skeleton
+        ? {
+            tolerance: r.skeleton.objectTolerance,
+            met: r.skeleton.met,
+            error: r.objectError!.maxError,
+            floor: precisionFloor(m, r.skeleton.shell).object!,
+          }
+        : undefined;
+      rows.push({
+        method: method.label,
+        level: label,
+        keys: r.totalKeys,
+        rotationKeys,
+        ...(object ? { object } : {}),
+        violations,
+        keysOverFloor,
+        overByKind,
+      });
     }
   return rows;
 }

@@ -1,6 +1,7 @@
 import type { Motion } from '../motion/types';
 import type { ObjectErrorReport } from './objectError';
 import type { CompressResult } from './types';
+import { unreachableSummary, type PrecisionFloor, type UnreachableSummary } from './unreachable';
 
 /** The JSON written by `actguy compress --report` and by project builds. */
 export interface CompressReportJson {
@@ -33,6 +34,22 @@ export interface CompressReportJson {
     offsetTolerance: number;
   } | null;
   warnings: string[];
+  /**
+   * Every key over its tolerance (docs/compression.md#the-guarantee), by channel, with its error in the written
+   * file, and the motion's precision floor; null when every key is within its tolerance.
+   */
+  unreachable: {
+    keys: number;
+    precisionFloor: PrecisionFloor;
+    channels: {
+      kind: string;
+      joint: number;
+      jointName: string | null;
+      tolerance: number;
+      frames: number[];
+      errors: number[];
+    }[];
+  } | null;
   channels: {
     kind: string;
     joint: number;
@@ -46,7 +63,14 @@ export interface CompressReportJson {
   }[];
 }
 
-export function compressReport(motion: Motion, r: CompressResult, input: string, output: string): CompressReportJson {
+/** `unreachable`: the keys over tolerance (unreachableSummary), when the caller has it already. */
+export function compressReport(
+  motion: Motion,
+  r: CompressResult,
+  input: string,
+  output: string,
+  unreachable: UnreachableSummary | undefined = unreachableSummary(motion, r),
+): CompressReportJson {
   return {
     input,
     output,
@@ -61,6 +85,7 @@ export function compressReport(motion: Motion, r: CompressResult, input: string,
     objectError: objectErrorJson(motion, r.objectError),
     skeleton: r.skeleton ? { ...r.skeleton } : null,
     warnings: r.warnings.map((w) => w.message),
+    unreachable: unreachableJson(motion, unreachable),
     channels: r.channels.map((c) => ({
       kind: c.kind,
       joint: c.joint,
@@ -91,6 +116,22 @@ export function objectErrorJson(
       jointName: motion.joints[j].name,
       maxError: e,
       maxErrorFrame: oe.jointMaxErrorFrame[j],
+    })),
+  };
+}
+
+function unreachableJson(motion: Motion, s: UnreachableSummary | undefined): CompressReportJson['unreachable'] {
+  if (!s) return null;
+  return {
+    keys: s.keys,
+    precisionFloor: s.floor,
+    channels: s.channels.map((c) => ({
+      kind: c.kind,
+      joint: c.joint,
+      jointName: c.joint >= 0 ? motion.joints[c.joint].name : null,
+      tolerance: c.tolerance,
+      frames: c.frames,
+      errors: c.errors,
     })),
   };
 }

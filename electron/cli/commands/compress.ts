@@ -36,7 +36,7 @@ import type { OffThreadCompression } from '../../build/compressPool';
 import { onInterrupt, untouched } from '../interrupt';
 import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
-import { shownWarnings } from '../../shownWarnings';
+import { unreachableLines, unreachableSummary, type UnreachableSummary } from '../../../shared/compress/unreachable';
 
 /**
  * The smallest motion compressed in a worker thread rather than on the CLI's own (as SHARE_MIN_MTN_BYTES: about 330
@@ -164,10 +164,12 @@ export const compressCommand: CliCommand = {
       const result = ended;
       // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
       const fpsWarning = frameRateMismatch(motion.fps, gameFps);
+      // Keys over their tolerance, all channels: one summary on stderr, the whole list in the report.
+      const unreachable = unreachableSummary(motion, result);
       if (reportPath) {
         // The .mt3 and its report go in together or not at all.
         const report = new TextEncoder().encode(
-          JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n',
+          JSON.stringify(compressReport(motion, result, input, output, unreachable), null, 2) + '\n',
         );
         commitOutputs([
           { path: output, bytes: result.bytes },
@@ -195,15 +197,30 @@ export const compressCommand: CliCommand = {
         }
       }
       if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
-      // One per channel over its tolerance: a motion of 1,024 joints has 2,049 (shownWarnings).
-      const shown = shownWarnings(
-        result.warnings.map((w) => w.message),
-        reportPath ? `the report ${reportPath} keeps them all` : '--report FILE writes them all',
-      );
-      for (const w of shown) console.error(`warning: ${input}: ${w}`);
+      // One summary for every channel over its tolerance (a tight object-space bound or a tolerance of 0 puts every
+      // channel there: one line each was a wall), the report lists every key (docs/compression.md#the-guarantee).
+      if (unreachable)
+        for (const line of unreachableLines(
+          unreachable,
+          motion.joints.map((j) => j.name),
+          reportPath
+            ? `the report ${reportPath} lists every key over its tolerance`
+            : '--report FILE lists every key over its tolerance',
+          result.skeleton?.objectTolerance,
+        ))
+          console.error(`warning: ${input}: ${line}`);
       if (json)
         printJson(
-          compressJson(input, output, reportPath, useTuning ? tuningPath : null, result, motion.joints, fpsWarning),
+          compressJson(
+            input,
+            output,
+            reportPath,
+            useTuning ? tuningPath : null,
+            result,
+            motion.joints,
+            fpsWarning,
+            unreachable,
+          ),
         );
       return 0;
     } finally {
@@ -224,6 +241,7 @@ export function compressJson(
   result: CompressResult,
   joints: readonly { name: string }[],
   fpsWarning: string | null | undefined,
+  unreachable?: UnreachableSummary,
 ): Record<string, unknown> {
   const name = (joint: number) => (joint < 0 ? null : (joints[joint]?.name ?? null));
   const channels = result.channels.map((c) => ({
@@ -252,6 +270,10 @@ export function compressJson(
     ratio: result.ratio,
     channels,
     unmetTolerances: channels.filter((c) => !c.met),
+    // The keys over tolerance counted, and the smallest tolerances the format holds the motion to (the list: --report).
+    unreachable: unreachable
+      ? { keys: unreachable.keys, channels: unreachable.channels.length, precisionFloor: unreachable.floor }
+      : null,
     objectError: oe
       ? {
           shell: oe.shell,
