@@ -29,7 +29,7 @@ import {
 } from '../args';
 
 export { jointOverrides };
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
 import type { CompressOptions, CompressResult } from '../../../shared/compress/types';
 import type { OffThreadCompression } from '../../build/compressPool';
@@ -205,7 +205,7 @@ export const compressCommand: CliCommand = {
         printJson(
           compressJson(input, output, reportPath, useTuning ? tuningPath : null, result, motion.joints, fpsWarning),
         );
-      return 0;
+      return EXIT_OK;
     } finally {
       interruption.dispose();
     }
