@@ -14,7 +14,6 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import { quoteJson } from '../../shared/errors';
-import type { DocumentId } from '../../shared/ipc/documents';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
@@ -22,9 +21,9 @@ import { commitOutputsAsync, type CommitOptions } from '../build/commit';
 import { markMshOutputs } from '../build/mshOutputKinds';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import type { HandlerDocument } from '../documents';
+import type { DocumentTable, HandlerDocument } from '../documents';
 import { baseNameOf, pinFolder } from '../fsutil';
-import { offeredFileName, requireObject, requireString } from '../ipcArgs';
+import { offeredFileName, requireObject, requirePath } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
@@ -41,7 +40,7 @@ export interface MshExportHandlerContext {
   dialogs: DialogPort;
   compress: CompressClient;
   /** The open documents of createHandlers. */
-  documents: Map<DocumentId, HandlerDocument>;
+  documents: DocumentTable;
   /** How the three files are committed; a test seam (a failing file-system call), the real file system by default. */
   commit?: CommitOptions;
 }
@@ -51,17 +50,13 @@ export type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
 export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExportHandlers {
   const { policy, dialogs, compress, documents } = ctx;
 
-  const requireDocument = (id: unknown): HandlerDocument => {
-    const doc = typeof id === 'string' ? documents.get(id) : undefined;
-    if (!doc) throw new Error(`document ${String(id)} is not open (open or import a motion first)`);
-    return doc;
-  };
+  const requireDocument = (id: unknown): HandlerDocument => documents.require(id);
 
   const exportMsh = async (raw: ExportMshRequest): Promise<ExportMshOutcome> => {
     const req = requireObject<ExportMshRequest>(raw, 'exportMsh');
     const doc = requireDocument(req.documentId);
     const options = requireMshOptions(req, 'exportMsh');
-    const given = requireString(req.path, 'exportMsh: path');
+    const given = requirePath(req.path, 'exportMsh: path');
     if (extname(given).toLowerCase() !== '.res8')
       throw new Error(
         `Could not export ${quotePath(given)}: name the .res8 file (the .res19 and .nodes.json are written beside it with the same prefix)`,

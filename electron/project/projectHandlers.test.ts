@@ -525,9 +525,13 @@ describe('project handlers: arguments and refusals', () => {
         chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
       },
     });
-    await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow(
-      'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
-    );
+    // An unknown purpose, and the names every object has (`constructor` found Object's, and the dialog was shown
+    // with the Object function as its options), are refused before any dialog.
+    for (const purpose of ['exe', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 7, null])
+      await expect(h.chooseProjectFileDialog({ purpose: purpose as never })).rejects.toThrow(
+        'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
+      );
+    expect(asked).toEqual([]);
     expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'cancelled' });
     expect(asked).toEqual([
       { title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] },
