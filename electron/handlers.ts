@@ -43,7 +43,14 @@ import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputsAsync } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
-import { offeredFileName, requireBytes, requireObject, requirePath, requireString } from './ipcArgs';
+import {
+  offeredFileName,
+  requireBytes,
+  requireObject,
+  requirePath,
+  requireRotationOverrides,
+  requireString,
+} from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
@@ -829,14 +836,7 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
     throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
   if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
     throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
-  if (r.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(
-      r.rotationToleranceOverridesDeg,
-      `${what}.rotationToleranceOverridesDeg`,
-    );
-    for (const [joint, deg] of Object.entries(o))
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0))
-        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
-  }
+  if (r.rotationToleranceOverridesDeg !== undefined)
+    requireRotationOverrides(r.rotationToleranceOverridesDeg, what, { zeroAllowed: false });
   return r;
 }

@@ -591,6 +591,25 @@ describe('compression and export', () => {
       'compressMotion: rotation tolerance override for joint 2 must be a number > 0',
     );
     expect(await bad({ rotationToleranceOverridesDeg: 5 })).toMatch(/^compressMotion\.rotationToleranceOverridesDeg/);
+    // Keyed by joint index, and no more of them than an MSH export or a copy of unsaved work takes (one check).
+    expect(await bad({ rotationToleranceOverridesDeg: { spine: 5 } })).toBe(
+      'compressMotion: rotation tolerance override key "spine" is not a joint index',
+    );
+    expect(await bad({ rotationToleranceOverridesDeg: { '01': 5 } })).toBe(
+      'compressMotion: rotation tolerance override key "01" is not a joint index',
+    );
+    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, j) => [j, 5]));
+    expect(await bad({ rotationToleranceOverridesDeg: many(4097) })).toBe(
+      'compressMotion: at most 4096 rotation tolerance overrides, found 4097',
+    );
+    expect(
+      (
+        await dispatchInvoke(handlers, 'compressMotion', {
+          ...good,
+          rotationToleranceOverridesDeg: many(4096),
+        })
+      ).ok,
+    ).toBe(true);
     // the valid optional fields pass
     for (const tol of [{ objectTolerance: 1, shell: 2, method: 'classic' }, { method: 'refined' }]) {
       expect(

@@ -3,6 +3,7 @@
  * is untrusted, so every handler checks the shape of its argument before using
  * it; these throw a plain Error naming the member and the field at fault.
  */
+import { quoteJson } from '../shared/errors';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
 /** The argument as an object (not null, not an array), else an Error. */
@@ -58,4 +59,36 @@ export function offeredFileName(given: unknown, fallback: string): string {
     !/[\\/\u0000-\u001f\u007f]/.test(given)
     ? given
     : fallback;
+}
+
+/** The most rotation tolerance overrides a request may carry: four times the joints a motion may have (MTN_MAX_JOINTS). */
+export const MAX_ROTATION_OVERRIDES = 4096;
+
+/**
+ * A request's rotation tolerance overrides (`rotationToleranceOverridesDeg` of a compression, an MT3 export or an MSH
+ * export), else an Error naming the member and the entry at fault: an object of at most MAX_ROTATION_OVERRIDES
+ * entries, each keyed by a joint index (digits, at most 5) and giving a finite number of degrees, > 0 (or >= 0 when
+ * `zeroAllowed`, as `actguy export-msh` takes them). One check for both: the compression's took any key and any
+ * number of them (a page's million went to both compress lanes), where the MSH export's refused them.
+ */
+export function requireRotationOverrides(
+  v: unknown,
+  what: string,
+  { zeroAllowed }: { zeroAllowed: boolean },
+): Record<number, number> {
+  const o = requireObject<Record<string, unknown>>(v, `${what}.rotationToleranceOverridesDeg`);
+  const entries = Object.entries(o);
+  if (entries.length > MAX_ROTATION_OVERRIDES)
+    throw new Error(`${what}: at most ${MAX_ROTATION_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
+  const overrides: Record<number, number> = {};
+  for (const [joint, deg] of entries) {
+    if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
+      throw new Error(`${what}: rotation tolerance override key ${quoteJson(joint.slice(0, 40))} is not a joint index`);
+    if (!(typeof deg === 'number' && Number.isFinite(deg) && (zeroAllowed ? deg >= 0 : deg > 0)))
+      throw new Error(
+        `${what}: rotation tolerance override for joint ${joint} must be a number ${zeroAllowed ? '>=' : '>'} 0`,
+      );
+    overrides[Number(joint)] = deg;
+  }
+  return overrides;
 }

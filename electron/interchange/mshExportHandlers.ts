@@ -13,7 +13,6 @@
  * new ones or, on any failure, the old trio as it was and no temp file.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import { quoteJson } from '../../shared/errors';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
@@ -23,7 +22,7 @@ import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import type { DocumentTable, HandlerDocument } from '../documents';
 import { baseNameOf, pinFolder } from '../fsutil';
-import { offeredFileName, requireObject, requirePath } from '../ipcArgs';
+import { offeredFileName, requireObject, requirePath, requireRotationOverrides } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
@@ -31,9 +30,6 @@ import type { ApiHandlersOf } from '../project/types';
 const MSH_FILTERS: FileFilter[] = [
   { name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] },
 ];
-
-/** Most per-joint overrides a request may carry (a skeleton has far fewer joints). */
-const MAX_OVERRIDES = 4096;
 
 export interface MshExportHandlerContext {
   policy: PathPolicy;
@@ -167,25 +163,10 @@ function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExport
   for (const key of ['positionTolerance', 'rotationToleranceDeg'] as const)
     if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0))
       throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
-  const overrides: Record<number, number> = {};
-  if (req.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(
-      req.rotationToleranceOverridesDeg,
-      `${what}.rotationToleranceOverridesDeg`,
-    );
-    const entries = Object.entries(o);
-    if (entries.length > MAX_OVERRIDES)
-      throw new Error(`${what}: at most ${MAX_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
-    for (const [joint, deg] of entries) {
-      if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
-        throw new Error(
-          `${what}: rotation tolerance override key ${quoteJson(joint.slice(0, 40))} is not a joint index`,
-        );
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0))
-        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);
-      overrides[Number(joint)] = deg;
-    }
-  }
+  const overrides =
+    req.rotationToleranceOverridesDeg === undefined
+      ? {}
+      : requireRotationOverrides(req.rotationToleranceOverridesDeg, what, { zeroAllowed: true });
   return {
     positionTolerance: req.positionTolerance,
     rotationToleranceDeg: req.rotationToleranceDeg,
