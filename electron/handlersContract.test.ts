@@ -388,6 +388,7 @@ describe('opening and saving motions', () => {
       ['openRecentProject', { path: `${long}.actguy.json` }, 'openRecentProject: path'],
       ['saveProject', { path: `${long}.actguy.json`, text: '{}' }, 'saveProject: path'],
       ['readProjectText', { path: `${long}.sev` }, 'readProjectText: path'],
+      ['readProjectText', { path: join(ws, 'walk.sev'), project: `${long}.actguy.json` }, 'readProjectText: project'],
       ['saveSev', { path: `${long}.sev`, text: '' }, 'saveSev: path'],
       ['startBuild', { projectPath: `${long}.actguy.json` }, 'startBuild: projectPath'],
       ['listSounds', { folder: long }, 'listSounds: folder'],
