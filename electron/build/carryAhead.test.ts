@@ -34,7 +34,7 @@ afterEach(() => {
 });
 
 /** Two motions built once into a fresh folder (cache and local state beside it); its record and the prepared build. */
-async function builtTwice() {
+async function twoMotionsBuilt() {
   const root = mkdtempSync(join(tmpdir(), 'actguy-ahead-'));
   dirs.push(root);
   const dir = join(root, 'project');
@@ -66,7 +66,7 @@ const openFds = () => readdirSync('/proc/self/fd').length;
 
 describe('the last build read ahead', () => {
   it("carries each motion's MT3 from the .mar and its entry from the report, byte for byte, with the recorded figures", async () => {
-    const { record, prepared } = await builtTwice();
+    const { record, prepared } = await twoMotionsBuilt();
     const ahead = (await readCarriedAhead(record, [0, 1])(prepared))!;
     expect(ahead).toBeDefined();
     expect([...ahead.results.keys()]).toEqual([0, 1]);
@@ -109,7 +109,7 @@ describe('the last build read ahead', () => {
 
   it('carries nothing when an output is replaced after its read began, even by the same bytes', async () => {
     for (const which of [0, 2]) {
-      const { record, prepared } = await builtTwice();
+      const { record, prepared } = await twoMotionsBuilt();
       const take = readCarriedAhead(record, [0, 1]);
       // The file opened is read to its end; the path then names another file (another inode) of the same bytes.
       const path = record.outputs[which].path;
@@ -120,7 +120,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('reads nothing of a file whose stamp is not the one recorded, and closes it', async () => {
-    const { record } = await builtTwice();
+    const { record } = await twoMotionsBuilt();
     const mar = record.outputs[0];
     const before = openFds();
     const seen: unknown[] = [];
@@ -138,7 +138,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('closes the outputs it opened when the build never takes them', async () => {
-    const { record } = await builtTwice();
+    const { record } = await twoMotionsBuilt();
     const before = openFds();
     readCarriedAhead(record, [0, 1]);
     expect(openFds()).toBe(before + 2);
@@ -148,7 +148,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('never follows a link put where an output was', async () => {
-    const { root, record, prepared } = await builtTwice();
+    const { root, record, prepared } = await twoMotionsBuilt();
     const mar = record.outputs[0].path;
     const real = join(root, 'elsewhere.mar');
     renameSync(mar, real);
