@@ -23,7 +23,7 @@ import type {
   SavedFile,
   SoundFolderListing,
 } from './types';
-import { decodeUtf8Text } from '../../shared/sev/text';
+import { decodeUtf8Text, TEXT_MAX_BYTES } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import {
   baseNameOf,
@@ -222,6 +222,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     text: string,
     unchanged: string,
   ): Promise<SavedFile> => {
+    // Only what ActGuy reads back: a text past TEXT_MAX_BYTES is refused by every open (a project padded to 70 MB
+    // passed its check and was written, then File › Open Project refused it). Refused before the check worker is
+    // handed it (docs/architecture.md#electron, round 5).
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > TEXT_MAX_BYTES)
+      throw new Error(
+        `Could not save ${path}: the text is ${bytes} bytes, and ActGuy opens a text file of at most ${TEXT_MAX_BYTES} bytes (64 MiB), so it would not open again; nothing was written and your edits are kept.`,
+      );
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
     const { errors } = await checkText({ kind, path, text });
@@ -234,7 +242,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     } catch (e) {
       throw new Error(`Could not save ${path}: ${systemReason(e)}; ${unchanged}`);
     }
-    return saved(path, Buffer.byteLength(text));
+    return saved(path, bytes);
   };
 
   /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
