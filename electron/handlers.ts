@@ -43,7 +43,14 @@ import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputsAsync } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
-import { offeredFileName, requireBytes, requireObject, requireString } from './ipcArgs';
+import {
+  offeredFileName,
+  requireBytes,
+  requireObject,
+  requirePath,
+  requireRotationOverrides,
+  requireString,
+} from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
@@ -172,11 +179,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     ctx.onRecentFilesChanged?.();
   };
 
-  const requireDocument = (id: unknown): HandlerDocument => {
-    const doc = typeof id === 'string' ? documents.get(id) : undefined;
-    if (!doc) throw new Error(`document ${String(id)} is not open (open a motion first)`);
-    return doc;
-  };
+  const requireDocument = (id: unknown): HandlerDocument => documents.require(id);
 
   /**
    * A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV
@@ -247,7 +250,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
-    const given = requireString(req.path, 'openMotion: path');
+    const given = requirePath(req.path, 'openMotion: path');
     // A listed motion not granted at start-up (not there then, a link, another user's) is judged as it is now, when
     // the user opens it from the list: granted as the start-up would, or refused naming why (docs/security.md, round 26).
     // The file judged is the file read: opened once, judged on its descriptor, and the load reads that descriptor,
@@ -277,7 +280,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const skeletonPath =
       req.skeletonPath === undefined
         ? undefined
-        : policy.check(requireString(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
+        : policy.check(requirePath(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
     if (req.marEntry !== undefined && !Number.isInteger(req.marEntry))
       throw new Error('openMotion: marEntry must be an integer');
     // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
@@ -320,7 +323,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {
     const req = requireObject<InvokeArg<'saveMotion'>>(raw, 'saveMotion');
     const doc = requireDocument(req.documentId);
-    const given = requireString(req.path, 'saveMotion: path');
+    const given = requirePath(req.path, 'saveMotion: path');
     if (extname(given).toLowerCase() !== '.mtn')
       throw new Error(
         `Could not save ${quotePath(given)}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`,
@@ -388,7 +391,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const req = requireObject<InvokeArg<'exportMt3'>>(raw, 'exportMt3');
     const compressReq = requireCompressRequest(req.compress, 'exportMt3: compress');
     const doc = requireDocument(compressReq.documentId);
-    const given = requireString(req.path, 'exportMt3: path');
+    const given = requirePath(req.path, 'exportMt3: path');
     if (extname(given).toLowerCase() !== '.mt3')
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
     const path = policy.check(given, 'write');
@@ -833,14 +836,7 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
     throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
   if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
     throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
-  if (r.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(
-      r.rotationToleranceOverridesDeg,
-      `${what}.rotationToleranceOverridesDeg`,
-    );
-    for (const [joint, deg] of Object.entries(o))
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0))
-        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
-  }
+  if (r.rotationToleranceOverridesDeg !== undefined)
+    requireRotationOverrides(r.rotationToleranceOverridesDeg, what, { zeroAllowed: false });
   return r;
 }

@@ -18,7 +18,7 @@ import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { dispatchInvoke, WORKSPACE_MAX_ENTRIES, WORKSPACE_MAX_FILES, type ApiHandlers } from './handlers';
 import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
-import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
+import { canonicalPath, createPathPolicy, MAX_PATH_LENGTH, PathNotAllowedError, type PathPolicy } from './pathPolicy';
 import { OFFERED_NAME_MAX } from './ipcArgs';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore } from './recentFiles';
@@ -342,11 +342,76 @@ describe('opening and saving motions', () => {
       `Could not save ${join(ws, 'walk.mt3')}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`,
     );
     expect(await failure('saveMotion', { documentId: 'nope', path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe(
-      'document nope is not open (open a motion first)',
+      'document nope is not open (open or import a motion first)',
     );
     expect(await failure('saveMotion', { documentId: 7, path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe(
-      'document 7 is not open (open a motion first)',
+      'document 7 is not open (open or import a motion first)',
     );
+  });
+
+  it("an unknown document is quoted as a page's words are: at most 64 characters, hidden ones escaped, else its type", async () => {
+    const m = await openWalk();
+    const save = (documentId: unknown) =>
+      failure('saveMotion', { documentId, path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes });
+    expect(await save('d'.repeat(16 * 1024 * 1024))).toBe(
+      `document ${'d'.repeat(64)}… is not open (open or import a motion first)`,
+    );
+    expect(await save('d'.repeat(64))).toBe(`document ${'d'.repeat(64)} is not open (open or import a motion first)`);
+    expect(await save('doc\u202e1')).toBe('document doc\\u202e1 is not open (open or import a motion first)');
+    expect(await save(['x'.repeat(1000)])).toBe('document (an array) is not open (open or import a motion first)');
+    expect(await save({ id: 1 })).toBe('document (an object) is not open (open or import a motion first)');
+    expect(await save(null)).toBe('document null is not open (open or import a motion first)');
+    // Every member that takes a document says the same.
+    for (const member of ['exportGltf', 'exportMsh', 'saveMotionAsDialog'])
+      expect(await failure(member, { documentId: 'd'.repeat(100) })).toBe(
+        `document ${'d'.repeat(64)}… is not open (open or import a motion first)`,
+      );
+  });
+
+  it('a path over 4,096 characters is refused, naming the member and field, before the path policy looks at it', async () => {
+    const m = await openWalk();
+    const long = `${ws}/${'a/'.repeat(MAX_PATH_LENGTH / 2)}walk`;
+    const looked: string[] = [];
+    for (const method of ['check', 'isAllowed', 'mayWrite', 'grantedAsListed', 'grantedBeside'] as const) {
+      const real = policy[method].bind(policy) as (...a: unknown[]) => never;
+      (policy as unknown as Record<string, unknown>)[method] = (path: string, ...rest: unknown[]) => {
+        if (path.length > MAX_PATH_LENGTH) looked.push(`${method} ${path.length}`);
+        return real(path, ...rest);
+      };
+    }
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['openMotion', { path: `${long}.mtn` }, 'openMotion: path'],
+      ['openMotion', { path: join(ws, 'walk.mtn'), skeletonPath: `${long}.mtn` }, 'openMotion: skeletonPath'],
+      ['saveMotion', { documentId: m.documentId, path: `${long}.mtn`, mtnBytes: m.mtnBytes }, 'saveMotion: path'],
+      ['exportMt3', { path: `${long}.mt3`, compress: requestFor(m.mtnBytes, m.documentId) }, 'exportMt3: path'],
+      ['openProject', { path: `${long}.actguy.json` }, 'openProject: path'],
+      ['openRecentProject', { path: `${long}.actguy.json` }, 'openRecentProject: path'],
+      ['saveProject', { path: `${long}.actguy.json`, text: '{}' }, 'saveProject: path'],
+      ['readProjectText', { path: `${long}.sev` }, 'readProjectText: path'],
+      ['readProjectText', { path: join(ws, 'walk.sev'), project: `${long}.actguy.json` }, 'readProjectText: project'],
+      ['saveSev', { path: `${long}.sev`, text: '' }, 'saveSev: path'],
+      ['startBuild', { projectPath: `${long}.actguy.json` }, 'startBuild: projectPath'],
+      ['listSounds', { folder: long }, 'listSounds: folder'],
+      ['readSound', { path: `${long}.wav` }, 'readSound: path'],
+      ['importMotion', { path: `${long}.bvh` }, 'importMotion: path'],
+      ['importMotionBatch', { paths: [`${long}.bvh`] }, 'importMotionBatch: paths[0]'],
+      ['exportGltf', { documentId: m.documentId, source: 'source', path: `${long}.glb` }, 'exportGltf: path'],
+      [
+        'exportMsh',
+        { documentId: m.documentId, positionTolerance: 0.5, rotationToleranceDeg: 0.5, path: `${long}.res8` },
+        'exportMsh: path',
+      ],
+    ];
+    for (const [member, arg, what] of cases)
+      expect(await failure(member, arg)).toBe(
+        `${what} is longer than ${MAX_PATH_LENGTH} characters: no file ActGuy opens or writes has so long a path`,
+      );
+    expect(looked).toEqual([]);
+    // One of exactly 4,096 characters goes on to the path policy and the file system (inside the workspace, it is
+    // granted; its 4,000-character name is then not a file there).
+    const longest = `${ws}/${'b'.repeat(MAX_PATH_LENGTH - ws.length - 5)}.mtn`;
+    expect(longest.length).toBe(MAX_PATH_LENGTH);
+    expect(await failure('openMotion', { path: longest })).toMatch(/^Could not read /);
   });
 
   it('a save re-caches the document under its new name, allows the new file and its .sev, and is remembered', async () => {
@@ -429,7 +494,7 @@ describe('opening and saving motions', () => {
     await handlers.closeDocument({ documentId: 'never' });
     expect(compress.calls.filter((c) => c.startsWith('close'))).toEqual([`close ${m.documentId}`]);
     expect(await failure('compressMotion', requestFor(m.mtnBytes, m.documentId))).toBe(
-      `document ${m.documentId} is not open (open a motion first)`,
+      `document ${m.documentId} is not open (open or import a motion first)`,
     );
   });
 
@@ -527,6 +592,25 @@ describe('compression and export', () => {
       'compressMotion: rotation tolerance override for joint 2 must be a number > 0',
     );
     expect(await bad({ rotationToleranceOverridesDeg: 5 })).toMatch(/^compressMotion\.rotationToleranceOverridesDeg/);
+    // Keyed by joint index, and no more of them than an MSH export or a copy of unsaved work takes (one check).
+    expect(await bad({ rotationToleranceOverridesDeg: { spine: 5 } })).toBe(
+      'compressMotion: rotation tolerance override key "spine" is not a joint index',
+    );
+    expect(await bad({ rotationToleranceOverridesDeg: { '01': 5 } })).toBe(
+      'compressMotion: rotation tolerance override key "01" is not a joint index',
+    );
+    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, j) => [j, 5]));
+    expect(await bad({ rotationToleranceOverridesDeg: many(4097) })).toBe(
+      'compressMotion: at most 4096 rotation tolerance overrides, found 4097',
+    );
+    expect(
+      (
+        await dispatchInvoke(handlers, 'compressMotion', {
+          ...good,
+          rotationToleranceOverridesDeg: many(4096),
+        })
+      ).ok,
+    ).toBe(true);
     // the valid optional fields pass
     for (const tol of [{ objectTolerance: 1, shell: 2, method: 'classic' }, { method: 'refined' }]) {
       expect(

@@ -3,6 +3,8 @@
  * is untrusted, so every handler checks the shape of its argument before using
  * it; these throw a plain Error naming the member and the field at fault.
  */
+import { quoteJson } from '../shared/errors';
+import { MAX_PATH_LENGTH } from './pathPolicy';
 
 /** The argument as an object (not null, not an array), else an Error. */
 export function requireObject<T>(v: unknown, what: string): T {
@@ -14,6 +16,21 @@ export function requireObject<T>(v: unknown, what: string): T {
 export function requireString(v: unknown, what: string): string {
   if (typeof v !== 'string' || v.length === 0) throw new Error(`${what} must be a non-empty string`);
   return v;
+}
+
+/**
+ * A path the page names (a file to open, save or list), else an Error: a non-empty string of at most MAX_PATH_LENGTH
+ * characters, the longest the path policy grants. Refused here, before any look at it: a page's 16 MB path cost the
+ * main process 0.09-0.14 s per call (resolved, looked up, quoted) before the policy refused it, and came back as up to
+ * 16 KiB of message (docs/architecture.md#electron, round 5).
+ */
+export function requirePath(v: unknown, what: string): string {
+  const path = requireString(v, what);
+  if (path.length > MAX_PATH_LENGTH)
+    throw new Error(
+      `${what} is longer than ${MAX_PATH_LENGTH} characters: no file ActGuy opens or writes has so long a path`,
+    );
+  return path;
 }
 
 /** A Uint8Array, else an Error. */
@@ -42,4 +59,36 @@ export function offeredFileName(given: unknown, fallback: string): string {
     !/[\\/\u0000-\u001f\u007f]/.test(given)
     ? given
     : fallback;
+}
+
+/** The most rotation tolerance overrides a request may carry: four times the joints a motion may have (MTN_MAX_JOINTS). */
+export const MAX_ROTATION_OVERRIDES = 4096;
+
+/**
+ * A request's rotation tolerance overrides (`rotationToleranceOverridesDeg` of a compression, an MT3 export or an MSH
+ * export), else an Error naming the member and the entry at fault: an object of at most MAX_ROTATION_OVERRIDES
+ * entries, each keyed by a joint index (digits, at most 5) and giving a finite number of degrees, > 0 (or >= 0 when
+ * `zeroAllowed`, as `actguy export-msh` takes them). One check for both: the compression's took any key and any
+ * number of them (a page's million went to both compress lanes), where the MSH export's refused them.
+ */
+export function requireRotationOverrides(
+  v: unknown,
+  what: string,
+  { zeroAllowed }: { zeroAllowed: boolean },
+): Record<number, number> {
+  const o = requireObject<Record<string, unknown>>(v, `${what}.rotationToleranceOverridesDeg`);
+  const entries = Object.entries(o);
+  if (entries.length > MAX_ROTATION_OVERRIDES)
+    throw new Error(`${what}: at most ${MAX_ROTATION_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
+  const overrides: Record<number, number> = {};
+  for (const [joint, deg] of entries) {
+    if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
+      throw new Error(`${what}: rotation tolerance override key ${quoteJson(joint.slice(0, 40))} is not a joint index`);
+    if (!(typeof deg === 'number' && Number.isFinite(deg) && (zeroAllowed ? deg >= 0 : deg > 0)))
+      throw new Error(
+        `${what}: rotation tolerance override for joint ${joint} must be a number ${zeroAllowed ? '>=' : '>'} 0`,
+      );
+    overrides[Number(joint)] = deg;
+  }
+  return overrides;
 }

@@ -81,6 +81,12 @@ import { unsavedSentence } from '../shared/unsaved';
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
+/** What main says in the terminal that is not an error: a refusal, a problem with a file of its own, a wait. */
+const warn = (message: string): void => console.warn(`${APP_NAME}: ${message}`);
+
+/** The answer to an API call from anything but the app's own top frame (trustedSender). */
+const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+
 // A packaged app started with a debugging switch (--remote-debugging-port, --inspect, --js-flags...) does not run: the
 // switches are taken off the command line first, before Chromium starts its DevTools server or any child process,
 // and the app exits below (electron/debugSwitches.ts).
@@ -108,7 +114,7 @@ const dumps = crashDumpsFolder(app.getPath('userData'));
 if ('path' in dumps) {
   app.setPath('crashDumps', dumps.path);
   crashReporter.start({ uploadToServer: false });
-} else console.warn(`${APP_NAME}: ${dumps.problem}`);
+} else warn(dumps.problem);
 
 /** What every crash record says besides its event: the app, the machine, the motion shown and the unsaved work. */
 function crashRecordContext(
@@ -138,7 +144,7 @@ process.on('unhandledRejection', (reason) => {
       ...crashRecordContext([]),
     });
   } catch (e) {
-    console.warn(`${APP_NAME}: the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
   }
 });
 
@@ -273,7 +279,7 @@ function refusedHandedOver(path: string): boolean {
   const problem = handedOverProblem(path);
   if (!problem) return false;
   const detail = handedOverRefusal(path, problem);
-  console.warn(`${APP_NAME}: ${detail}`);
+  warn(detail);
   if (mainWindow)
     dialog
       .showMessageBox(mainWindow, {
@@ -322,7 +328,7 @@ async function start(): Promise<void> {
   // said once, among the start-up warnings; the rest (a project, a .sev, more motions) follow it, looked at when
   // delivered (systemFiles.ts firstLaunchFiles).
   const firstLaunch = firstLaunchFiles(process.argv, process.cwd());
-  for (const refusal of firstLaunch.refusals) console.warn(`${APP_NAME}: ${refusal}`);
+  for (const refusal of firstLaunch.refusals) warn(refusal);
   const { startupMotion: argMotion, workspace } = firstLaunch;
   for (const f of firstLaunch.kept) systemFiles.offer(f);
   const samples = startupSamples();
@@ -353,7 +359,7 @@ async function start(): Promise<void> {
   const quitGate = createQuitGate({
     pending: writesInFlight,
     quit: () => app.quit(),
-    warn: (message) => console.warn(`${APP_NAME}: ${message}`),
+    warn,
   });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
@@ -364,9 +370,7 @@ async function start(): Promise<void> {
     compress.dispose().catch(failed('the compression workers did not stop'));
     buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
-  const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
-    console.warn(`${APP_NAME}: ${message}`),
-  );
+  const recent = createRecentFilesStore(app.getPath('userData'), Date.now, warn);
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
       buildAppMenu({
@@ -397,7 +401,6 @@ async function start(): Promise<void> {
     ...(startupWarnings.length > 0 ? { startupWarnings } : {}),
   };
   const userData = app.getPath('userData');
-  const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
   // Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash): those an app crash left are read back now.
   const backups = createBackupStore(join(userData, BACKUPS_FOLDER), warn);
   /** Set when the user quits after a crash: the copies stay for the next start. */
@@ -452,16 +455,14 @@ async function start(): Promise<void> {
   const builds = trackBuilds(handlers);
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
-      if (!trustedSender(event))
-        return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+      if (!trustedSender(event)) return REFUSED_SENDER;
       return dispatchInvoke(handlers, member, arg);
     });
   }
   // A file dropped on the window: its path comes from the preload (webUtils.getPathForFile of a dropped File, never
   // a string from the page) and is granted as a pick (electron/droppedFiles.ts, docs/security.md).
   ipcMain.handle(DROPPED_FILE_CHANNEL, async (event, path: unknown) => {
-    if (!trustedSender(event))
-      return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+    if (!trustedSender(event)) return REFUSED_SENDER;
     try {
       const value = grantDroppedFile(path, {
         grantChosen: grantSystemFile,

@@ -116,7 +116,7 @@ describe('File › Save off the main thread', () => {
     expect(await saving).toMatchObject({ status: 'saved', file: { path } });
     expect(new Uint8Array(readFileSync(path))).toEqual(mtnBytes);
     const again = await dispatchInvoke(held, 'saveMotion', { documentId, path, mtnBytes });
-    expect(messageOf(again)).toBe(`document ${documentId} is not open (open a motion first)`);
+    expect(messageOf(again)).toBe(`document ${documentId} is not open (open or import a motion first)`);
   });
 
   // Mutation that fails: a checker that stopped reported as anything but a refused save naming the file.

@@ -1,5 +1,5 @@
 /**
- * What a rebuild carries of the last build's report is one motion's entry exactly (lastBuild.ts readCarried, round 22):
+ * What a rebuild carries of the last build's report is one motion's entry exactly (lastBuild.ts readCarriedAhead, round 22):
  * a record edited so that a motion's entry runs on over the next one's (its head, figures and closing brace all still
  * there) carries nothing, and the outputs are what a build from nothing writes.
  */
@@ -11,7 +11,7 @@ import { prepareBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { buildProject } from './build';
 import { builtOk } from '../testing/buildOutcome';
-import { readCarried, readLastBuild } from './lastBuild';
+import { readCarriedAhead, readLastBuild } from './lastBuild';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const OUTPUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
@@ -96,7 +96,8 @@ describe("a record's report fragments", () => {
           if (end <= at) continue;
           const fragment: [number, number] = [at, end - at + 1];
           const parts = record.parts.map((p, j) => (j === k ? { ...p!, fragment } : p));
-          if (readCarried({ ...record, parts }, prep.prepared, [k])) carriedSpans.push(`${k}: ${fragment.join(' ')}`);
+          if (await readCarriedAhead({ ...record, parts }, [k])(prep.prepared))
+            carriedSpans.push(`${k}: ${fragment.join(' ')}`);
         }
       // The own entry is among the spans tried, and carried.
       expect(carriedSpans).toContain(`${k}: ${own.join(' ')}`);

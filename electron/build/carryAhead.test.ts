@@ -1,8 +1,9 @@
 /**
  * A rebuild reads the last build's outputs off its thread, from the moment it knows what it may carry
  * (lastBuild.ts readCarriedAhead, buildCache.ts readStampedNoFollowAhead; docs/cache.md "What it costs"): it
- * carries what readCarried carries, only while both outputs are the very files recorded (opened and still at their
- * paths once read), never through a link, and closes what it opened whether or not the build takes what it read.
+ * carries each motion's MT3 from the .mar and its entry from the report as they are there, only while both outputs
+ * are the very files recorded (opened and still at their paths once read), never through a link, and closes what it
+ * opened whether or not the build takes what it read.
  */
 import {
   copyFileSync,
@@ -23,7 +24,8 @@ import { parseProject } from '../../shared/project/validate';
 import { builtOk } from '../testing/buildOutcome';
 import { buildProject } from './build';
 import { readStampedNoFollowAhead } from './buildCache';
-import { outputStamp, readCarried, readCarriedAhead, readLastBuild } from './lastBuild';
+import { readMar } from '../../shared/mar/read';
+import { outputStamp, readCarriedAhead, readLastBuild } from './lastBuild';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
@@ -32,7 +34,7 @@ afterEach(() => {
 });
 
 /** Two motions built once into a fresh folder (cache and local state beside it); its record and the prepared build. */
-async function builtTwice() {
+async function twoMotionsBuilt() {
   const root = mkdtempSync(join(tmpdir(), 'actguy-ahead-'));
   dirs.push(root);
   const dir = join(root, 'project');
@@ -63,23 +65,51 @@ async function builtTwice() {
 const openFds = () => readdirSync('/proc/self/fd').length;
 
 describe('the last build read ahead', () => {
-  it('carries what readCarried carries, byte for byte', async () => {
-    const { record, prepared } = await builtTwice();
-    const now = readCarried(record, prepared, [0, 1])!;
+  it("carries each motion's MT3 from the .mar and its entry from the report, byte for byte, with the recorded figures", async () => {
+    const { record, prepared } = await twoMotionsBuilt();
     const ahead = (await readCarriedAhead(record, [0, 1])(prepared))!;
-    expect(now).toBeDefined();
     expect(ahead).toBeDefined();
     expect([...ahead.results.keys()]).toEqual([0, 1]);
+    expect([...ahead.fragments.keys()]).toEqual([0, 1]);
+    const mar = readMar(new Uint8Array(readFileSync(record.outputs[0].path)));
+    const report = readFileSync(record.outputs[2].path);
     for (const k of [0, 1]) {
-      expect(Buffer.from(ahead.results.get(k)!.bytes)).toEqual(Buffer.from(now.results.get(k)!.bytes));
-      expect({ ...ahead.results.get(k)!, bytes: null }).toEqual({ ...now.results.get(k)!, bytes: null });
-      expect(Buffer.from(ahead.fragments.get(k)!)).toEqual(Buffer.from(now.fragments.get(k)!));
+      const part = record.parts[k]!;
+      const [at, length] = part.fragment;
+      const result = ahead.results.get(k)!;
+      expect(Buffer.from(result.bytes)).toEqual(Buffer.from(mar.entries[k].bytes));
+      expect(Buffer.from(ahead.fragments.get(k)!)).toEqual(report.subarray(at, at + length));
+      // The entry is the motion's own, whole: it parses on its own and names the motion.
+      const entry = JSON.parse(Buffer.from(ahead.fragments.get(k)!).toString('utf8'));
+      expect(entry.index).toBe(prepared.motions[k].resolved.index);
+      expect(entry.name).toBe(prepared.motions[k].resolved.name);
+      expect({ ...result, bytes: null }).toEqual({
+        bytes: null,
+        totalKeys: part.totalKeys,
+        mt3Bytes: mar.entries[k].bytes.byteLength,
+        mtnBytes: part.mtnBytes,
+        ratio: part.mtnBytes / mar.entries[k].bytes.byteLength,
+        ms: 0,
+        method: 'refined',
+        objectError: null,
+        channels: [],
+        warnings: part.unmet.map((message) => ({
+          kind: 'rotation',
+          joint: -1,
+          frame: -1,
+          error: 0,
+          tolerance: 0,
+          message,
+        })),
+      });
+      expect(entry.keys).toBe(part.totalKeys);
+      expect(entry.mt3Bytes).toBe(mar.entries[k].bytes.byteLength);
     }
   }, 60_000);
 
   it('carries nothing when an output is replaced after its read began, even by the same bytes', async () => {
     for (const which of [0, 2]) {
-      const { record, prepared } = await builtTwice();
+      const { record, prepared } = await twoMotionsBuilt();
       const take = readCarriedAhead(record, [0, 1]);
       // The file opened is read to its end; the path then names another file (another inode) of the same bytes.
       const path = record.outputs[which].path;
@@ -90,7 +120,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('reads nothing of a file whose stamp is not the one recorded, and closes it', async () => {
-    const { record } = await builtTwice();
+    const { record } = await twoMotionsBuilt();
     const mar = record.outputs[0];
     const before = openFds();
     const seen: unknown[] = [];
@@ -108,7 +138,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('closes the outputs it opened when the build never takes them', async () => {
-    const { record } = await builtTwice();
+    const { record } = await twoMotionsBuilt();
     const before = openFds();
     readCarriedAhead(record, [0, 1]);
     expect(openFds()).toBe(before + 2);
@@ -118,7 +148,7 @@ describe('the last build read ahead', () => {
   }, 60_000);
 
   it('never follows a link put where an output was', async () => {
-    const { root, record, prepared } = await builtTwice();
+    const { root, record, prepared } = await twoMotionsBuilt();
     const mar = record.outputs[0].path;
     const real = join(root, 'elsewhere.mar');
     renameSync(mar, real);

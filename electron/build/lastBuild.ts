@@ -12,7 +12,7 @@
  * committed.
  *
  * A rebuild that is not up to date takes from the last build's outputs what holds for it (carryCandidates, then
- * readCarried): a motion whose own part of the outputs is decided by exactly what decided it then (its file's digest,
+ * readCarriedAhead): a motion whose own part of the outputs is decided by exactly what decided it then (its file's digest,
  * its resolved settings, the project's rate, its SEV's slot and event counts, the code) keeps its MT3 from the old
  * .mar and its entry from the old report, byte for byte, with no cache lookup; the record holds, per motion, that
  * part's digest, where its entry lies in the report, and the figures the report's totals and warnings need.
@@ -368,25 +368,6 @@ function summaryAsBuilt(
 }
 
 /**
- * Records a build that has just committed its outputs (`digestOf` as for upToDate, after the build; `stamps`: each
- * output's as the commit installed it, commitOutputs' `installed`). Written
- * atomically and not flushed, as the verdicts are: a record a power cut leaves short does not parse, and the next
- * build runs in full. Any failure here only costs the next build its shortcut.
- */
-export function recordLastBuild(
-  file: string,
-  target: LastBuildTarget,
-  prepared: PreparedBuild,
-  digestOf: (k: number) => string | undefined,
-  summary: BuildSummary,
-  stamps: readonly (FileStamp | undefined)[],
-  /** Each motion's result and where its entry lies in the report (assembleBuild's reportFragments), when known. */
-  motions?: { results: readonly CompressedMotion[]; fragments: readonly [number, number][] | undefined },
-): void {
-  writeLastBuild(file, target, pendingLastBuild(prepared, digestOf, summary, motions), stamps);
-}
-
-/**
  * The record of a build, all but its outputs' stamps (known only once committed): made where the build ran (the
  * app's build worker), written with them where the commit ran (writeLastBuild). A plain object (it crosses threads).
  */
@@ -402,7 +383,7 @@ export interface PendingLastBuild {
   recentAt?: number;
 }
 
-/** The record of a build (recordLastBuild's arguments but the stamps), or undefined when it cannot be kept. */
+/** The record of a build (what writeLastBuild writes but the stamps), or undefined when it cannot be kept. */
 export function pendingLastBuild(
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
@@ -578,7 +559,7 @@ export interface Carried {
 
 /**
  * The motions of `prepared` whose part of the outputs (partDigest) is what it was in the last build recorded in
- * `record`, by archive index: those the build may take from that build's outputs (readCarried), as long as the
+ * `record`, by archive index: those the build may take from that build's outputs (readCarriedAhead), as long as the
  * record was made by the same code for these outputs. Works only from the record and the motions' digests (no
  * output is read), so that the build can send the other motions to the pool first and read the old outputs while
  * the pool compresses them. Undefined when none.
@@ -604,27 +585,15 @@ export function carryCandidates(
  * The motions `wanted` (carryCandidates of this `record`), taken from the last build's .mar and report: only when
  * its outputs are still the very files it committed (the recorded stamps, unchanged while read; a commit journal
  * beside them is the commit's to deal with, as in any build), and every piece lies where the record says (in
- * bounds; an entry that opens with the motion's index, name and hash and states the recorded figures). Undefined
- * when any of it does not hold: then nothing is carried.
- */
-export function readCarried(
-  record: LastBuildRecord,
-  prepared: PreparedBuild,
-  wanted: readonly number[],
-): Carried | undefined {
-  if (wanted.length === 0) return undefined;
-  const mar = readStamped(record.outputs[0]);
-  const report = mar && readStamped(record.outputs[2]);
-  if (!mar || !report) return undefined;
-  return carriedFrom(record, prepared, wanted, mar, report);
-}
-
-/**
- * readCarried with the two outputs read off the build's thread: the reads begin now (each file opened and its stamp
- * checked here) and the function returned waits for them, checks both outputs still have the recorded stamp, and
- * takes the motions `wanted` as readCarried does. A rebuild after one file changed reads the last build's 13 MB while
- * its thread compresses that file (docs/cache.md, "What it costs"). The descriptors close when the reads end, so
- * a build that never takes (it failed first) leaves none open.
+ * bounds; an entry that opens with the motion's index, name and hash and states the recorded figures). The function
+ * returned answers undefined when any of it does not hold: then nothing is carried.
+ *
+ * The two outputs are read off the build's thread: the reads begin now (each file opened as the cache opens its
+ * entries, readStampedNoFollowAhead: no link followed, the stamp of the very file opened checked here) and the
+ * function returned waits for them, checks both outputs still have the recorded stamp at their paths, and takes the
+ * motions. A rebuild after one file changed reads the last build's 13 MB while its thread compresses that file
+ * (docs/cache.md, "What it costs"). The descriptors close when the reads end, so a build that never takes (it failed
+ * first) leaves none open.
  */
 export function readCarriedAhead(
   record: LastBuildRecord,
@@ -637,7 +606,7 @@ export function readCarriedAhead(
   return async (prepared) => {
     const [mar, report] = await reads;
     if (!mar || !report) return undefined;
-    // Still the files read, at their paths, now that both reads are done (readStamped's check after its read).
+    // Still the files read, at their paths, now that both reads are done.
     for (const o of [record.outputs[0], record.outputs[2]]) {
       const after = outputStamp(o.path);
       if (!after || !sameStamp(after, o.stamp)) return undefined;
@@ -647,7 +616,7 @@ export function readCarriedAhead(
   };
 }
 
-/** readCarried's checks and results, on the bytes of the last build's `.mar` and report as read. */
+/** readCarriedAhead's checks and results, on the bytes of the last build's `.mar` and report as read. */
 function carriedFrom(
   record: LastBuildRecord,
   prepared: PreparedBuild,
@@ -734,16 +703,4 @@ function entryHolds(
     includes(unmet) &&
     bytes.indexOf(close) === bytes.byteLength - close.byteLength
   );
-}
-
-/**
- * A recorded output's bytes, when it has the recorded stamp before and after the read: read as the cache reads its
- * entries (readStampedNoFollow: no link followed, the stamp of the very file opened, nothing past the recorded size).
- */
-function readStamped(o: { path: string; stamp: FileStamp }): Uint8Array | undefined {
-  const read = readStampedNoFollow(o.path, o.stamp.size);
-  if (read === undefined || read === 'link' || !sameStamp(read.stamp, o.stamp)) return undefined;
-  const after = outputStamp(o.path);
-  if (!after || !sameStamp(after, o.stamp)) return undefined;
-  return new Uint8Array(read.data.buffer, read.data.byteOffset, read.data.byteLength);
 }

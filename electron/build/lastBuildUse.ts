@@ -2,7 +2,7 @@
  * How a build uses the record of its project's last build (lastBuild.ts, docs/cache.md "Up to date"): the one path
  * `actguy build` (build.ts) and the app's Build (project/buildJob.ts in the build worker, the commit and the record's
  * writing in main, project/buildRunner.ts) both take, with the same checks: the record is read as untrusted input
- * (readLastBuild, upToDate with summaryAsBuilt, carryCandidates, readCarried's checks) and can only make a build do less when
+ * (readLastBuild, upToDate with summaryAsBuilt, carryCandidates, readCarriedAhead's checks) and can only make a build do less when
  * it matches the build exactly.
  */
 import {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runBuildJob, type BuildJobMessage } from '../project/buildJob';
 import { buildProject } from './build';
 import { readBuildInput } from './files';
-import { OUTSIDE_WARNING } from './reportWarnings';
+import { OUTSIDE_DETAIL } from '../outsideQuotes';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const SECRET = 'aws_secret_access_key = wJalrXUtnFEMI';
@@ -65,7 +65,7 @@ describe("the report keeps no line of a file outside the project's folder", () =
       const kept = (JSON.parse(report) as { warnings: string[] }).warnings;
       // One per warning, each with its file and line, none with the line's text.
       expect(kept).toHaveLength(2);
-      expect(kept.every((w) => w.endsWith(OUTSIDE_WARNING) && /credentials|se_define\.h/.test(w))).toBe(true);
+      expect(kept.every((w) => w.endsWith(OUTSIDE_DETAIL) && /credentials|se_define\.h/.test(w))).toBe(true);
       expect(kept.some((w) => /:2:1: /.test(w))).toBe(true);
       // Nor does the terminal since round 34 (outsideQuotes.test.ts): each warning by its file and place.
       expect(r.warnings.map((w) => w.message).join('\n')).not.toContain('wJalr');

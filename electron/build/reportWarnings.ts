@@ -9,10 +9,7 @@
  */
 import type { FormatError } from '../../shared/errors';
 import { shownWarnings } from '../shownWarnings';
-import { OUTSIDE_DETAIL, projectRedactor } from '../outsideQuotes';
-
-/** What the report says in place of a warning about a file outside the project's folder. */
-export const OUTSIDE_WARNING = OUTSIDE_DETAIL;
+import { projectRedactor } from '../outsideQuotes';
 
 /**
  * The report's text for each warning of a build of `projectFile` (assembleBuild's `reportWarning`): the warning's

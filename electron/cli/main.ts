@@ -1,6 +1,6 @@
 import { version } from '../../package.json';
 import { quoteJson } from '../../shared/errors';
-import type { CliCommand } from './command';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliCommand } from './command';
 import { allCommands, findCommand, saveCommandsCodeCache } from './registry';
 import { closestName } from './args';
 
@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     console.log(`actguy ${version}`);
-    return 0;
+    return EXIT_OK;
   }
   let found: Awaited<ReturnType<typeof findCommand>>;
   try {
@@ -43,16 +43,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         );
         console.error(`actguy help: unknown command ${quoteJson(rest[0])}${meant ? ` (did you mean ${meant}?)` : ''}`);
         console.log(commandList(commands));
-        return 2;
+        return EXIT_USAGE;
       }
       console.log(topic ? commandHelp(topic) : commandList(commands));
-      return name ? 0 : 2;
+      return name ? EXIT_OK : EXIT_USAGE;
     }
     found = await findCommand(name);
   } catch (e) {
     // The commands chunk could not be loaded (registry.ts says which file).
     console.error(`actguy ${name ?? 'help'}: ${(e as Error)?.message ?? String(e)}`);
-    return 1;
+    return EXIT_FAILED;
   }
   if (!found) {
     // A misspelt command (`compres`, `pack_mar`, `Build`) is named, as a misspelt option is (args.ts).
@@ -63,14 +63,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     console.error(
       `actguy: unknown command ${quoteJson(name)} (${meant ? `did you mean ${meant}? ` : ''}try: actguy help)`,
     );
-    return 2;
+    return EXIT_USAGE;
   }
   const { cmd, set } = found;
   // `--help` anywhere before a `--` asks for help, whatever else the line holds.
   const ddash = rest.indexOf('--');
   if ((ddash < 0 ? rest : rest.slice(0, ddash)).some(isHelp)) {
     console.log(commandHelp(cmd));
-    return 0;
+    return EXIT_OK;
   }
   const status = await set.run(cmd, [...rest]);
   saveCommandsCodeCache();

@@ -16,7 +16,6 @@ import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion'
 import { BVH_POSITION_READINGS, type BvhPositionReading } from '../../shared/interchange/types';
 import { quoteJson } from '../../shared/errors';
 import type { CompressRequest } from '../../shared/ipc/compress';
-import type { DocumentId } from '../../shared/ipc/documents';
 import type {
   ExportGltfOutcome,
   ExportGltfRequest,
@@ -29,11 +28,11 @@ import { ActGuyApiError } from '../../shared/ipc/transport';
 import { isBundleRefusal } from '../../shared/errors';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import type { CompressClient } from '../compressClient';
-import type { HandlerDocument } from '../documents';
+import type { DocumentTable, HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
 import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
-import { offeredFileName, requireBytes, requireObject, requireString } from '../ipcArgs';
+import { offeredFileName, requireBytes, requireObject, requirePath } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
@@ -63,7 +62,7 @@ export interface InterchangeHandlerContext {
   dialogs: DialogPort;
   compress: CompressClient;
   /** The open documents of createHandlers: an import adds one, so compress, save and close work on it as on any other. */
-  documents: Map<DocumentId, HandlerDocument>;
+  documents: DocumentTable;
   /** createHandlers' compress-request check (shape, array types, tolerances > 0), so exports refuse what compressMotion refuses. */
   checkCompressRequest(v: unknown, what: string): CompressRequest;
   /** How imports run; defaults to a fresh importWorker.cjs (beside the running bundle) per import. */
@@ -81,15 +80,11 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
   /** Imports in progress, so cancelImport can stop them. */
   const importsInFlight = new Set<AbortController>();
 
-  const requireDocument = (id: unknown): HandlerDocument => {
-    const doc = typeof id === 'string' ? documents.get(id) : undefined;
-    if (!doc) throw new Error(`document ${String(id)} is not open (open or import a motion first)`);
-    return doc;
-  };
+  const requireDocument = (id: unknown): HandlerDocument => documents.require(id);
 
   const importMotion = async (raw: ImportMotionRequest): Promise<ImportMotionOutcome> => {
     const req = requireObject<ImportMotionRequest>(raw, 'importMotion');
-    const given = requireString(req.path, 'importMotion: path');
+    const given = requirePath(req.path, 'importMotion: path');
     if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
       throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
     const path = policy.check(given, 'read');
@@ -130,7 +125,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const req = requireObject<ExportGltfRequest>(raw, 'exportGltf');
     const doc = requireDocument(req.documentId);
     const source = requireSource(req.source, 'exportGltf: source');
-    const given = requireString(req.path, 'exportGltf: path');
+    const given = requirePath(req.path, 'exportGltf: path');
     if (extname(given).toLowerCase() !== '.glb')
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
     const path = policy.check(given, 'write');
@@ -220,7 +215,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       if (!Array.isArray(req.paths) || req.paths.length === 0 || req.paths.length > IMPORT_BATCH_MAX)
         throw new Error(`importMotionBatch: paths must list 1 to ${IMPORT_BATCH_MAX} files`);
       const paths = req.paths.map((p, i) => {
-        const given = requireString(p, `importMotionBatch: paths[${i}]`);
+        const given = requirePath(p, `importMotionBatch: paths[${i}]`);
         if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
           throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
         return policy.check(given, 'read');

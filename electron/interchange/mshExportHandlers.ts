@@ -13,8 +13,6 @@
  * new ones or, on any failure, the old trio as it was and no temp file.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import { quoteJson } from '../../shared/errors';
-import type { DocumentId } from '../../shared/ipc/documents';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
@@ -22,9 +20,9 @@ import { commitOutputsAsync, type CommitOptions } from '../build/commit';
 import { markMshOutputs } from '../build/mshOutputKinds';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import type { HandlerDocument } from '../documents';
+import type { DocumentTable, HandlerDocument } from '../documents';
 import { baseNameOf, pinFolder } from '../fsutil';
-import { offeredFileName, requireObject, requireString } from '../ipcArgs';
+import { offeredFileName, requireObject, requirePath, requireRotationOverrides } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
@@ -33,15 +31,12 @@ const MSH_FILTERS: FileFilter[] = [
   { name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] },
 ];
 
-/** Most per-joint overrides a request may carry (a skeleton has far fewer joints). */
-const MAX_OVERRIDES = 4096;
-
 export interface MshExportHandlerContext {
   policy: PathPolicy;
   dialogs: DialogPort;
   compress: CompressClient;
   /** The open documents of createHandlers. */
-  documents: Map<DocumentId, HandlerDocument>;
+  documents: DocumentTable;
   /** How the three files are committed; a test seam (a failing file-system call), the real file system by default. */
   commit?: CommitOptions;
 }
@@ -51,17 +46,13 @@ export type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
 export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExportHandlers {
   const { policy, dialogs, compress, documents } = ctx;
 
-  const requireDocument = (id: unknown): HandlerDocument => {
-    const doc = typeof id === 'string' ? documents.get(id) : undefined;
-    if (!doc) throw new Error(`document ${String(id)} is not open (open or import a motion first)`);
-    return doc;
-  };
+  const requireDocument = (id: unknown): HandlerDocument => documents.require(id);
 
   const exportMsh = async (raw: ExportMshRequest): Promise<ExportMshOutcome> => {
     const req = requireObject<ExportMshRequest>(raw, 'exportMsh');
     const doc = requireDocument(req.documentId);
     const options = requireMshOptions(req, 'exportMsh');
-    const given = requireString(req.path, 'exportMsh: path');
+    const given = requirePath(req.path, 'exportMsh: path');
     if (extname(given).toLowerCase() !== '.res8')
       throw new Error(
         `Could not export ${quotePath(given)}: name the .res8 file (the .res19 and .nodes.json are written beside it with the same prefix)`,
@@ -172,25 +163,10 @@ function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExport
   for (const key of ['positionTolerance', 'rotationToleranceDeg'] as const)
     if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0))
       throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
-  const overrides: Record<number, number> = {};
-  if (req.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(
-      req.rotationToleranceOverridesDeg,
-      `${what}.rotationToleranceOverridesDeg`,
-    );
-    const entries = Object.entries(o);
-    if (entries.length > MAX_OVERRIDES)
-      throw new Error(`${what}: at most ${MAX_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
-    for (const [joint, deg] of entries) {
-      if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
-        throw new Error(
-          `${what}: rotation tolerance override key ${quoteJson(joint.slice(0, 40))} is not a joint index`,
-        );
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0))
-        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);
-      overrides[Number(joint)] = deg;
-    }
-  }
+  const overrides =
+    req.rotationToleranceOverridesDeg === undefined
+      ? {}
+      : requireRotationOverrides(req.rotationToleranceOverridesDeg, what, { zeroAllowed: true });
   return {
     positionTolerance: req.positionTolerance,
     rotationToleranceDeg: req.rotationToleranceDeg,

@@ -269,7 +269,7 @@ describe("the app's Build and the record of the last build", () => {
         otherPlan(doc);
         (doc.parts[1] as number[])[1] += 1;
       },
-      2, // readCarried takes all or nothing
+      2, // readCarriedAhead takes all or nothing
     ],
   ];
   for (const [what, lie, compressed] of lies)

@@ -336,14 +336,14 @@ function withCarriedEntries(report: BuildReport, fragments: ReadonlyMap<number, 
       try {
         return fragment ? (JSON.parse(decoder.decode(fragment)) as BuildReportMotion) : m;
       } catch {
-        return m; // readCarried checked its head, figures and braces, not all of it: the figures' entry then
+        return m; // readCarriedAhead checked its head, figures and braces, not all of it: the figures' entry then
       }
     }),
   };
 }
 
 /**
- * errorSummary of a carried motion, from its entry in the last build's report (readCarried checked it is that
+ * errorSummary of a carried motion, from its entry in the last build's report (readCarriedAhead checked it is that
  * motion's, in the file that build committed; undefined when it is not of the report's shape): the largest rotation
  * and position errors as the entry gives them (4 significant digits), and the ratio as the largest error of each
  * kind over that kind's tightest tolerance (with a rotation override per joint, a bound of the ratio).

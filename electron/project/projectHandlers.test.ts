@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';
+import { TEXT_MAX_BYTES } from '../../shared/sev/text';
 import { canonicalPath } from '../pathPolicy';
 import { readBuildInput } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
@@ -515,6 +516,25 @@ describe('project handlers: arguments and refusals', () => {
     });
   });
 
+  it('a project or SEV text past 64 MiB, which no open would read back, is refused and nothing written', async () => {
+    const { dir, project } = workspace();
+    const { h, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    const before = readFileSync(project);
+    // Valid JSON all the same: the project's text with spaces after it.
+    const padded = `${before.toString('utf8')}${' '.repeat(TEXT_MAX_BYTES - before.length + 1)}`;
+    await expect(h.saveProject({ path: project, text: padded })).rejects.toThrow(
+      `Could not save ${canonicalPath(project)}: the text is ${TEXT_MAX_BYTES + 1} bytes, and ActGuy opens a text file of at most ${TEXT_MAX_BYTES} bytes (64 MiB), so it would not open again; nothing was written and your edits are kept.`,
+    );
+    expect(readFileSync(project).equals(before)).toBe(true);
+    const sev = join(dir, 'walk.sev');
+    const sevBefore = readFileSync(sev);
+    await expect(h.saveSev({ path: sev, text: `${'#'.repeat(TEXT_MAX_BYTES)}\n` })).rejects.toThrow(
+      /walk\.sev: the text is 67108865 bytes, and ActGuy opens a text file of at most 67108864 bytes/,
+    );
+    expect(readFileSync(sev).equals(sevBefore)).toBe(true);
+  });
+
   it('chooseProjectFileDialog asks per purpose, refuses an unknown one, and a cancel allows nothing', async () => {
     const { dir } = workspace();
     const asked: unknown[] = [];
@@ -525,9 +545,13 @@ describe('project handlers: arguments and refusals', () => {
         chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
       },
     });
-    await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow(
-      'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
-    );
+    // An unknown purpose, and the names every object has (`constructor` found Object's, and the dialog was shown
+    // with the Object function as its options), are refused before any dialog.
+    for (const purpose of ['exe', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 7, null])
+      await expect(h.chooseProjectFileDialog({ purpose: purpose as never })).rejects.toThrow(
+        'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
+      );
+    expect(asked).toEqual([]);
     expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'cancelled' });
     expect(asked).toEqual([
       { title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] },

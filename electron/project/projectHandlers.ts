@@ -23,7 +23,7 @@ import type {
   SavedFile,
   SoundFolderListing,
 } from './types';
-import { decodeUtf8Text } from '../../shared/sev/text';
+import { decodeUtf8Text, TEXT_MAX_BYTES } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import {
   baseNameOf,
@@ -35,7 +35,7 @@ import {
   writeFileAtomicAsync,
 } from '../fsutil';
 import { saveAgainNext, systemReason } from '../fsErrors';
-import { requireObject, requireString } from '../ipcArgs';
+import { requireObject, requirePath, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
@@ -222,6 +222,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     text: string,
     unchanged: string,
   ): Promise<SavedFile> => {
+    // Only what ActGuy reads back: a text past TEXT_MAX_BYTES is refused by every open (a project padded to 70 MB
+    // passed its check and was written, then File › Open Project refused it). Refused before the check worker is
+    // handed it (docs/architecture.md#electron, round 5).
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > TEXT_MAX_BYTES)
+      throw new Error(
+        `Could not save ${path}: the text is ${bytes} bytes, and ActGuy opens a text file of at most ${TEXT_MAX_BYTES} bytes (64 MiB), so it would not open again; nothing was written and your edits are kept.`,
+      );
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
     const { errors } = await checkText({ kind, path, text });
@@ -234,7 +242,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     } catch (e) {
       throw new Error(`Could not save ${path}: ${systemReason(e)}; ${unchanged}`);
     }
-    return saved(path, Buffer.byteLength(text));
+    return saved(path, bytes);
   };
 
   /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
@@ -311,7 +319,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     openProject: async (raw) => {
       // A project opened by path (the workspace picker, tests) is only read: what it names must be allowed already.
       const req = requireObject<{ path: string }>(raw, 'openProject');
-      const project = readProject(requireString(req.path, 'openProject: path'));
+      const project = readProject(requirePath(req.path, 'openProject: path'));
       const choice = ctx.userChoseProject?.(project.path);
       if (choice) await grantPickedProject(project.path, project.text, choice === 'found');
       // Chosen outside the window, it is listed as a pick is. Only read (or found beside a .sev), it is not: from
@@ -329,7 +337,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     openRecentProject: async (raw) => {
       // The page only names the entry: the path must be one main itself listed as a project (docs/security.md).
       const req = requireObject<{ path: string }>(raw, 'openRecentProject');
-      const given = requireString(req.path, 'openRecentProject: path');
+      const given = requirePath(req.path, 'openRecentProject: path');
       if (!ctx.isRecentProject?.(given))
         throw new Error(`${quotePath(given)}: not a project in File › Open Recent (open it with Open Project)`);
       // The list holds the path as it resolved when the user chose it. A link put there since (the file, or a folder
@@ -348,7 +356,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     saveProject: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveProject');
-      const given = requireString(req.path, 'saveProject: path');
+      const given = requirePath(req.path, 'saveProject: path');
       if (!given.toLowerCase().endsWith('.json'))
         throw new Error(`Could not save ${quotePath(given)}: a project file name ends in .actguy.json`);
       if (typeof req.text !== 'string') throw new Error('saveProject: text must be a string');
@@ -364,7 +372,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     chooseProjectFileDialog: async (raw) => {
       const req = requireObject<{ purpose: ProjectFilePurpose }>(raw, 'chooseProjectFileDialog');
-      const kind = PURPOSE_FILTERS[req.purpose];
+      // Its own keys only: `constructor` or `__proto__` found Object's and showed a dialog with it as the options.
+      const kind =
+        typeof req.purpose === 'string' && Object.hasOwn(PURPOSE_FILTERS, req.purpose)
+          ? PURPOSE_FILTERS[req.purpose]
+          : undefined;
       if (!kind)
         throw new Error(`chooseProjectFileDialog: purpose must be one of ${Object.keys(PURPOSE_FILTERS).join(', ')}`);
       const path = await dialogs.chooseFileToOpen(kind);
@@ -377,10 +389,10 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     readProjectText: async (raw) => {
       const req = requireObject<{ path: string; project?: string }>(raw, 'readProjectText');
-      const given = requireString(req.path, 'readProjectText: path');
+      const given = requirePath(req.path, 'readProjectText: path');
       if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase()))
         throw new Error(`${quotePath(given)}: not a project text file (.sev, .sls, .h, .json)`);
-      const project = req.project === undefined ? undefined : requireString(req.project, 'readProjectText: project');
+      const project = req.project === undefined ? undefined : requirePath(req.project, 'readProjectText: project');
       const path = policy.check(given, 'read');
       // Outside the folder of the project that names it, links resolved (as round 34's messages judge it): the editor
       // says so, since a save writes there (docs/security.md, round 35).
@@ -403,7 +415,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     saveSev: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveSev');
-      const given = requireString(req.path, 'saveSev: path');
+      const given = requirePath(req.path, 'saveSev: path');
       if (extname(given).toLowerCase() !== '.sev')
         throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
       if (typeof req.text !== 'string') throw new Error('saveSev: text must be a string');
@@ -430,7 +442,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         sevTexts?: { path: string; text: string }[];
         dryRun?: boolean;
       }>(raw, 'startBuild');
-      const given = requireString(req.projectPath, 'startBuild: projectPath');
+      const given = requirePath(req.projectPath, 'startBuild: projectPath');
       const projectPath = policy.check(given, 'read');
       if (typeof req.projectText !== 'string') throw new Error('startBuild: projectText must be a string');
       const sevTexts = Array.isArray(req.sevTexts) ? req.sevTexts : [];
@@ -476,7 +488,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     listSounds: async (raw): Promise<SoundFolderListing> => {
       const req = requireObject<{ folder: string }>(raw, 'listSounds');
-      const folder = policy.check(requireString(req.folder, 'listSounds: folder'), 'read');
+      const folder = policy.check(requirePath(req.folder, 'listSounds: folder'), 'read');
       const names = soundFolderNames(folder);
       const sounds: SoundFolderListing['sounds'] = [];
       for (const name of names) {
@@ -497,7 +509,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
     readSound: async (raw) => {
       const req = requireObject<{ path: string }>(raw, 'readSound');
-      const given = requireString(req.path, 'readSound: path');
+      const given = requirePath(req.path, 'readSound: path');
       if (!(SOUND_EXTENSIONS as readonly string[]).includes(extname(given).slice(1).toLowerCase()))
         throw new Error(`${given}: not a sound file (${SOUND_EXTENSIONS.join(', ')})`);
       const path = policy.check(given, 'read');

@@ -136,7 +136,7 @@ async function buildOnce(
     ].join('\n');
     if (outcome.atOutputs && failedAtOutputs) failedAtOutputs(lines);
     else console.error(lines);
-    return 1;
+    return EXIT_FAILED;
   }
   // One write for all of them: a build that resamples a third of 1,000 motions warns about each, and a write per
   // line was a few percent of a rebuild's CPU time with stderr a pipe (docs/cache.md).
@@ -160,7 +160,7 @@ async function buildOnce(
     );
     if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);
   }
-  return 0;
+  return EXIT_OK;
 }
 
 /**

@@ -6,7 +6,7 @@ import { gvStrCode } from '../../../shared/strcode';
 import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { readInputFile } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, type CliCommand } from '../command';
 import { pushAll } from '../../../shared/pushAll';
 
 export const checkSevCommand: CliCommand = {
@@ -60,7 +60,7 @@ export const checkSevCommand: CliCommand = {
     printDiagnostics(errors, [...(tables?.warnings ?? []), ...warnings]);
     if (errors.length) {
       console.error(`${errors.length} error${errors.length === 1 ? '' : 's'}`);
-      return 1;
+      return EXIT_FAILED;
     }
     if (!args.options.has('quiet')) {
       const checked = [useTables ? 'SE names' : '', motion ? 'frames and joints' : ''].filter(Boolean).join(', ');
@@ -68,6 +68,6 @@ export const checkSevCommand: CliCommand = {
         `ok: ${files.length} file${files.length === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${checked ? ` (checked ${checked})` : ''}`,
       );
     }
-    return 0;
+    return EXIT_OK;
   },
 };

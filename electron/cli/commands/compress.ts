@@ -29,7 +29,7 @@ import {
 } from '../args';
 
 export { jointOverrides };
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
 import type { CompressOptions, CompressResult } from '../../../shared/compress/types';
 import type { OffThreadCompression } from '../../build/compressPool';
@@ -222,7 +222,7 @@ export const compressCommand: CliCommand = {
             unreachable,
           ),
         );
-      return 0;
+      return EXIT_OK;
     } finally {
       interruption.dispose();
     }

@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../../fsutil';
 import { readBinaryFile } from '../../io/readBinary';
 import { binaryKindOfMagic } from '../../../shared/binarySize';
 import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const decompressCommand: CliCommand = {
@@ -64,6 +64,6 @@ export const decompressCommand: CliCommand = {
       console.log(
         `${output}: ${motion.frameCount + 1} frames (0..${motion.frameCount}), ${motion.joints.length} joints from ${input}${isMar ? ` entry ${entry}` : ''}`,
       );
-    return 0;
+    return EXIT_OK;
   },
 };

@@ -8,7 +8,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, writeFileAtomic } from '../../fsutil';
 import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const exportGltfCommand: CliCommand = {
@@ -53,6 +53,6 @@ export const exportGltfCommand: CliCommand = {
       console.log(
         `${output}: ${glb.byteLength} bytes, ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`,
       );
-    return 0;
+    return EXIT_OK;
   },
 };

@@ -26,7 +26,7 @@ import {
   stringOption,
   UsageError,
 } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { onInterrupt, untouched } from '../interrupt';
 import { jointOverrides } from '../args';
 
@@ -100,7 +100,7 @@ export const exportMshCommand: CliCommand = {
           `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,
         );
       for (const w of out.warnings) console.error(`warning: ${input}: ${w}`);
-      return 0;
+      return EXIT_OK;
     }
   },
 };

@@ -148,7 +148,7 @@ export const importCommand: CliCommand = {
           );
           for (const c of e.clips)
             console.error(`  ${c.index}  ${escapeControls(c.name)}  (${c.duration.toFixed(2)} s)`);
-          return 1;
+          return EXIT_FAILED;
         }
         throw e;
       }
@@ -168,7 +168,7 @@ export const importCommand: CliCommand = {
           `${output}: ${imported.joints} joints, frames 0..${imported.frameCount} at ${imported.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
         );
       else if (snap) console.error(`note: ${input}: ${snap.message}`);
-      return 0;
+      return EXIT_OK;
     } finally {
       interruption.dispose();
     }

@@ -22,7 +22,7 @@ import { readBytes, readFileHead, TEXT_LIMIT } from '../../fsutil';
 import { readBinaryFile } from '../../io/readBinary';
 import { describeFsError } from '../../fsErrors';
 import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, type CliCommand } from '../command';
 import { marJson, mshJson, mt3Json, mtnJson, projectJson, sarJson } from '../infoJson';
 import { jsonProblem, printJson } from '../json';
 import { readMotionNamesFile } from '../motionNames';
@@ -79,7 +79,7 @@ export const infoCommand: CliCommand = {
       const msh = readMshFiles(path);
       if (json) printJson(mshJson(path, msh.files, msh.source, msh.animation));
       else console.log(`${path}\n${describeMsh(msh)}`);
-      return 0;
+      return EXIT_OK;
     }
     // A motion or an archive has its header checked before the rest is read (electron/io/readBinary.ts).
     const bytes =
@@ -130,7 +130,7 @@ export const infoCommand: CliCommand = {
     }
     if (typeof text === 'string') console.log(`${path}\n${text}`);
     else printJson(text);
-    return 0;
+    return EXIT_OK;
   },
 };
 
@@ -149,7 +149,7 @@ function describeProjectFile(path: string, bytes: Uint8Array, json: boolean): nu
     }
     printDiagnostics(parsed.errors, []);
     console.error(`${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'} in the project`);
-    return 1;
+    return EXIT_FAILED;
   }
   const p = parsed.resolved;
   // A problem in a motion file outside the project's folder is told by its place only (docs/security.md round 34).
@@ -168,7 +168,7 @@ function describeProjectFile(path: string, bytes: Uint8Array, json: boolean): nu
         : {}),
     });
     if (bad) console.error(badLine);
-    return bad ? 1 : 0;
+    return bad ? EXIT_FAILED : EXIT_OK;
   }
   const width = Math.max(...entries.map((e) => e.name.length));
   const lines = [
@@ -186,9 +186,9 @@ function describeProjectFile(path: string, bytes: Uint8Array, json: boolean): nu
     lines.push(`  [${e.index}] ${e.name.padEnd(width)}  ${what}${frames}speed ${e.speed}: ${result}`);
   }
   console.log(lines.join('\n'));
-  if (bad === 0) return 0;
+  if (bad === 0) return EXIT_OK;
   console.error(badLine);
-  return 1;
+  return EXIT_FAILED;
 }
 
 /** How far past the size its .nodes.json gives a payload is still read, to be described as damaged. */

@@ -6,7 +6,7 @@ import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { commitOutputs } from '../../build/commit';
 import { readInputFile } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_FAILED, EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { pushAll } from '../../../shared/pushAll';
 
@@ -76,11 +76,11 @@ export const packSarCommand: CliCommand = {
             `${out}: ${packed.entries.length} entries (${withSev} from .sev files, ${packed.entries.length - withSev} empty), ${events} events, ${bytes.byteLength} bytes`,
           );
         }
-        return 0;
+        return EXIT_OK;
       }
     }
     printDiagnostics(errors, [...tables.warnings, ...sevWarnings]);
     console.error(`${errors.length} error${errors.length === 1 ? '' : 's'}; ${out} was not written`);
-    return 1;
+    return EXIT_FAILED;
   },
 };

@@ -5,7 +5,7 @@ import { formatStrCode } from '../../../shared/strcode';
 import { writeFileAtomic } from '../../fsutil';
 import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, requiredOption, UsageError } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const packMarCommand: CliCommand = {
@@ -44,6 +44,6 @@ export const packMarCommand: CliCommand = {
     writeFileAtomic(output, mar);
     if (!args.options.has('quiet'))
       console.log(`${output}: ${files.length} motions, maxJoint ${maxJoint}, ${mar.byteLength} bytes`);
-    return 0;
+    return EXIT_OK;
   },
 };

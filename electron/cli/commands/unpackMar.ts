@@ -6,7 +6,7 @@ import { formatStrCode } from '../../../shared/strcode';
 import { commitOutputs } from '../../build/commit';
 import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, requiredOption, singlePositional, stringOption } from '../args';
-import type { CliCommand } from '../command';
+import { EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 import { readMotionNamesFile } from '../motionNames';
 
@@ -69,6 +69,6 @@ export const unpackMarCommand: CliCommand = {
         `${dir}: ${mar.entries.length} motions from ${input}${names ? ` (${known} named)` : ''}, index in ${join(dir, 'index.txt')}`,
       );
     }
-    return 0;
+    return EXIT_OK;
   },
 };
