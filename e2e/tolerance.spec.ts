@@ -132,6 +132,15 @@ test('an unreachable tolerance gives warnings that jump to the channel and frame
   const text = await warnings.first().innerText();
   const m = /^⚠ (.+): tolerance 0\.001 not reachable at frame (\d+)/.exec(text);
   expect(m, text).not.toBeNull();
+  // One note says what the list means and the tolerances this motion can be held to (its precision floor).
+  const note = page.getByTestId('warnings-summary');
+  await expect(note).toContainText(/^\d+ keys? in \d+ channels? cannot meet the tolerance/);
+  const floorDeg = Number(/, ([\d.e-]+)° \(rotations\)/.exec(await note.innerText())![1]);
+  // s12 stores a rotation within a few hundredths of a degree: above the asked 0.001, far below the default 0.5.
+  expect(floorDeg).toBeGreaterThan(0.001);
+  expect(floorDeg).toBeLessThan(0.1);
+  const keysOver = Number(/^(\d+) key/.exec(await note.innerText())![1]);
+  expect(keysOver).toBeGreaterThanOrEqual(await warnings.count());
   await warnings.first().getByRole('button').click();
   await expect(page.getByTestId('timeline-selected')).toHaveText(m![1]);
   await expect(page.getByTestId('status-frame')).toHaveText(m![2]);

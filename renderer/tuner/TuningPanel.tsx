@@ -1,7 +1,8 @@
 import { JointSelect } from '../components/JointSelect';
-import { useState, useEffect, useRef, type ReactNode } from 'react';
+import { useMemo, useState, useEffect, useRef, type ReactNode } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
-import type { ChannelReport } from '../../shared/compress/types';
+import type { ChannelReport, CompressWarning } from '../../shared/compress/types';
+import { precisionFloor } from '../../shared/compress/unreachable';
 import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
 import { documentStore, toleranceLabel } from '../state/documentStore';
 import { CompressorReadout, CompressorSettings } from './CompressorSettings';
@@ -394,6 +395,7 @@ function Stats() {
           </button>
         ))}
       </div>
+      {result.warnings.length > 0 && <UnreachableNote warnings={result.warnings} />}
       {result.warnings.length > 0 && (
         <ul className="warnings" data-testid="warnings" aria-label="Warnings">
           {result.warnings.map((w, i) => (
@@ -412,6 +414,32 @@ function Stats() {
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * What the list of unreachable channels means, said once above it: how many keys cannot meet their tolerance,
+ * that every other frame does, and the smallest tolerances this motion can be held to (its precision floor,
+ * docs/compression.md#the-guarantee), so a tight tolerance that floods the list says what to set instead.
+ */
+function UnreachableNote({ warnings }: { warnings: readonly CompressWarning[] }) {
+  const motion = useDocument((d) => d.motion);
+  const floor = useMemo(() => (motion ? precisionFloor(motion) : null), [motion]);
+  const keys = warnings.reduce((s, w) => s + w.keyFrames.length, 0);
+  const n = warnings.length;
+  const shown = (v: number) => Number(v.toPrecision(3)).toString();
+  return (
+    <p className="unreachable-note small" data-testid="warnings-summary">
+      {keys} key{keys === 1 ? '' : 's'} in {n} channel{n === 1 ? '' : 's'} cannot meet the tolerance: the 16-bit format
+      stores the source no closer there. Every frame between keys is within tolerance.
+      {floor && (
+        <>
+          {' '}
+          This motion is held everywhere from {shown(floor.position)} u (root), {shown(floor.rotationDeg)}° (rotations)
+          {floor.offset !== null ? `, ${shown(floor.offset)} u (offsets)` : ''}.
+        </>
+      )}
+    </p>
   );
 }
 
