@@ -286,6 +286,7 @@ function startAtomicWrite(
   path: string,
   data: Uint8Array | string,
   folder?: FolderPin,
+  own?: boolean,
 ): { tmp: string; bytes: Uint8Array; mode: number | undefined } {
   const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
@@ -299,7 +300,7 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  const special = notReplaceableProblem(path);
+  const special = own ? undefined : notReplaceableProblem(path);
   if (special)
     throw Object.assign(new Error(`cannot write ${path}: ${special}; nothing was written`), { code: 'ENOTREG', path });
   if (folder) refuseMovedFolder(folder, path);
@@ -312,6 +313,20 @@ function startAtomicWrite(
   };
 }
 
+/** How writeFileAtomic and writeFileAtomicAsync write. */
+export interface AtomicWriteOptions {
+  /** false: no flush (a cache a later run can work out again, checked when read). */
+  durable?: boolean;
+  /** The folder as pinned before the work: the write is refused if it moved since. */
+  folder?: FolderPin;
+  /**
+   * A file of ActGuy's own in its state or cache folder (a record, the code cache, a copy of unsaved work): whatever
+   * is at its name is replaced, a FIFO or a device there included, which heals that folder. Never for the user's
+   * files, where such a name is refused (notReplaceableProblem).
+   */
+  own?: boolean;
+}
+
 /**
  * Writes a file atomically: a temp file beside it, flushed, then renamed over
  * the target, so a crash or a full disk never leaves a half-written file
@@ -322,12 +337,8 @@ function startAtomicWrite(
  * flush, for a file that is only a cache of something a later run can work out
  * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(
-  path: string,
-  data: Uint8Array | string,
-  options: { durable?: boolean; folder?: FolderPin } = {},
-): void {
-  const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder);
+export function writeFileAtomic(path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
+  const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder, options.own);
   const io = atomicWriteIo;
   let fd: number | null = null;
   try {
@@ -527,7 +538,7 @@ export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean } = {},
+  options: AtomicWriteOptions & { stillWanted?: () => boolean } = {},
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
@@ -537,10 +548,15 @@ export function writeFileAtomicAsync(
 async function writeAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean },
+  options: AtomicWriteOptions & { stillWanted?: () => boolean },
 ): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
-  const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
+  const { tmp, bytes, mode } = startAtomicWrite(
+    path,
+    pieces ? '' : (data as Uint8Array | string),
+    options.folder,
+    options.own,
+  );
   const io = asyncWriteIo;
   let fd: number | null = null;
   try {

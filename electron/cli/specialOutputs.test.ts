@@ -88,6 +88,14 @@ describe.runIf(linux)('an output never replaces a device, pipe or socket', () =>
     await expect(writeFileAtomicAsync('/proc/actguy-x.mtn', 'x')).rejects.toThrow(temp);
   });
 
+  it("ActGuy's own records (`own`) replace a FIFO at their name, as before: their folder is the tool's, and heals", async () => {
+    execFileSync('mkfifo', [join(dir, 'own-sync.json')]);
+    execFileSync('mkfifo', [join(dir, 'own-async.json')]);
+    writeFileAtomic(join(dir, 'own-sync.json'), '{}', { own: true });
+    await writeFileAtomicAsync(join(dir, 'own-async.json'), '{}', { own: true });
+    expect([kindAt('own-sync.json'), kindAt('own-async.json')]).toEqual(['file', 'file']);
+  });
+
   it('a commit refuses them before its work and under its lock, and writes none of its set', () => {
     const mar = join(dir, 'pipe.mar');
     const sar = join(dir, 'ok.sar');
