@@ -78,7 +78,7 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   const stamp = `${record.time.replace(/[:.]/g, '-')}-${record.event}`;
   let file = join(dir, `${stamp}.json`);
   for (let n = 2; n <= MAX_CRASH_RECORDS && lstatExists(file); n++) file = join(dir, `${stamp}-${n}.json`);
-  writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, { own: true });
   pruneCrashRecords(dir, file);
   return file;
 }

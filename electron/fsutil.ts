@@ -197,6 +197,51 @@ export function notPlainFile(st: Stats): string | undefined {
 }
 
 /**
+ * Why an output may not replace what is at `path`, or undefined when it may (nothing there, a regular file, a folder,
+ * which the callers refuse in their own words, or a link that leads to one of those or nowhere). A write renames its
+ * temp over the name, so a device, a pipe or a socket there was replaced by a regular file: `actguy import -o
+ * /dev/null` run as root replaced the machine's /dev/null, and every program that wrote to it then wrote to a file
+ * (docs/security.md, round 38). A link to one (`/dev/stdout`, `/proc/self/fd/1`) is refused too: replacing the link
+ * is never what was asked.
+ */
+export function notReplaceableProblem(path: string): string | undefined {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile() || st.isDirectory()) return undefined;
+  const why = 'a device, pipe or socket, not a regular file (an output replaces only a regular file)';
+  if (!st.isSymbolicLink()) return `it is ${why}`;
+  let to: Stats;
+  try {
+    to = statSync(path);
+  } catch {
+    return undefined; // a link that leads nowhere is replaced, as before
+  }
+  return to.isFile() || to.isDirectory() ? undefined : `it is a link to ${why}`;
+}
+
+/**
+ * The error for a temp that could not be made beside `path` (its folder holds no new files: /proc, a read-only disk,
+ * a folder of another user's): says so, and names the output, where the system's error named only the temp's path
+ * (`/proc/x.mtn: no such file or directory`). Keeps the system error's code. Other errors are given back as they are.
+ */
+function tempNotMadeError(e: unknown, path: string): unknown {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  // Other failures (a full disk, too many open files, a test's stand-in) go on as they were, the temp's path replaced.
+  if (!code || !['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR'].includes(code)) return e;
+  return Object.assign(
+    new Error(
+      `cannot write ${path}: cannot create a temporary file beside it in ${dirname(path) || '.'} (${describeFsError(e)}); ` +
+        'an output is written to a temporary file in its folder and then renamed over its name; nothing was written',
+    ),
+    { code, path },
+  );
+}
+
+/**
  * The permission bits a new file replacing `path` keeps: those of the plain file there now (a file the user made
  * private, 0600, stays private; a temp file renamed over it had 0666 less the umask, so a save made it readable
  * by every user of the machine), or undefined when there is none. Set-id and sticky bits are not carried over.
@@ -241,6 +286,7 @@ function startAtomicWrite(
   path: string,
   data: Uint8Array | string,
   folder?: FolderPin,
+  own?: boolean,
 ): { tmp: string; bytes: Uint8Array; mode: number | undefined } {
   const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
@@ -254,6 +300,9 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  const special = own ? undefined : notReplaceableProblem(path);
+  if (special)
+    throw Object.assign(new Error(`cannot write ${path}: ${special}; nothing was written`), { code: 'ENOTREG', path });
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
   return {
@@ -262,6 +311,20 @@ function startAtomicWrite(
     bytes: typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
     mode: modeToKeep(path),
   };
+}
+
+/** How writeFileAtomic and writeFileAtomicAsync write. */
+export interface AtomicWriteOptions {
+  /** false: no flush (a cache a later run can work out again, checked when read). */
+  durable?: boolean;
+  /** The folder as pinned before the work: the write is refused if it moved since. */
+  folder?: FolderPin;
+  /**
+   * A file of ActGuy's own in its state or cache folder (a record, the code cache, a copy of unsaved work): whatever
+   * is at its name is replaced, a FIFO or a device there included, which heals that folder. Never for the user's
+   * files, where such a name is refused (notReplaceableProblem).
+   */
+  own?: boolean;
 }
 
 /**
@@ -274,16 +337,16 @@ function startAtomicWrite(
  * flush, for a file that is only a cache of something a later run can work out
  * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(
-  path: string,
-  data: Uint8Array | string,
-  options: { durable?: boolean; folder?: FolderPin } = {},
-): void {
-  const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder);
+export function writeFileAtomic(path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
+  const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder, options.own);
   const io = atomicWriteIo;
   let fd: number | null = null;
   try {
-    fd = io.openSync(tmp, 'wx', mode ?? 0o666);
+    try {
+      fd = io.openSync(tmp, 'wx', mode ?? 0o666);
+    } catch (e) {
+      throw tempNotMadeError(e, path);
+    }
     keepMode(fd, mode);
     for (let at = 0; at < bytes.byteLength;) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
     if (options.durable !== false) io.fsyncSync(fd);
@@ -475,7 +538,7 @@ export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean } = {},
+  options: AtomicWriteOptions & { stillWanted?: () => boolean } = {},
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
@@ -485,14 +548,21 @@ export function writeFileAtomicAsync(
 async function writeAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: { stillWanted?: () => boolean; folder?: FolderPin; durable?: boolean },
+  options: AtomicWriteOptions & { stillWanted?: () => boolean },
 ): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
-  const { tmp, bytes, mode } = startAtomicWrite(path, pieces ? '' : (data as Uint8Array | string), options.folder);
+  const { tmp, bytes, mode } = startAtomicWrite(
+    path,
+    pieces ? '' : (data as Uint8Array | string),
+    options.folder,
+    options.own,
+  );
   const io = asyncWriteIo;
   let fd: number | null = null;
   try {
-    fd = await io.open(tmp, 'wx', mode ?? 0o666);
+    fd = await io.open(tmp, 'wx', mode ?? 0o666).catch((e: unknown) => {
+      throw tempNotMadeError(e, path);
+    });
     const written = tempMadeAs(fd);
     keepMode(fd, mode);
     await writePiecesAsync(fd, pieces ?? [bytes]);

@@ -104,7 +104,7 @@ export function createLastFolderStore(
       if (!file) return;
       try {
         // Atomic: a link in its place is replaced, never written through.
-        writeFileAtomic(file, `${JSON.stringify(remembered, null, 2)}\n`);
+        writeFileAtomic(file, `${JSON.stringify(remembered, null, 2)}\n`, { own: true });
       } catch (e) {
         // A convenience: losing it must never fail an open or a save.
         warn(`the last folder was not saved: ${e instanceof Error ? e.message : String(e)}`);

@@ -232,7 +232,7 @@ export function createRecentFilesStore(
   const persist = (): void => {
     if (!file) return;
     try {
-      writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`);
+      writeFileAtomic(file, `${JSON.stringify(entries, null, 2)}\n`, { own: true });
     } catch {
       // Losing the recent list must never fail an open or a save.
     }

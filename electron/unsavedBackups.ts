@@ -408,6 +408,7 @@ export function createBackupStore(
       try {
         await writeFileAtomicAsync(file, backupFilePieces(b, b.part === 'motion' ? motionInputs : []), {
           stillWanted: () => copies.get(b.part) === b,
+          own: true,
         });
       } catch (e) {
         // The copy in memory still survives a crashed page; only an app crash would lose it.
@@ -482,7 +483,7 @@ export function createBackupStore(
         let where: string;
         try {
           mkdirSync(join(folder, NOT_RESTORED_FOLDER), { recursive: true });
-          writeFileAtomic(kept, b.text);
+          writeFileAtomic(kept, b.text, { own: true });
           where = `Their text is kept in ${kept}: open the file again ${opens} and copy the text back.`;
         } catch (e) {
           where = `Their text could not be kept apart (${systemReason(e)}); it stays in ${fileOf(part)} until the window closes cleanly.`;

@@ -124,7 +124,7 @@ export function readWindowState(dir: string, warn: (message: string) => void): S
 /** Saves the window state atomically; a failure is only a warning (the next run opens at the default size). */
 export function writeWindowState(dir: string, state: SavedWindowState, warn: (message: string) => void): void {
   try {
-    writeFileAtomic(join(dir, WINDOW_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+    writeFileAtomic(join(dir, WINDOW_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, { own: true });
   } catch (e) {
     warn(`the window's size and position were not saved: ${e instanceof Error ? e.message : String(e)}`);
   }

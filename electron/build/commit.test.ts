@@ -189,7 +189,8 @@ describe('commitOutputs', () => {
       },
     };
     expect(() => commitOutputs(set(dir, 'new'), { fs: denied })).toThrow(
-      `cannot write ${join(dir, 'out', 'stage.sar')}: permission denied; nothing was written`,
+      // Said as a temp that cannot be made beside the output (round 38), naming the output, never the temp.
+      `cannot write ${join(dir, 'out', 'stage.sar')}: cannot create a temporary file beside it in ${join(dir, 'out')} (permission denied); nothing was written`,
     );
     expect(contents(dir)).toEqual(OLD);
     const full: Partial<CommitFs> = {

@@ -59,6 +59,7 @@ import {
   type FolderPin,
   type SmallFile,
   type TempMade,
+  notReplaceableProblem,
 } from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
@@ -281,11 +282,19 @@ export function outputsRefusedBeforeBuild(
   for (const file of paths) {
     const kind = file === reportPath || !interrupted ? buildOutputKind(file, reportPath) : undefined;
     const problem = mayRead(file)
-      ? (outputFolderProblem(resolve(file), file) ?? (kind ? otherKindProblem({ path: file, kind }) : undefined))
+      ? (outputFolderProblem(resolve(file), file) ??
+        specialOutputProblem(file) ??
+        (kind ? otherKindProblem({ path: file, kind }) : undefined))
       : undefined;
     if (problem) refused.push({ file, problem });
   }
   return refused;
+}
+
+/** A device, pipe or socket (or a link to one) at an output's name, which no commit replaces (notReplaceableProblem). */
+function specialOutputProblem(file: string): string | undefined {
+  const special = notReplaceableProblem(file);
+  return special && `cannot write ${file}: ${special}`;
 }
 
 /**
@@ -394,6 +403,8 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
   }
   if (st?.isDirectory())
     throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
+  const special = notReplaceableProblem(target);
+  if (special) throw new OutputWriteError(`cannot write ${shown}: ${special}; nothing was written`);
   const dir = dirname(target) || '.';
   const problem = outputFolderProblem(target, shown, fs.lstatSync);
   if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
@@ -496,6 +507,29 @@ export const FOREIGN_LOCK_MS = 3600 * 1000;
 interface TakenLock {
   release: () => void;
   note?: string;
+}
+
+/**
+ * The system's answers to making a file in a folder that takes no new files (/proc, a read-only disk, another user's
+ * folder): what a commit's lock or temps meet there, said as such, naming the outputs (docs/security.md, round 38).
+ */
+const NO_NEW_FILE_CODES = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+
+/**
+ * takeLock, whose failure to make the lock file names the outputs and says why: the system's error named only the
+ * lock (`actguy export-msh: /proc/m.res8.actguy-lock: no such file or directory`).
+ */
+function lockOrSayWhy(take: () => TakenLock, files: readonly OutputFile[]): TakenLock {
+  try {
+    return take();
+  } catch (e) {
+    if (!NO_NEW_FILE_CODES.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    const first = files[0].path;
+    throw new OutputWriteError(
+      `cannot write ${files.map((f) => f.path).join(', ')}: cannot create a file beside ${first} in ${dirname(first) || '.'} ` +
+        `(${describeFsError(e)}; a commit takes a lock file there before it writes); nothing was written`,
+    );
+  }
 }
 
 function takeLock(fs: CommitFs, path: string): TakenLock {
@@ -879,7 +913,7 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
-  const lock = takeLock(fs, lockPath(first));
+  const lock = lockOrSayWhy(() => takeLock(fs, lockPath(first)), files);
   const releaseLock = lock.release;
   let n = 0;
   const killAt = Number(process.env.ACTGUY_TEST_KILL_AT_COMMIT_STEP ?? 0);
@@ -922,8 +956,13 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   };
   const wrapWrite = (k: number, e: unknown): never => {
     if ((e as Error).name === 'CommitKilled') throw e;
+    const file = shown.get(entries[k].path) ?? entries[k].path;
     return abandon(
-      new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`),
+      new OutputWriteError(
+        NO_NEW_FILE_CODES.has((e as NodeJS.ErrnoException).code ?? '')
+          ? `cannot write ${file}: cannot create a temporary file beside it in ${dirname(file) || '.'} (${describeFsError(e)}); nothing was written`
+          : `cannot write ${file}: ${describeFsError(e)}; nothing was written`,
+      ),
     );
   };
   const made = new Map<number, TempMade>();

@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
-import { runOneShotWorker } from '../oneShotWorker';
+import { runOneShotWorker, type OneShotEnd } from '../oneShotWorker';
 import { errorFromWire, errorToWire, type WireError } from '../wireError';
 import {
   compressChannelShare,
@@ -133,6 +133,46 @@ export interface PoolRequest {
   mshShare?: { options: MshExportOptions; index: number; count: number };
   /** Answer with compressMotion's whole result (its per-frame errors too), for `actguy compress` (compressOffThread). */
   whole?: true;
+  /**
+   * Put a long motion's shares together in a thread of its own (mergeOffThread): prepare the merge at once, then
+   * wait for one MergeShares message and answer with the compressed motion.
+   */
+  merge?: true;
+}
+
+/** The shares a merge thread waits for (mergeOffThread), or `null` for none (it then ends without answering). */
+export interface MergeShares {
+  shares: ChannelShare[] | null;
+}
+
+/**
+ * A long motion's merge as its own thread runs it (compressPoolWorker.cjs started with a `merge` request): mergeFor
+ * at once (while the pool compresses the shares), then compressWithShares once `port` brings them. Never throws: the
+ * motion's error is the answer, as answerPoolRequest words it.
+ */
+export function serveMerge(
+  req: PoolRequest,
+  port: { once(event: 'message', listener: (m: MergeShares) => void): unknown; postMessage(reply: PoolReply): void },
+): void {
+  let early: { motion: Motion; cache: CompressCache } | undefined;
+  try {
+    early = mergeFor(req.mtn, req.options, req.resampleTo);
+  } catch {
+    // Put together as below, which reports the motion's error as one job does.
+  }
+  port.once('message', ({ shares }) => {
+    if (!shares) return;
+    try {
+      const { motion, cache } = early ?? { motion: motionOf(req.mtn, req.resampleTo), cache: new CompressCache() };
+      port.postMessage({
+        id: req.id,
+        ok: true,
+        result: compressedMotionOf(compressWithShares(motion, req.options, shares, cache)),
+      });
+    } catch (e) {
+      port.postMessage({ id: req.id, ok: false, error: errorToWire(e) });
+    }
+  });
 }
 
 /** A pool worker's answer: the compressed motion, or the error as it crosses the thread (wireError.ts). */
@@ -203,6 +243,14 @@ function wholeOutcome(reply: PoolReply): PoolOutcome {
  * shares' fixed costs (each reads the motion, and the pool's thread puts them together) outweigh the gain.
  */
 export const SHARE_MIN_MTN_BYTES = 512 * 1024;
+
+/**
+ * A motion in shares whose MTN is at least this large is put together in a thread of its own (mergeOffThread), not
+ * on the build's: reading it, its source's points and the merge take about a second per 30 MB of MTN there, and a
+ * Ctrl+C waits for whatever of that runs on the build's thread (docs/security.md, round 38). Below it the merge stays
+ * on the build's thread, where it costs no thread start and runs warm (docs/compression.md, "Jobs").
+ */
+export const MERGE_OFF_THREAD_MIN_MTN_BYTES = 16 * 1024 * 1024;
 
 /** Whether a motion is worth compressing in channel shares (long enough, and not in the skeleton-aware mode). */
 export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
@@ -372,7 +420,8 @@ export function workerCompressor(
   workerPath: string,
   jobs: number,
   localJob?: (req: PoolRequest) => PoolReply,
-): PoolCompressor & { readonly mergesPreparedEarly: number } {
+  mergeOffThreadFrom = MERGE_OFF_THREAD_MIN_MTN_BYTES,
+): PoolCompressor & { readonly mergesPreparedEarly: number; readonly mergesOffThread: number } {
   type Pending = {
     req: PoolRequest;
     resolve: (r: PoolReply) => void;
@@ -392,6 +441,9 @@ export function workerCompressor(
   let localDue = false;
   /** Long motions whose merge this thread prepared while their shares were compressed (inShares). */
   let preparedEarly = 0;
+  /** Long motions put together in a thread of their own (mergeOffThread), and the stops of those still running. */
+  let offThread = 0;
+  const merging = new Set<AbortController>();
 
   const settle = (p: Pending, reply: PoolReply) => {
     if (reply.ok) p.resolve(reply);
@@ -551,11 +603,73 @@ export function workerCompressor(
    * putting the shares together, which waits for the last share, only decodes and checks the keys
    * (docs/compression.md, "Jobs"). Not before: a motion still queued holds no memory of this thread's.
    */
+  /**
+   * inShares for a motion of MERGE_OFF_THREAD_MIN_MTN_BYTES or more: the merge runs in a thread of its own, started
+   * when the first share is with a worker (it prepares the merge meanwhile, as this thread does for a shorter one),
+   * so that this thread stays free to handle a signal; close() ends it. The same code (mergeFor, compressWithShares),
+   * so the bytes are those of one job.
+   */
+  const mergeOffThread = async (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo: number | undefined,
+  ): Promise<CompressedMotion | null> => {
+    const stopper = new AbortController();
+    let thread: Worker | undefined;
+    let ended: Promise<OneShotEnd<PoolReply>> | undefined;
+    const start = () => {
+      if (closed || ended) return;
+      merging.add(stopper);
+      const request: PoolRequest = {
+        id: 0,
+        mtn,
+        options,
+        ...(resampleTo === undefined ? {} : { resampleTo }),
+        merge: true,
+      };
+      ended = runOneShotWorker<PoolReply>(workerPath, { request } satisfies OneRequest, {
+        signal: stopper.signal,
+        onWorker: (w) => (thread = w),
+      });
+    };
+    try {
+      const shares = await channelShares(mtn, options, resampleTo, () => setImmediate(start));
+      if (!shares) return null;
+      start();
+      thread?.postMessage({ shares } satisfies MergeShares);
+      const end = await ended!;
+      switch (end.end) {
+        case 'answer':
+          offThread++;
+          return wholeOutcome(end.value).result;
+        case 'cancelled':
+          throw new Error('the build was stopped');
+        case 'refused':
+          throw bundleRefusedError(end.message);
+        default:
+          // The thread did not start or stopped without answering: put together here, as before.
+          return mergeHere(mtn, options, resampleTo, shares);
+      }
+    } finally {
+      merging.delete(stopper);
+      stopper.abort();
+    }
+  };
+  const mergeHere = (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo: number | undefined,
+    shares: ChannelShare[],
+  ): CompressedMotion => {
+    const { motion, cache } = mergeFor(mtn, options, resampleTo);
+    return compressedMotionOf(compressWithShares(motion, options, shares, cache));
+  };
   const inShares = async (
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
+    if (mtn.byteLength >= mergeOffThreadFrom) return mergeOffThread(mtn, options, resampleTo);
     let early: { motion: Motion; cache: CompressCache } | undefined;
     let tried = false;
     let back = false;
@@ -585,6 +699,10 @@ export function workerCompressor(
     get mergesPreparedEarly() {
       return preparedEarly;
     },
+    /** How many long motions were put together in a thread of their own (for the tests). */
+    get mergesOffThread() {
+      return offThread;
+    },
     start(wanted = jobs) {
       if (closed) return;
       for (let n = live; n < Math.min(workers, wanted); n++) idle.push(spawn());
@@ -596,6 +714,7 @@ export function workerCompressor(
     verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),
     async close() {
       closed = true;
+      for (const stop of merging) stop.abort();
       const all = [...idle, ...busy.keys()];
       idle.length = 0;
       for (const [, held] of busy) for (const p of held) p.reject(new Error('the build was stopped'));

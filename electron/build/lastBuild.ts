@@ -429,7 +429,7 @@ export function writeLastBuild(
     const text = recordText(target, pending, stamps);
     if (text === undefined) return forget(file);
     if (makeStateFolder(dirname(file))) return;
-    writeFileAtomic(file, text, { durable: false });
+    writeFileAtomic(file, text, { durable: false, own: true });
     if (pending!.recentAt !== undefined) fs.lutimesSync(file, pending!.recentAt / 1000, pending!.recentAt / 1000);
   } catch {
     forget(file);
@@ -455,7 +455,7 @@ export function writeLastBuildAsync(
       const text = recordText(target, pending, stamps);
       if (text === undefined) return forget(file);
       if (makeStateFolder(dirname(file))) return;
-      await writeFileAtomicAsync(file, text, { durable: false });
+      await writeFileAtomicAsync(file, text, { durable: false, own: true });
       if (pending!.recentAt !== undefined) fs.lutimesSync(file, pending!.recentAt / 1000, pending!.recentAt / 1000);
     } catch {
       forget(file);

@@ -20,6 +20,7 @@ import {
   compressMtnBytes,
   inProcessCompressor,
   mergeFor,
+  MERGE_OFF_THREAD_MIN_MTN_BYTES,
   servePoolRequests,
   SHARE_MIN_MTN_BYTES,
   workerCompressor,
@@ -189,6 +190,36 @@ describe('parallel builds', () => {
       rmSync(ldir, { recursive: true, force: true });
     }
   }, 180000);
+
+  it('a long motion past MERGE_OFF_THREAD_MIN_MTN_BYTES is put together in a thread of its own, with the bytes of one job', async () => {
+    // A merge on the build's thread holds a Ctrl+C until it ends: about a second per 30 MB of MTN (round 38).
+    const cmu = new Uint8Array(readFileSync(join(ASSETS, 'cmu_01_01.mtn')));
+    const options = { name: 'cmu', positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 };
+    const one = compressMtnBytes(cmu, options);
+    // The bound as the pool's (the cmu capture is 1 MB): the merge goes to its own thread, and this thread prepares none.
+    const far = workerCompressor(poolWorker(), 2, undefined, SHARE_MIN_MTN_BYTES);
+    try {
+      const merged = await far.compress(cmu, options);
+      expect(far.mergesOffThread).toBe(1);
+      expect(far.mergesPreparedEarly).toBe(0);
+      expect(Buffer.from(merged.bytes).equals(Buffer.from(one.bytes))).toBe(true);
+      expect(merged.objectError).toEqual(one.objectError);
+      // Resampled in the merge's thread as in the shares'.
+      const resampled = await far.compress(cmu, options, 60);
+      expect(Buffer.from(resampled.bytes).equals(Buffer.from(compressMtnBytes(cmu, options, 60).bytes))).toBe(true);
+    } finally {
+      await far.close();
+    }
+    // Below the default bound, this thread puts it together, as before.
+    expect(cmu.byteLength).toBeLessThan(MERGE_OFF_THREAD_MIN_MTN_BYTES);
+    const near = workerCompressor(poolWorker(), 2);
+    try {
+      expect(Buffer.from((await near.compress(cmu, options)).bytes).equals(Buffer.from(one.bytes))).toBe(true);
+      expect(near.mergesOffThread).toBe(0);
+    } finally {
+      await near.close();
+    }
+  }, 120000);
 
   it('the finishing order really varies (the test above is not vacuous)', async () => {
     const a = await buildWith(finishingIn([4, 3, 2, 1, 0]));

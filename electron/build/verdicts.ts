@@ -616,7 +616,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       try {
         // Not flushed: a file a power cut leaves empty or short does not parse, and is dropped (docs/cache.md).
         // A new file: lines of the old log (and any a build appends to it before it is removed) are not its records.
-        writeFileAtomic(file, JSON.stringify(doc), { durable: false });
+        writeFileAtomic(file, JSON.stringify(doc), { durable: false, own: true });
         clearChanges();
         // Another build may replace it right after this one: the next save reads it again.
         seen = undefined;

@@ -131,7 +131,7 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
       }
       const data = script.createCachedData();
       const head = Buffer.from(`${MAGIC}${checksum(key, data)}\n`, 'latin1');
-      writeFileAtomic(file, Buffer.concat([head, data]), { durable: false });
+      writeFileAtomic(file, Buffer.concat([head, data]), { durable: false, own: true });
       // The command's caches for other bytes (an earlier build of ActGuy) or another Node are never read again: one
       // file per command is kept, not one per build of the CLI.
       const own = basename(file);
