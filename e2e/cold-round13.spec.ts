@@ -1,0 +1,113 @@
+/**
+ * What first-time users met in the browser build at 1280x800, 1600x1000 and 1920x1080 (docs/user-guide.md "Tried
+ * cold", thirteenth round): in the beside arrangement at 1600x1000 the selected SE's floor variants began under the
+ * window's edge (the 240 px SEV editor, each variant's floor name over its field, 40 px a variant); nothing in the
+ * SEV editor of the full layout said where more room was (the Sound events mode, Ctrl+2, at the far end of the menu
+ * bar); in the Sound events mode at 1280x800 only the first line of floor variants showed.
+ * Mutations that fail: BESIDE_SEV_HEIGHT back to DEFAULT_HEIGHTS.all's 240 (or rowHeights not given the
+ * arrangement); the floor variants' one-line rule back inside its container query (label over field in between);
+ * the SEV panel's mode button removed (RowArea's mode).
+ */
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { openSampleProject } from './sev-ui';
+
+const box = async (l: Locator) => (await l.boundingBox())!;
+
+/** Whether every floor variant of the selected SE shows whole inside the SEV editor and the window. */
+async function variantsWhole(page: Page): Promise<string[]> {
+  const sev = await box(page.getByTestId('area-sev'));
+  const size = page.viewportSize()!;
+  const bottom = Math.min(sev.y + sev.height, size.height);
+  const cut: string[] = [];
+  for (const v of await page.getByTestId('sev-variant').all()) {
+    const b = await box(v);
+    if (b.y + b.height > bottom + 1 || b.y < sev.y)
+      cut.push(`floor ${await v.getAttribute('data-floor')}: ${b.y}..${b.y + b.height} (editor ends at ${bottom})`);
+  }
+  return cut;
+}
+
+for (const size of [
+  { width: 1600, height: 1000 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`beside at ${size.width}x${size.height} the selected SE's floor variants show whole`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
+    test.skip(!!electronApp, 'the window size is set through the browser viewport');
+    await page.setViewportSize(size);
+    await openSampleProject(page, workspace);
+    await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'beside');
+    await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+    expect(await variantsWhole(page)).toEqual([]);
+    // Each floor's name stands beside its field, which shows the name whole ("SE_FOOT_L_GRASS").
+    for (const v of await page.getByTestId('sev-variant').all()) {
+      const [label, field] = [await box(v.locator('.sev-variant-label')), await box(v.locator('input'))];
+      expect(Math.abs(label.y + label.height / 2 - (field.y + field.height / 2))).toBeLessThan(4);
+      expect(await v.locator('input').evaluate((i: HTMLInputElement) => i.scrollWidth <= i.clientWidth)).toBe(true);
+    }
+    // The viewport keeps its column as round 12 left it.
+    expect((await box(page.getByTestId('viewport-host'))).height).toBeGreaterThan(500);
+    await saveScreenshot(`round13-beside-${size.width}x${size.height}`);
+    expect(pageErrors).toEqual([]);
+  });
+}
+
+test('the Sound events mode at 1280x800 shows every floor variant of the selected SE', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace);
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+  await expect.poll(() => variantsWhole(page)).toEqual([]);
+  await saveScreenshot('round13-sev-mode-1280x800');
+  expect(pageErrors).toEqual([]);
+});
+
+test('the SEV editor says where its room is: its header’s mode button, with the shortcut, back and forth', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const button = page.getByTestId('panel-mode-sev');
+  const header = page.getByTestId('sev-editor').locator('.panel-header').first();
+  // In the editor's header, beside its collapse button, on the header's one line.
+  const [b, h, toggle] = [await box(button), await box(header), await box(page.getByTestId('panel-toggle-sev'))];
+  expect(b.y).toBeGreaterThanOrEqual(h.y);
+  expect(b.y + b.height).toBeLessThanOrEqual(h.y + h.height);
+  expect(b.x + b.width).toBeLessThanOrEqual(toggle.x);
+  expect(h.height).toBeLessThan(40);
+  await expect(button).toHaveAttribute('title', /Sound events mode.*\((Ctrl|⌘)\+2\)/);
+  await expect(button).toHaveAttribute('aria-pressed', 'false');
+  const before = (await box(page.getByTestId('area-sev'))).height;
+  await saveScreenshot('round13-sev-mode-button-1280x800');
+  // By keyboard: the editor gets the room, the button keeps the focus and says how to go back.
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+  await expect(button).toHaveAttribute('title', /Restore all panels \((Ctrl|⌘)\+2\)/);
+  await expect(button).toBeFocused();
+  await expect.poll(async () => (await box(page.getByTestId('area-sev'))).height).toBeGreaterThan(before + 50);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'false');
+  await expect(button).toBeFocused();
+  await expect.poll(async () => (await box(page.getByTestId('area-sev'))).height).toBe(before);
+  expect(pageErrors).toEqual([]);
+});
