@@ -3,10 +3,13 @@
  * cold", thirteenth round): in the beside arrangement at 1600x1000 the selected SE's floor variants began under the
  * window's edge (the 240 px SEV editor, each variant's floor name over its field, 40 px a variant); nothing in the
  * SEV editor of the full layout said where more room was (the Sound events mode, Ctrl+2, at the far end of the menu
- * bar); in the Sound events mode at 1280x800 only the first line of floor variants showed.
- * Mutations that fail: BESIDE_SEV_HEIGHT back to DEFAULT_HEIGHTS.all's 240 (or rowHeights not given the
- * arrangement); the floor variants' one-line rule back inside its container query (label over field in between);
- * the SEV panel's mode button removed (RowArea's mode).
+ * bar); in the Sound events mode at 1280x800 only the first line of floor variants showed; Ctrl+Z in the budget
+ * field, just set with Enter, was the browser's page-wide undo (it went back to the override typed earlier and applied
+ * its old text as a new edit) rather than the app's Undo the Edit menu named.
+ * Mutations that fail: BESIDE_SEV_HEIGHT back to DEFAULT_HEIGHTS.all's 240; the floor variants' one-line rule back
+ * inside its container query (label over field in between); the SEV panel's mode button removed (RowArea's mode);
+ * the page's keydown no longer routing Undo/Redo in a field to runCommand; runCommand's execCommand for every field
+ * (as before); fieldUndo counting Enter's insertLineBreak as typing.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -109,5 +112,70 @@ test('the SEV editor says where its room is: its header’s mode button, with th
   await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'false');
   await expect(button).toBeFocused();
   await expect.poll(async () => (await box(page.getByTestId('area-sev'))).height).toBe(before);
+  expect(pageErrors).toEqual([]);
+});
+
+test('Ctrl+Z in a field holding nothing typed is the app’s undo, and never jumps to another field', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const undoLabels = async () => {
+    await page.getByTestId('menu-edit').click();
+    const labels = [
+      (await page.getByTestId('menu-undo').innerText()).split('\n')[0].trim(),
+      (await page.getByTestId('menu-redo').innerText()).split('\n')[0].trim(),
+    ];
+    await page.keyboard.press('Escape');
+    return labels;
+  };
+  // A rotation override typed and applied (Enter gives the keyboard back), then a budget typed and applied with
+  // Enter, which keeps the keyboard in the budget field.
+  const override = page.getByTestId('override-input');
+  await override.fill('0.2');
+  await override.press('Enter');
+  await expect(override).toHaveValue('0.2');
+  const budget = page.getByTestId('project-budget-input');
+  await budget.click();
+  await budget.fill('48K');
+  await budget.press('Enter');
+  expect(await undoLabels()).toEqual(['Undo Set the memory budget to 48K (49152 bytes)', 'Redo']);
+  await budget.focus();
+  // Ctrl+Z undoes the budget, as the Edit menu says; the browser's own undo went back to the override's typing,
+  // took the focus there and, on leaving it, applied the old text as a new edit.
+  await page.keyboard.press('Control+z');
+  await expect(budget).toHaveValue('');
+  await expect(budget).toBeFocused();
+  await expect(override).toHaveValue('0.2');
+  expect(await undoLabels()).toEqual([
+    'Undo Set rotation override (Hips) to 0.2°',
+    'Redo Set the memory budget to 48K (49152 bytes)',
+  ]);
+  await budget.focus();
+  await page.keyboard.press('Control+z');
+  await expect(override).toHaveValue('0.3');
+  await expect(budget).toBeFocused();
+  await page.keyboard.press('Control+y');
+  await expect(override).toHaveValue('0.2');
+  await page.keyboard.press('Control+y');
+  await expect(budget).toHaveValue('48K');
+  await expect(budget).toBeFocused();
+  expect(await undoLabels()).toEqual(['Undo Set the memory budget to 48K (49152 bytes)', 'Redo']);
+
+  // Typed and not applied, Ctrl+Z takes the typing back and Ctrl+Y puts it back, the app's edits untouched.
+  await budget.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('0');
+  await expect(budget).toHaveValue('48K0');
+  await page.keyboard.press('Control+z');
+  await expect(budget).toHaveValue('48K');
+  await page.keyboard.press('Control+y');
+  await expect(budget).toHaveValue('48K0');
+  await page.keyboard.press('Escape');
+  await expect(budget).toHaveValue('48K');
+  expect(await undoLabels()).toEqual(['Undo Set the memory budget to 48K (49152 bytes)', 'Redo']);
   expect(pageErrors).toEqual([]);
 });
