@@ -5,11 +5,13 @@
  * SEV editor of the full layout said where more room was (the Sound events mode, Ctrl+2, at the far end of the menu
  * bar); in the Sound events mode at 1280x800 only the first line of floor variants showed; Ctrl+Z in the budget
  * field, just set with Enter, was the browser's page-wide undo (it went back to the override typed earlier and applied
- * its old text as a new edit) rather than the app's Undo the Edit menu named.
+ * its old text as a new edit) rather than the app's Undo the Edit menu named; an event selected in the full layout,
+ * then the Sound events mode, left the SE table's header alone and cut over the variants.
  * Mutations that fail: BESIDE_SEV_HEIGHT back to DEFAULT_HEIGHTS.all's 240; the floor variants' one-line rule back
  * inside its container query (label over field in between); the SEV panel's mode button removed (RowArea's mode);
  * the page's keydown no longer routing Undo/Redo in a field to runCommand; runCommand's execCommand for every field
- * (as before); fieldUndo counting Enter's insertLineBreak as typing.
+ * (as before); fieldUndo counting Enter's insertLineBreak as typing; SeTable's column not going back to its top
+ * where the table and the variants fit (the sound-events mode after a selection in the full layout).
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -177,5 +179,33 @@ test('Ctrl+Z in a field holding nothing typed is the app’s undo, and never jum
   await page.keyboard.press('Escape');
   await expect(budget).toHaveValue('48K');
   expect(await undoLabels()).toEqual(['Undo Set the memory budget to 48K (49152 bytes)', 'Redo']);
+  expect(pageErrors).toEqual([]);
+});
+
+test('an event selected in the full layout, then the Sound events mode: the SE table and its variants show together', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace);
+  // In the full layout's 240 px the selection brings the variants to their column's top.
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  const column = page.getByTestId('sev-se-table').locator('xpath=ancestor::*[contains(@class,"sev-col")][1]');
+  await expect.poll(() => column.evaluate((c) => c.scrollTop)).toBeGreaterThan(0);
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+  // The mode's 310 px hold the table and the variants: the column is at its top, the table's header not left alone
+  // and cut over the variants with its rows scrolled away.
+  await expect.poll(() => column.evaluate((c) => c.scrollTop)).toBe(0);
+  await expect(page.getByTestId('sev-se-table').locator('tbody tr').first()).toBeInViewport({ ratio: 1 });
+  await expect.poll(() => variantsWhole(page)).toEqual([]);
+  await saveScreenshot('round13-sev-mode-after-selection-1280x800');
+  // Back in the full layout the variants are brought back to the column's top, where the selection put them.
+  await page.keyboard.press('Control+2');
+  await expect.poll(() => column.evaluate((c) => c.scrollTop)).toBeGreaterThan(0);
   expect(pageErrors).toEqual([]);
 });
