@@ -20,6 +20,7 @@ import { sessionStore } from '../state/sessionStore';
 import { openPath } from './motionFiles';
 import { ALL_PARTS, confirmUnsaved } from './unsaved';
 import { runRegisteredCommand } from './commandRegistry';
+import { fieldUndo, isOneLineField } from './fieldUndo';
 
 /** A text field that has its own keys and its own undo. */
 export function isTypingTarget(target: EventTarget | null): boolean {
@@ -108,9 +109,9 @@ export async function openSystemFile(path: string, projectPath?: string): Promis
 }
 
 /**
- * Runs a menu command. Undo/Redo while typing in a field act on the field;
- * anything else waits for (files) or is ignored under (commands) an open modal.
- * Resolves when the command has finished.
+ * Runs a menu command. Undo/Redo while typing in a field act on what was typed there (fieldUndo), or, in a field
+ * holding nothing typed, are the app's, the keyboard staying in the field; anything else waits for (files) or is
+ * ignored under (commands) an open modal. Resolves when the command has finished.
  */
 export async function runCommand(cmd: MenuCommand): Promise<void> {
   if (
@@ -118,8 +119,15 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
     typeof document !== 'undefined' &&
     isTypingTarget(document.activeElement)
   ) {
-    // Under Electron the native Undo accelerator fires for a focused field too: the field's own undo is meant.
-    document.execCommand(cmd.command === 'edit.undo' ? 'undo' : 'redo');
+    const active = document.activeElement;
+    const which = cmd.command === 'edit.undo' ? 'undo' : 'redo';
+    // A text area (the .sev text view) keeps the browser's undo, line by line.
+    if (!isOneLineField(active) && !(active instanceof HTMLSelectElement)) {
+      document.execCommand(which);
+      return;
+    }
+    if (fieldUndo(active, which) || isModalOpen()) return;
+    await runRegisteredCommand(cmd);
     return;
   }
   if (isModalOpen()) {

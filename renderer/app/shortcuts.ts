@@ -13,7 +13,7 @@
  * commands' accelerators, so the page leaves those keys alone (taking them
  * would keep the accelerator from firing); in the browser build the page
  * runs them. Ignored while a modal is open (keys belong to the dialog);
- * plain keys and Undo/Redo are ignored while typing in a field.
+ * plain keys are ignored while typing in a field, and Undo/Redo there act on its typing (fieldUndo.ts).
  */
 import {
   chordOfKeyPress,
@@ -35,6 +35,7 @@ import {
 } from './keyEdits';
 import { isModalOpen, isTypingTarget, runCommand } from './commands';
 import { events } from '../sev/sevActions';
+import { installFieldUndo } from './fieldUndo';
 
 /** The SEV editor's event list and event row mark themselves with this attribute: the event keys apply inside. */
 export const EVENT_SCOPE_ATTRIBUTE = 'data-sev-events';
@@ -126,6 +127,17 @@ export function installShortcuts(): () => void {
     if (isModalOpen()) return;
     const target = e.target as HTMLInputElement | null;
     const scope = target instanceof Element ? target.closest<HTMLElement>(`[${EVENT_SCOPE_ATTRIBUTE}]`) : null;
+    // Undo and Redo in a field: its typing, else the app's (runCommand). The browser's own undo went from field to
+    // field across the page (renderer/app/fieldUndo.ts). Under Electron the native menu owns them and runs runCommand.
+    if (isTypingTarget(target)) {
+      const chord = chordOfKeyPress(e as KeyPress, platform);
+      const own = pageShortcutOf(chord, { typing: false, onSlider: false }, platform, mode);
+      if (own && 'command' in own && (own.command === 'edit.undo' || own.command === 'edit.redo')) {
+        e.preventDefault();
+        void runCommand({ command: own.command });
+        return;
+      }
+    }
     const shortcut = pageShortcutOf(
       chordOfKeyPress(e as KeyPress, platform),
       { typing: isTypingTarget(target), onSlider: target?.type === 'range', inEvents: scope !== null },
@@ -144,9 +156,11 @@ export function installShortcuts(): () => void {
   };
   window.addEventListener('keydown', onKey);
   const handBack = installSelectHandback(window);
+  const fieldUndo = installFieldUndo(document);
   return () => {
     window.removeEventListener('keydown', onKey);
     handBack();
+    fieldUndo();
   };
 }
 

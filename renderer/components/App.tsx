@@ -12,7 +12,7 @@ import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
-import { LayoutModes, PanelStrip, PanelToggle } from './PanelControls';
+import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
@@ -37,6 +37,7 @@ import {
   type RowHeights,
   type RowId,
   type RowInput,
+  type WorkMode,
 } from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
@@ -66,7 +67,11 @@ export function App() {
   // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
   // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).
   const ownHeights = sevPanel || pl.maximized !== null;
-  const heights = ownHeights ? rowHeights(pl, pl.maximized ?? 'all', win.height) : { ...tunerLayout, sevHeight: 0 };
+  // The arrangement follows the window and the panels' states, never the heights (a drag does not flip it).
+  const arrangement = arrangementOf(win, states, { maximized: pl.maximized, sevPanel });
+  const heights = ownHeights
+    ? rowHeights(pl, pl.maximized ?? 'all', win.height, arrangement)
+    : { ...tunerLayout, sevHeight: 0 };
   const rows: Record<RowId, RowInput> = {
     viewport: { state: states.viewport, wanted: 0, min: 0 },
     curves: { state: states.curves, wanted: heights.curvesHeight, min: PANEL_MIN.curves },
@@ -80,7 +85,6 @@ export function App() {
       ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }),
     },
   };
-  const arrangement = arrangementOf(win, states, { maximized: pl.maximized, sevPanel });
   const side = arrangement === 'side-by-side';
   // Beside, the viewport has its own column and the rows under it are planned as side by side (no viewport row).
   const beside = arrangement === 'beside';
@@ -222,7 +226,7 @@ export function App() {
           onResize={(v) => resize('sev', v)}
         />
       </div>
-      <RowArea id="sev" state={states.sev}>
+      <RowArea id="sev" state={states.sev} mode={sevPanel ? 'sev' : undefined}>
         <SevEditor />
       </RowArea>
       <div className="area-status">
@@ -242,11 +246,16 @@ export function App() {
  * A row of the centre column. Its panel stays mounted whatever the state (painters, the SEV editor's keys and
  * audition keep running): collapsed shows only its header, hidden (another work mode has the window) nothing.
  */
-function RowArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
+function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; children: ReactNode }) {
   const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-row' : '';
   return (
-    <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
+    <div
+      className={`area-${props.id} panel-area${cls}${props.mode ? ' with-mode' : ''}`}
+      data-testid={`area-${props.id}`}
+      data-state={props.state}
+    >
       {props.children}
+      {props.mode && <PanelModeButton mode={props.mode} />}
       <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
     </div>
   );

@@ -47,6 +47,31 @@ export function PanelToggle({ panel, collapsed }: { panel: PanelId; collapsed: b
   );
 }
 
+/**
+ * Beside a panel's collapse button, the button of the work mode made for that panel (the SEV editor's: Sound events):
+ * pressed, the mode has the window and the panel the room; pressed again, all panels return. The menu bar's mode
+ * buttons are far from the panel: at 1280x800 the editor had 240 px of the full layout and nothing in it said where
+ * more was (tried cold, round 13).
+ */
+export function PanelModeButton({ mode }: { mode: WorkMode }) {
+  const on = useProjectLayout().maximized === mode;
+  const keys = shortcutLabel(MODE_COMMANDS[mode]);
+  const title = `${on ? 'Restore all panels' : `${WORK_MODE_TITLES[mode]} mode: this panel gets the room`}${keys ? ` (${keys})` : ''}`;
+  return (
+    <button
+      type="button"
+      className="panel-toggle panel-mode"
+      title={title}
+      aria-label={title}
+      aria-pressed={on}
+      data-testid={`panel-mode-${mode}`}
+      onClick={() => projectLayoutStore.getState().toggleMaximized(mode)}
+    >
+      <Icon name={on ? 'restore' : 'maximize'} />
+    </button>
+  );
+}
+
 /** What a collapsed side column shows: its title, vertical, and a button that restores it. */
 export function PanelStrip({ panel }: { panel: PanelId }) {
   const title = `Restore ${PANEL_TITLES[panel]}`;

@@ -27,6 +27,7 @@ import {
   arrangementOf,
   defaultBesideWidth,
   BESIDE_MIN_WIDTH,
+  BESIDE_SEV_HEIGHT,
   maxSizeWithin,
   panelStates,
   layoutReadWarning,
@@ -444,6 +445,17 @@ describe('defaultHeights (a layout the user has not resized)', () => {
     expect(defaultHeights('sev', 2160).sevHeight).toBe(SEV_DEFAULT_MAX);
     expect(defaultHeights('sev', 2160).timelineHeight).toBe(TIMELINE_DEFAULT_MAX);
     expect(defaultHeights('all', 1080)).toEqual(DEFAULT_HEIGHTS.all);
+  });
+
+  it('gives the SEV editor more of the full layout beside the viewport, the user’s own height still winning', () => {
+    // Beside, the timeline takes what the curves and the editor leave: 240 px showed the floor variants under the
+    // window's edge at 1600x1000 (tried cold, round 13). Stacked and side by side the full layout keeps its 240.
+    expect(defaultHeights('all', 1000, 'beside')).toEqual({ ...DEFAULT_HEIGHTS.all, sevHeight: BESIDE_SEV_HEIGHT });
+    expect(BESIDE_SEV_HEIGHT).toBeGreaterThan(DEFAULT_HEIGHTS.all.sevHeight);
+    expect(defaultHeights('all', 800, 'side-by-side')).toEqual(DEFAULT_HEIGHTS.all);
+    expect(defaultHeights('sev', 1000, 'beside')).toEqual(defaultHeights('sev', 1000));
+    const l = parseLayout(JSON.stringify({ version: 2, heights: { all: { sevHeight: 250 } } }));
+    expect(rowHeights(l, 'all', 1000, 'beside').sevHeight).toBe(250);
   });
 
   it('lets the user’s own heights win over the defaults, one by one', () => {

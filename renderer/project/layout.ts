@@ -125,9 +125,11 @@ export const SEV_DEFAULT_MAX = 600;
  * its DEFAULT_HEIGHTS, and when the window is taller than those rows and VIEWPORT_SHARE of the column for the
  * viewport, the rest goes to the timeline (up to TIMELINE_DEFAULT_MAX), so a large window shows more joints
  * rather than a larger picture; in the sound-events mode to the SEV editor first (up to SEV_DEFAULT_MAX), the
- * events being what that mode is for.
+ * events being what that mode is for. The full layout arranged beside (arrangementOf) gives its SEV editor
+ * BESIDE_SEV_HEIGHT; its timeline takes what is left there, whatever its default.
  */
-export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights {
+export function defaultHeights(key: LayoutKey, windowHeight: number, arrangement: Arrangement = 'stacked'): RowHeights {
+  if (key === 'all' && arrangement === 'beside') return { ...DEFAULT_HEIGHTS.all, sevHeight: BESIDE_SEV_HEIGHT };
   const want = DEFAULT_HEIGHTS[key];
   const shown: readonly PanelId[] = key === 'all' ? PANELS : MODE_PANELS[key];
   const column = windowHeight - WINDOW_CHROME;
@@ -144,9 +146,27 @@ export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights
   return { ...want, sevHeight, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + spare) };
 }
 
-/** A layout's row heights in a window `windowHeight` px tall: the user's own, else the defaults (defaultHeights). */
-export function rowHeights(layout: Pick<ProjectLayout, 'heights'>, key: LayoutKey, windowHeight: number): RowHeights {
-  return { ...defaultHeights(key, windowHeight), ...layout.heights[key] };
+/**
+ * The SEV editor's default height (px) in the full layout's beside arrangement (a window 1593 px or wider and 976 px
+ * or taller). There the timeline, beside the viewport's column, takes what the curves and the editor leave: at
+ * DEFAULT_HEIGHTS.all's 240 px the editor showed five events and, at 1600x1000, the selected SE's floor variants
+ * under the window's edge while the timeline had 19 joint rows. At 294 the variants show whole under the SE table,
+ * the list seven events, the timeline 16 joint rows at 1600x1000 (every one of walk's 23 at 1920x1080) and the 3D
+ * view 478x507 px (tried cold, round 13).
+ */
+export const BESIDE_SEV_HEIGHT = 294;
+
+/**
+ * A layout's row heights in a window `windowHeight` px tall, the full layout arranged as `arrangement`: the user's
+ * own, else the defaults (defaultHeights).
+ */
+export function rowHeights(
+  layout: Pick<ProjectLayout, 'heights'>,
+  key: LayoutKey,
+  windowHeight: number,
+  arrangement: Arrangement = 'stacked',
+): RowHeights {
+  return { ...defaultHeights(key, windowHeight, arrangement), ...layout.heights[key] };
 }
 
 /**

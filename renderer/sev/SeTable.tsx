@@ -65,6 +65,14 @@ export function SeTable() {
     const observer = new ResizeObserver(() => {
       const view = column.getBoundingClientRect();
       if (view.height === 0) return; // hidden: held until it shows again
+      // Grown so that the table and the variants fit together (the Sound events mode's 310 px after the full
+      // layout's 240): the column goes back to its top, rather than keep the variants there under the table's header
+      // left alone, cut, its rows scrolled out of sight (tried cold, round 13).
+      const below = el.getBoundingClientRect().top - view.top + column.scrollTop + el.offsetHeight;
+      if (below <= column.clientHeight) {
+        if (column.scrollTop > 0 || el.style.marginBottom) scrollColumnTo(el, column, 0);
+        return;
+      }
       const moved = el.getBoundingClientRect().top - view.top - anchor;
       if (Math.abs(moved) > 0.5) scrollColumnTo(el, column, column.scrollTop + moved);
     });
