@@ -15,6 +15,8 @@
  * A message's action button ("Move lock to Neck") took the keyboard with it to the page's start; it now goes back to
  * the control that had it when the message appeared, else to the picture. Mutations that fail: MessageBar's click not
  * handing the focus back; handing it to the picture always (not the control); the picture without its tabIndex.
+ * At 1920x1080 the SE table's "Plays on floor 0" column cut what each SE plays ("SE_FOOT_R_CONC 0x0…"): it shows the
+ * name whole, the code in its title. Mutation that fails: the wide editor's rule hiding that column's code removed.
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
@@ -259,3 +261,54 @@ test('a message’s action button hands the keyboard back: to the control that h
   expect(await focused(page)).toBe('viewport-host');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * For each SE row, what its "Plays on floor" cell cuts: the cell's content past its width (scrollWidth), or the text
+ * shown running past the cell's padding edge (an ellipsis cuts it inside the cell's own width).
+ */
+async function floorCellsCut(page: Page): Promise<string[]> {
+  return page.getByTestId('sev-se-on-floor').evaluateAll((cells) =>
+    cells.flatMap((cell) => {
+      const style = getComputedStyle(cell);
+      const right =
+        cell.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+      const shown = Array.from(cell.querySelectorAll('span')).filter((s) => s.getClientRects().length > 0);
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const text = shown.map((s) => s.textContent).join('');
+      const textRight = Math.max(
+        ...shown.map((s) => s.getBoundingClientRect().right),
+        range.getBoundingClientRect().left,
+      );
+      if (cell.scrollWidth > cell.clientWidth || textRight > right)
+        return [`${text}: ${cell.scrollWidth} in ${cell.clientWidth}, text to ${textRight} past ${right}`];
+      return [];
+    }),
+  );
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`at ${size.width}x${size.height} the SE table's "Plays on floor" column shows what each SE plays whole`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
+    test.skip(!!electronApp, 'the window size is set through the browser viewport');
+    await page.setViewportSize(size);
+    await openSampleProject(page, workspace);
+    await expect(page.getByTestId('sev-se-on-floor')).toHaveCount(3);
+    expect(await floorCellsCut(page)).toEqual([]);
+    // The table stays inside its column: nothing to scroll sideways to.
+    const column = page.getByTestId('sev-se-table').locator('xpath=ancestor::*[contains(@class,"sev-col")][1]');
+    expect(await column.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+    // The code, not shown beside the name, is in the cell's title with it.
+    await expect(page.getByTestId('sev-se-on-floor').first()).toHaveAttribute('title', /SE_FOOT_L_CONC 0x0200/);
+    await saveScreenshot(`round13-se-floor-column-${size.width}x${size.height}`);
+    expect(pageErrors).toEqual([]);
+  });
+}
