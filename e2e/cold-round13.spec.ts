@@ -16,7 +16,8 @@
  * the control that had it when the message appeared, else to the picture. Mutations that fail: MessageBar's click not
  * handing the focus back; handing it to the picture always (not the control); the picture without its tabIndex.
  * At 1920x1080 the SE table's "Plays on floor 0" column cut what each SE plays ("SE_FOOT_R_CONC 0x0…"): it shows the
- * name whole, the code in its title. Mutation that fails: the wide editor's rule hiding that column's code removed.
+ * name whole, the code beside it only where it has room (else on a line the cell does not show; in its title). Mutation
+ * that fails: the wide editor's rules for that column's .sev-floor-cell removed.
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
@@ -272,7 +273,9 @@ async function floorCellsCut(page: Page): Promise<string[]> {
       const style = getComputedStyle(cell);
       const right =
         cell.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
-      const shown = Array.from(cell.querySelectorAll('span')).filter((s) => s.getClientRects().length > 0);
+      const shown = Array.from(cell.querySelectorAll('span:not(:has(span))')).filter(
+        (s) => s.getClientRects().length > 0,
+      );
       const range = document.createRange();
       range.selectNodeContents(cell);
       const text = shown.map((s) => s.textContent).join('');
@@ -306,7 +309,7 @@ for (const size of [
     // The table stays inside its column: nothing to scroll sideways to.
     const column = page.getByTestId('sev-se-table').locator('xpath=ancestor::*[contains(@class,"sev-col")][1]');
     expect(await column.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
-    // The code, not shown beside the name, is in the cell's title with it.
+    // The code, where not shown beside the name, is in the cell's title with it.
     await expect(page.getByTestId('sev-se-on-floor').first()).toHaveAttribute('title', /SE_FOOT_L_CONC 0x0200/);
     await saveScreenshot(`round13-se-floor-column-${size.width}x${size.height}`);
     expect(pageErrors).toEqual([]);
