@@ -12,10 +12,20 @@
  * the page's keydown no longer routing Undo/Redo in a field to runCommand; runCommand's execCommand for every field
  * (as before); fieldUndo counting Enter's insertLineBreak as typing; SeTable's column not going back to its top
  * where the table and the variants fit (the sound-events mode after a selection in the full layout).
+ * A message's action button ("Move lock to Neck") took the keyboard with it to the page's start; it now goes back to
+ * the control that had it when the message appeared, else to the picture. Mutations that fail: MessageBar's click not
+ * handing the focus back; handing it to the picture always (not the control); the picture without its tabIndex.
+ * At 1920x1080 the SE table's "Plays on floor 0" column cut what each SE plays ("SE_FOOT_R_CONC 0x0…"): it shows the
+ * name whole, the code beside it only where it has room (else on a line the cell does not show; in its title). Mutation
+ * that fails: the wide editor's rules for that column's .sev-floor-cell removed.
  */
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
+import { dragLockRow, selectJoint, waitForDocument } from './ui';
+import { readMtn } from '../shared/mtn/read';
+import { lockedJointAt } from '../shared/motion/types';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
 
@@ -209,3 +219,99 @@ test('an event selected in the full layout, then the Sound events mode: the SE t
   await expect.poll(() => column.evaluate((c) => c.scrollTop)).toBeGreaterThan(0);
   expect(pageErrors).toEqual([]);
 });
+
+/** What has the keyboard: its test id, or its tag name ("BODY" when it fell to the page). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return a ? (a.getAttribute('data-testid') ?? a.tagName) : 'none';
+  });
+
+test('a message’s action button hands the keyboard back: to the control that had it, else to the picture', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
+  const locked = Array.from({ length: walk.frameCount + 1 }, (_, f) => f).filter((f) => lockedJointAt(walk, f) >= 0);
+  const [f1, f2] = [locked[0], locked[locked.length - 1]];
+  await selectJoint(page, 'Neck');
+  const action = page.getByTestId('message-action');
+
+  // A lock refused with the keyboard on a control (the Follow box, L pressed there): back to that control.
+  await page.getByTestId('frame-number').fill(String(f1));
+  await page.getByTestId('frame-number').press('Enter');
+  await page.getByTestId('follow').focus();
+  await page.keyboard.press('l');
+  await expect(action).toHaveText('Move lock to Neck');
+  await action.click();
+  await expect(action).toHaveCount(0);
+  expect(await focused(page)).toBe('follow');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+
+  // A lock refused by a drag in the timeline's lock row (the keyboard was nowhere): to the picture, not the page.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await dragLockRow(page, f2, f2);
+  await expect(action).toHaveText('Move lock to Neck');
+  await action.click();
+  await expect(action).toHaveCount(0);
+  expect(await focused(page)).toBe('viewport-host');
+  expect(pageErrors).toEqual([]);
+});
+
+/**
+ * For each SE row, what its "Plays on floor" cell cuts: the cell's content past its width (scrollWidth), or the text
+ * shown running past the cell's padding edge (an ellipsis cuts it inside the cell's own width).
+ */
+async function floorCellsCut(page: Page): Promise<string[]> {
+  return page.getByTestId('sev-se-on-floor').evaluateAll((cells) =>
+    cells.flatMap((cell) => {
+      const style = getComputedStyle(cell);
+      const right =
+        cell.getBoundingClientRect().right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+      const shown = Array.from(cell.querySelectorAll('span:not(:has(span))')).filter(
+        (s) => s.getClientRects().length > 0,
+      );
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const text = shown.map((s) => s.textContent).join('');
+      const textRight = Math.max(
+        ...shown.map((s) => s.getBoundingClientRect().right),
+        range.getBoundingClientRect().left,
+      );
+      if (cell.scrollWidth > cell.clientWidth || textRight > right)
+        return [`${text}: ${cell.scrollWidth} in ${cell.clientWidth}, text to ${textRight} past ${right}`];
+      return [];
+    }),
+  );
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`at ${size.width}x${size.height} the SE table's "Plays on floor" column shows what each SE plays whole`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
+    test.skip(!!electronApp, 'the window size is set through the browser viewport');
+    await page.setViewportSize(size);
+    await openSampleProject(page, workspace);
+    await expect(page.getByTestId('sev-se-on-floor')).toHaveCount(3);
+    expect(await floorCellsCut(page)).toEqual([]);
+    // The table stays inside its column: nothing to scroll sideways to.
+    const column = page.getByTestId('sev-se-table').locator('xpath=ancestor::*[contains(@class,"sev-col")][1]');
+    expect(await column.evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+    // The code, where not shown beside the name, is in the cell's title with it.
+    await expect(page.getByTestId('sev-se-on-floor').first()).toHaveAttribute('title', /SE_FOOT_L_CONC 0x0200/);
+    await saveScreenshot(`round13-se-floor-column-${size.width}x${size.height}`);
+    expect(pageErrors).toEqual([]);
+  });
+}

@@ -144,6 +144,11 @@ test('Discard on restored changes asks before it drops a restored motion; Cancel
   await screenshotOf(page.locator('body'), testInfo.project.name, 'discard-restored-motion-1280x800');
   await question.getByRole('button', { name: 'Cancel' }).click();
   await expect(question).toHaveCount(0);
+  // The keyboard is back where the message's button gave it before the question took it (the 3D view: nothing had it
+  // when the message appeared), not at the page's start (tried cold, round 13).
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+    .toBe('viewport-host');
   await expect(page.getByTestId('curve-canvas')).toHaveAttribute('data-user-key-frames', '50,70');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   // Cancelled, the message is back with its Discard; Discard changes does what it says.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageActionFor, messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
@@ -15,6 +15,11 @@ import { sevStore } from '../sev/sevStore';
  * own that scrolls. Info messages fade after a while; warnings and errors stay until dismissed. A refused edit's warning
  * (a refused lock or SEV edit) also goes once the user moves on (sessionStore's MessageRefusal), and Escape dismisses
  * the newest one shown, as Escape closes a menu or a dialog.
+ *
+ * A message's action button ("Move lock to ...", "Discard") hands the keyboard back when it runs: to the control that
+ * had it when the message appeared, if that is still on the page and can take it, else to the picture the message lay
+ * over (the main work area). The button went with its message and the keyboard fell to the page's start (tried
+ * cold, round 13). A dialog the action opens takes the keyboard from there and gives it back there when it closes.
  */
 export function MessageBar() {
   const messages = useSession((s) => s.messages);
@@ -22,6 +27,16 @@ export function MessageBar() {
   const path = useDocument((d) => d.path);
   const motion = useMotionShape();
   const shown = messages.filter((m) => messageShownFor(m, { documentId, path, motion })).reverse();
+  // Where the keyboard was when each message appeared (before any of its buttons took it), by message id.
+  const focusBefore = useRef(new Map<number, Element | null>());
+  useLayoutEffect(() => {
+    const seen = focusBefore.current;
+    const active = document.activeElement;
+    const outside = active && active !== document.body && !active.closest('.message-bar') ? active : null;
+    for (const m of messages) if (!seen.has(m.id)) seen.set(m.id, outside);
+    for (const id of [...seen.keys()]) if (!messages.some((m) => m.id === id)) seen.delete(id);
+  }, [messages]);
+  const bar = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const timers = messages
       .filter((m) => m.level === 'info')
@@ -51,7 +66,7 @@ export function MessageBar() {
       return next;
     });
   return (
-    <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list">
+    <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list" ref={bar}>
       {shown.map((m, k) => {
         const action = messageActionFor(m, documentId);
         return (
@@ -81,6 +96,8 @@ export function MessageBar() {
                 className="tool small"
                 data-testid="message-action"
                 onClick={() => {
+                  // The keyboard goes back first, so that a dialog the action opens gives it back there too.
+                  handFocusBack(focusBefore.current.get(m.id) ?? null, bar.current?.closest('.viewport-host'));
                   sessionStore.getState().dismiss(m.id);
                   action.run();
                 }}
@@ -122,4 +139,16 @@ export function MessageBar() {
       })}
     </div>
   );
+}
+
+/**
+ * Focuses `before` (the control that had the keyboard when a message appeared) if it is still on the page and takes
+ * the focus (not in a hidden panel, not disabled), else `home`, the work area the message lay over.
+ */
+function handFocusBack(before: Element | null, home: Element | null | undefined): void {
+  if (before instanceof HTMLElement && before.isConnected) {
+    before.focus({ preventScroll: true });
+    if (document.activeElement === before) return;
+  }
+  if (home instanceof HTMLElement) home.focus({ preventScroll: true });
 }

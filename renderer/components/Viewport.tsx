@@ -160,7 +160,8 @@ export function Viewport() {
           Frame all
         </button>
       </div>
-      <div className="viewport-host" ref={host} data-testid="viewport-host">
+      {/* tabIndex -1: where the keyboard goes back to when a message's action button goes with its message. */}
+      <div className="viewport-host" ref={host} data-testid="viewport-host" tabIndex={-1}>
         {/* Over the top of the picture, not above it: messages never cost the picture its size. */}
         <MessageBar />
         {failure && (

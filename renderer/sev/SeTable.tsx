@@ -174,9 +174,11 @@ export function SeTable() {
                     `SE ${d.index} plays ${onFloor}${rf.codeText && ` ${rf.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
                   }
                 >
-                  <span className="sev-wide-only">{onFloor}</span>
-                  <span className="sev-narrow-only">{floorNameShort(d, onFloor)}</span>
-                  <span className="sev-code"> {rf.error ? 'unknown' : rf.codeText}</span>
+                  <span className="sev-floor-cell">
+                    <span className="sev-wide-only">{onFloor}</span>
+                    <span className="sev-narrow-only">{floorNameShort(d, onFloor)}</span>
+                    <span className="sev-code"> {rf.error ? 'unknown' : rf.codeText}</span>
+                  </span>
                 </td>
                 <td className="dim">{used}</td>
                 <td>
