@@ -9,13 +9,14 @@
  * fails too); the report written without its `unreachable` list (null); unreachableSummary's errors taken at the
  * frame after each key; the --json document without its `unreachable` counts (false).
  */
+import type { ChannelKind } from '../../shared/compress/types';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
-import { independentErrors } from '../../shared/testing/independentDecode';
+import { independentChannel, independentErrors } from '../../shared/testing/independentDecode';
 import type { CompressReportJson } from '../../shared/compress/report';
 
 const root = join(__dirname, '..', '..');
@@ -62,16 +63,9 @@ describe('an object-space bound below the format’s precision', () => {
     const ind = independentErrors(motion, new Uint8Array(readFileSync(join(dir, 'c.mt3'))));
     let listed = 0;
     for (const ch of report.channels) {
-      const errs =
-        ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
-      const track =
-        ch.kind === 'translation'
-          ? ind.mt3.root
-          : ch.kind === 'rotation'
-            ? ind.mt3.rotations[ch.joint]
-            : ind.mt3.offsets![ch.joint];
+      const { errors: errs, frames } = independentChannel(ind, ch.kind as ChannelKind, ch.joint)!;
       const over = errs.flatMap((e, f) => (e > ch.tolerance + 1e-9 ? [f] : []));
-      const keys = new Set(track.frames);
+      const keys = new Set(frames);
       for (const f of over) expect(keys.has(f), `${ch.kind} ${ch.joint} frame ${f} is over and not a key`).toBe(true);
       const entry = u.channels.find((c) => c.kind === ch.kind && c.joint === ch.joint);
       expect(entry?.frames ?? [], `${ch.kind} ${ch.joint}`).toEqual(over);

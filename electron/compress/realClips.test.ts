@@ -12,7 +12,7 @@ import { compressMotion } from '../../shared/compress/compress';
 import { importBvh } from '../../shared/interchange/bvh/import';
 import type { Motion } from '../../shared/motion/types';
 import { readMtn } from '../../shared/mtn/read';
-import { independentErrors } from '../../shared/testing/independentDecode';
+import { independentChannel, independentErrors } from '../../shared/testing/independentDecode';
 import { independentObjectErrors } from '../../shared/testing/independentFk';
 import { listRealBvhSamples, realBvhSamplesMissingReason } from '../interchange/realBvhSamples';
 
@@ -40,8 +40,7 @@ describe('refined and skeleton-aware compression on real captures', () => {
       const refined = compressMotion(m, { ...base, rotationToleranceDeg: 0.5 });
       const ind = independentErrors(m, refined.bytes);
       for (const ch of refined.channels) {
-        const errs =
-          ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
+        const errs = independentChannel(ind, ch.kind, ch.joint)!.errors;
         for (let t = 0; t <= m.frameCount; t++)
           if (!(errs[t] <= ch.tolerance + 1e-9)) expect(ch.keyFrames).toContain(t);
         const cl = classic.channels.find((c) => c.kind === ch.kind && c.joint === ch.joint)!;

@@ -13,7 +13,7 @@ import { importBvh } from '../../shared/interchange/bvh/import';
 import { resampleMotion } from '../../shared/motion/resample';
 import type { Motion } from '../../shared/motion/types';
 import { readMtn } from '../../shared/mtn/read';
-import { independentErrors } from '../../shared/testing/independentDecode';
+import { independentChannel, independentErrors } from '../../shared/testing/independentDecode';
 import { listRealBvhSamples, realBvhSamplesMissingReason } from '../interchange/realBvhSamples';
 
 /** Every bundled capture: assets/*.mtn resampled, and the assimp-testmodels BVH files imported, at `fps`. */
@@ -75,14 +75,8 @@ export function checkGuarantee(m: Motion, r: CompressResult, label: string): num
   const summary = unreachableSummary(m, r);
   let keysOver = 0;
   for (const ch of r.channels) {
-    const errs = ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
-    const track =
-      ch.kind === 'translation'
-        ? ind.mt3.root
-        : ch.kind === 'rotation'
-          ? ind.mt3.rotations[ch.joint]
-          : ind.mt3.offsets![ch.joint];
-    const written = new Set(track.frames);
+    const { errors: errs, frames } = independentChannel(ind, ch.kind, ch.joint)!;
+    const written = new Set(frames);
     const where = `${label}: ${ch.kind} ${ch.joint}`;
     const over: number[] = [];
     for (let t = 0; t <= m.frameCount; t++) {

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyMotion, type Motion } from '../motion/types';
 import { guaranteeViolations } from '../testing/hostileMotions';
-import { independentErrors } from '../testing/independentDecode';
+import { independentChannel, independentErrors } from '../testing/independentDecode';
 import { SWEEP_CASES, SWEEP_MODES, SWEEP_TOLERANCES, mshViolations, recipeMotion } from '../testing/sweepMotions';
 import { compressMotion } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
@@ -23,7 +23,7 @@ function reportedMismatches(m: Motion, r: CompressResult): string[] {
   const ind = independentErrors(m, r.bytes);
   const bad: string[] = [];
   for (const ch of r.channels) {
-    const e = ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
+    const e = independentChannel(ind, ch.kind, ch.joint)!.errors;
     for (let f = 0; f <= m.frameCount; f++) {
       const slack = ch.kind === 'rotation' ? 1e-4 : 1e-9 * Math.max(1, Math.abs(e[f]));
       if (!(Math.abs(e[f] - ch.errors[f]) <= slack)) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/random';
 import { syntheticMotion } from '../testing/syntheticMotion';
-import { independentErrors } from '../testing/independentDecode';
+import { independentChannel, independentErrors } from '../testing/independentDecode';
 import { independentObjectErrors } from '../testing/independentFk';
 import { compressMotion } from './compress';
 import { dpOptimalKeys } from './dp';
@@ -36,10 +36,8 @@ describe('refined compression', () => {
       const refined = compressMotion(m, opts(c.tol));
       expect(refined.method).toBe('refined');
       const ind = independentErrors(m, refined.bytes);
-      const decoded = (kind: string, joint: number) =>
-        kind === 'translation' ? ind.root : kind === 'rotation' ? ind.rot[joint] : ind.off![joint];
       refined.channels.forEach((ch, i) => {
-        const errs = decoded(ch.kind, ch.joint);
+        const errs = independentChannel(ind, ch.kind, ch.joint)!.errors;
         const cl = classic.channels[i];
         for (let t = 0; t <= m.frameCount; t++) {
           // Within tolerance, or a key whose stored value itself misses it (h16 precision at large root positions).

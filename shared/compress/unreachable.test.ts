@@ -8,7 +8,7 @@
  * worstChannels sorting by error alone (the ratio dropped); unreachableLines dropping the "and N more" count.
  */
 import { describe, expect, it } from 'vitest';
-import { independentErrors } from '../testing/independentDecode';
+import { independentChannel, independentErrors } from '../testing/independentDecode';
 import { independentObjectErrors } from '../testing/independentFk';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { compressMotion } from './compress';
@@ -80,16 +80,10 @@ describe('the summary', () => {
     const ind = independentErrors(motion, r.bytes);
     let keys = 0;
     for (const c of s.channels) {
-      const errs = c.kind === 'translation' ? ind.root : c.kind === 'rotation' ? ind.rot[c.joint] : ind.off![c.joint];
-      const track =
-        c.kind === 'translation'
-          ? ind.mt3.root
-          : c.kind === 'rotation'
-            ? ind.mt3.rotations[c.joint]
-            : ind.mt3.offsets![c.joint];
+      const { errors: errs, frames } = independentChannel(ind, c.kind, c.joint)!;
       const over = errs.flatMap((e, f) => (e > c.tolerance + 1e-9 ? [f] : []));
       expect(c.frames, `${c.kind} ${c.joint}`).toEqual(over);
-      for (const f of c.frames) expect(Array.from(track.frames)).toContain(f);
+      for (const f of c.frames) expect(Array.from(frames)).toContain(f);
       c.frames.forEach((f, k) => expect(Math.abs(c.errors[k] - errs[f])).toBeLessThan(1e-6));
       expect(c.worstError).toBe(Math.max(...c.errors));
       expect(c.errors[c.frames.indexOf(c.worstFrame)]).toBe(c.worstError);

@@ -6,7 +6,7 @@
  * electron/compress/hostileMotions.test.ts (compressor and CLI) and by `npm run fuzz -- --format hostile`.
  */
 import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../motion/types';
-import { independentErrors } from './independentDecode';
+import { independentChannel, independentErrors } from './independentDecode';
 import type { CompressResult } from '../compress/types';
 import { seededRandom } from './random';
 import { axisAngle, setRotation } from './quaternions';
@@ -267,19 +267,13 @@ export function guaranteeViolations(m: Motion, r: CompressResult): string[] {
   const bad: string[] = [];
   const ind = independentErrors(m, r.bytes);
   for (const ch of r.channels) {
-    const errs =
-      ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off?.[ch.joint];
-    const track =
-      ch.kind === 'translation'
-        ? ind.mt3.root
-        : ch.kind === 'rotation'
-          ? ind.mt3.rotations[ch.joint]
-          : ind.mt3.offsets?.[ch.joint];
+    const track = independentChannel(ind, ch.kind, ch.joint);
     const where = `${ch.kind} ${ch.joint}`;
-    if (!errs || !track) {
+    if (!track) {
       bad.push(`${where}: no track in the written file`);
       continue;
     }
+    const errs = track.errors;
     const written = new Set(track.frames);
     const J = m.joints.length;
     for (let f = 0; f <= m.frameCount; f++) {

@@ -8,6 +8,7 @@ import { decodeH16 } from '../math/half';
 import type { Motion } from '../motion/types';
 import { readMt3 } from '../mt3/read';
 import type { Mt3Motion } from '../mt3/types';
+import type { ChannelKind } from '../compress/types';
 
 function normalized(v: number[]): number[] {
   const l = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -64,11 +65,32 @@ function rotErr(q: number[], m: Float32Array, i: number): number {
   return (2 * Math.acos(d) * 180) / Math.PI;
 }
 
+/** Errors of every channel at every frame, decoded independently from the written bytes (independentErrors). */
+export interface IndependentErrors {
+  mt3: Mt3Motion;
+  root: number[];
+  rot: number[][];
+  off: number[][] | null;
+}
+
+/**
+ * One channel of an independent decode: its error at every frame and the key frames of its track as written;
+ * undefined where the written file has no such track (offsets of a motion without them).
+ */
+export function independentChannel(
+  ind: IndependentErrors,
+  kind: ChannelKind,
+  joint: number,
+): { errors: number[]; frames: Uint16Array } | undefined {
+  if (kind === 'translation') return { errors: ind.root, frames: ind.mt3.root.frames };
+  if (kind === 'rotation') return { errors: ind.rot[joint], frames: ind.mt3.rotations[joint].frames };
+  const errors = ind.off?.[joint];
+  const track = ind.mt3.offsets?.[joint];
+  return errors && track ? { errors, frames: track.frames } : undefined;
+}
+
 /** Errors of every channel at every frame, decoded independently from the written bytes. */
-export function independentErrors(
-  motion: Motion,
-  bytes: Uint8Array,
-): { mt3: Mt3Motion; root: number[]; rot: number[][]; off: number[][] | null } {
+export function independentErrors(motion: Motion, bytes: Uint8Array): IndependentErrors {
   const mt3 = readMt3(bytes);
   const N = motion.frameCount,
     J = motion.joints.length;
