@@ -196,7 +196,7 @@ export function SevEditor() {
           }
           onClick={() => void chooseSoundFolder().then(clearAuditionCache)}
         >
-          {soundFolder ? `Sounds: ${soundCount}` : 'Sound folder…'}
+          {soundFolder ? `Sounds: ${soundCount}` : 'Sounds…'}
         </button>
         {lastPlayed && (
           <span
