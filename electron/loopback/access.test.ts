@@ -14,7 +14,7 @@ import { compressRequestForMotion } from '../../shared/compress/request';
 import type { ActGuyApi } from '../../shared/ipc/api';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
-import { sparseBombFrame } from '../../shared/testing/rawIpcFrame';
+import { rawIpcFrame, sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
@@ -246,6 +246,23 @@ describe('loopback server limits', () => {
       expect(r.status).toBe(413);
       expect(r.body.toString()).toBe(`request body decodes to more than the ${MAX_BODY_BYTES}-byte limit`);
     }
+    expect(seen).toEqual([]);
+    expect(server.bodyBytesInFlight()).toBe(0);
+  });
+
+  it('a 3 MiB request of `{},` that would parse to a million objects is refused with 413 before it is parsed; the handler never runs', async () => {
+    // Three bytes of `{},` parse to more than a hundred (round 39): 60 MiB of them held 2.6 GB on the server's thread.
+    const seen: unknown[] = [];
+    const saveSev = handlers.saveSev;
+    handlers.saveSev = async (arg) => {
+      seen.push(arg);
+      return saveSev(arg);
+    };
+    const bomb = rawIpcFrame(`[${'{},'.repeat(1_000_000)}0]`);
+    expect(bomb.byteLength).toBeLessThan(3.1 * 1024 * 1024);
+    const r = await raw('/rpc/saveSev', { method: 'POST', headers: rpcHeaders(), body: bomb }).done;
+    expect(r.status).toBe(413);
+    expect(r.body.toString()).toBe(`request body decodes to more than the ${MAX_BODY_BYTES}-byte limit`);
     expect(seen).toEqual([]);
     expect(server.bodyBytesInFlight()).toBe(0);
   });
