@@ -6,7 +6,7 @@
  * when closed and capped in number.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { compressRequestForMotion } from '../../shared/compress/request';
 import type { ActGuyApi } from '../../shared/ipc/api';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
-import { sparseBombFrame } from '../../shared/testing/rawIpcFrame';
+import { rawIpcFrame, sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
@@ -101,15 +101,18 @@ afterEach(async () => {
 function raw(
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: Uint8Array; hold?: boolean } = {},
-): { done: Promise<{ status: number; body: Buffer }>; finish: (rest?: Uint8Array) => void } {
+): {
+  done: Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>;
+  finish: (rest?: Uint8Array) => void;
+} {
   let finish: (rest?: Uint8Array) => void = () => {};
-  const done = new Promise<{ status: number; body: Buffer }>((ok, fail) => {
+  const done = new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((ok, fail) => {
     const req = request(
       { host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
       },
     );
     req.on('error', fail);
@@ -247,6 +250,23 @@ describe('loopback server limits', () => {
     expect(server.bodyBytesInFlight()).toBe(0);
   });
 
+  it('a 3 MiB request of `{},` that would parse to a million objects is refused with 413 before it is parsed; the handler never runs', async () => {
+    // Three bytes of `{},` parse to more than a hundred (round 39): 60 MiB of them held 2.6 GB on the server's thread.
+    const seen: unknown[] = [];
+    const saveSev = handlers.saveSev;
+    handlers.saveSev = async (arg) => {
+      seen.push(arg);
+      return saveSev(arg);
+    };
+    const bomb = rawIpcFrame(`[${'{},'.repeat(1_000_000)}0]`);
+    expect(bomb.byteLength).toBeLessThan(3.1 * 1024 * 1024);
+    const r = await raw('/rpc/saveSev', { method: 'POST', headers: rpcHeaders(), body: bomb }).done;
+    expect(r.status).toBe(413);
+    expect(r.body.toString()).toBe(`request body decodes to more than the ${MAX_BODY_BYTES}-byte limit`);
+    expect(seen).toEqual([]);
+    expect(server.bodyBytesInFlight()).toBe(0);
+  });
+
   it('what a request decodes to stays reserved from the shared budget while its handler runs', async () => {
     await serve({ maxBodyBytes: 64 * 1024, bodyBudgetBytes: 100 * 1024 });
     let open = (): void => {};
@@ -271,9 +291,11 @@ describe('loopback server limits', () => {
   });
 
   it('answers malformed URLs with 400', async () => {
+    const page = await raw(`/?token=${server.token}`).done;
+    const cookie = String(page.headers['set-cookie']).split(';')[0];
     for (const path of [`/%E0%A4%A?token=${'x'}`, '/%E0%A4%A', `/%00?token=t`, '//[']) {
       const withToken = path.includes('token=') ? path.replace(/token=[^&]*/, `token=${server.token}`) : path;
-      const r = await raw(withToken, { headers: { Cookie: `actguy-token-${server.port}=${server.token}` } }).done;
+      const r = await raw(withToken, { headers: { Cookie: cookie } }).done;
       expect(r.status, path).toBe(400);
       expect(r.body.toString()).toBe('malformed URL');
     }

@@ -4,7 +4,7 @@
  * user's state folder, so that one run's preferences, recent files and unsaved edits are there at the next (docs/tuner.md, "Settings that outlast the run").
  * Runs serve.ts bundled as dist/electron/loopback.cjs is, in a process of its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -256,6 +256,63 @@ describe('npm run web: what one run leaves for the next', () => {
     }
     expect(existsSync(join(state, 'web', `Backups-${port}`, 'sev.json'))).toBe(false);
     expect(readFileSync(join(workspace, 'walk.sev'), 'utf8')).toBe('# on disk\n');
+  });
+
+  // Round 39: --user-data was used as named. A folder another user made first (in /tmp, before the user's run) held
+  // a copy of "unsaved work" naming a workspace file, which the page offered to restore and Save wrote over the file.
+  it('--user-data is checked as the state folder is: one others may write under, or another user owns, is not used; its planted copies are never offered', async () => {
+    const port = await freePort();
+    const plant = (ud: string) => {
+      mkdirSync(join(ud, `Backups-${port}`), { recursive: true });
+      writeFileSync(join(ud, `Backups-${port}`, 'sev.json'), JSON.stringify(sevCopy('# PLANTED\n')));
+      writeFileSync(
+        join(ud, 'recent-files.json'),
+        JSON.stringify([{ path: join(workspace, 'walk.mtn'), name: 'PLANTED', kind: 'mtn', openedAt: 1 }]),
+      );
+    };
+    const refusedIn = async (ud: string, why: RegExp) => {
+      const s = await serve(['--port', String(port), '--user-data', ud], {});
+      try {
+        expect(s.stderr()).toContain(`--user-data ${ud} cannot be used (`);
+        expect(s.stderr()).toMatch(why);
+        expect((await api(s).restoreBackups()).backups).toEqual([]);
+        expect(await api(s).getRecentFiles()).toEqual([]);
+        // Nothing is written there either: the recent list of this run stays in memory.
+        await api(s).openMotion({ path: join(workspace, 'walk.mtn') });
+      } finally {
+        await stop(s);
+      }
+      expect(readFileSync(join(ud, 'recent-files.json'), 'utf8')).toContain('PLANTED');
+      expect(readdirSync(join(ud, `Backups-${port}`))).toEqual(['sev.json']);
+    };
+    // A folder of the user's under one that others may write (not sticky): any of them could have put it there.
+    const open = join(dir, 'open-to-all');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    plant(join(open, 'ud'));
+    await refusedIn(join(open, 'ud'), /can be written by other users|not sticky|writable/);
+    // Another user's folder (only root can make one to test with; CI runs as root).
+    if (process.getuid?.() === 0) {
+      const theirs = join(dir, 'theirs-ud');
+      plant(theirs);
+      execFileSync('chown', ['-R', '65534:65534', theirs]);
+      await refusedIn(theirs, /belongs to another user \(user id 65534\)/);
+    }
+    // The user's own folder that others could write is made the user's alone, said once, and used.
+    const mine = join(dir, 'mine-ud');
+    mkdirSync(mine);
+    chmodSync(mine, 0o777);
+    const s = await serve(['--port', String(port), '--user-data', mine], {});
+    try {
+      expect(s.stderr()).toContain(
+        `actguy web: ${mine}: this folder of ActGuy's local state could be written by other users`,
+      );
+      expect(s.stderr()).not.toContain('cannot be used');
+      expect(s.stderr()).not.toContain('ACTGUY_STATE_DIR');
+    } finally {
+      await stop(s);
+    }
+    expect((statSync(mine).mode & 0o7777).toString(8)).toBe('700');
   });
 
   // Mutation that fails: serve.ts's stop without waitForWritesBeforeQuit (the copy is never written, its temp stays).

@@ -105,12 +105,27 @@ describe('loopback server', () => {
     expect(page.status).toBe(200);
     expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
     const cookie = String(page.headers['set-cookie']).split(';')[0];
-    expect(cookie).toContain(server.token);
+    expect(cookie).toMatch(new RegExp(`^actguy-page-${server.port}=[0-9a-f]{64}$`));
     const script = await raw('/assets/app.js', { headers: { Cookie: cookie } });
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toContain('javascript');
     expect((await raw(`/..%2fsecret.txt?token=${server.token}`)).status).toBe(404);
     expect((await raw(`/%2e%2e/secret.txt?token=${server.token}`)).status).toBe(404);
+  });
+
+  it('its cookie never holds the token: a cookie reaches every port of 127.0.0.1, and what it holds opens static files alone', async () => {
+    // A browser sends 127.0.0.1's cookies to every port of it (cookies are not isolated by port): another local
+    // server the user opens, another user's among them, reads the cookie. Its value must not drive the API.
+    const page = await raw(`/?token=${server.token}`);
+    const cookie = String(page.headers['set-cookie']).split(';')[0];
+    const key = cookie.slice(cookie.indexOf('=') + 1);
+    expect(cookie).not.toContain(server.token);
+    expect(key).not.toBe(server.token);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': key })).status).toBe(403);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': key, Cookie: cookie })).status).toBe(403);
+    expect((await raw('/', { headers: { Cookie: cookie } })).status).toBe(200);
+    // The token itself in a cookie opens nothing: only the page key there, the token in the query or the header.
+    expect((await raw('/', { headers: { Cookie: `actguy-page-${server.port}=${server.token}` } })).status).toBe(403);
   });
 
   it("does not serve a sibling folder whose name starts with the renderer folder's (renderer-private beside renderer)", async () => {

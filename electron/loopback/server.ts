@@ -5,7 +5,9 @@
  * packaged app (electron-builder.yml leaves it out).
  *
  * Security: it listens on 127.0.0.1 only; every request needs the random
- * per-run token (403 otherwise); the Host header must name the loopback
+ * per-run token (403 otherwise; the page's own script and style requests carry
+ * a cookie holding another per-run key, which opens static files only: a
+ * cookie is sent to every port of the host, docs/security.md round 39); the Host header must name the loopback
  * address (defeats DNS rebinding); RPCs need the token in a custom header
  * (so another site cannot post a form to it) and a same-origin Origin when the
  * browser sends one; only members of ACTGUY_INVOKE_MEMBERS are served (404
@@ -100,15 +102,20 @@ export interface LoopbackServer {
 export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
   const tokenBytes = Buffer.from(token, 'utf8');
+  // The cookie's key: never the token. A browser sends a cookie of 127.0.0.1 (or localhost) to every port of it, so
+  // any other local server the user opens, another user's among them, reads it (docs/security.md, round 39). This
+  // key opens the renderer's static files, which are no secret; only the token (in a header) drives the API.
+  const pageKeyBytes = Buffer.from(randomBytes(32).toString('hex'), 'utf8');
   const rendererDir = resolve(options.rendererDir);
   let port = 0;
-  const cookieName = (): string => `actguy-token-${port}`;
+  const cookieName = (): string => `actguy-page-${port}`;
 
-  const tokenMatches = (candidate: string | null | undefined): boolean => {
+  const matches = (candidate: string | null | undefined, secret: Buffer): boolean => {
     if (!candidate) return false;
     const c = Buffer.from(candidate, 'utf8');
-    return c.length === tokenBytes.length && timingSafeEqual(c, tokenBytes);
+    return c.length === secret.length && timingSafeEqual(c, secret);
   };
+  const tokenMatches = (candidate: string | null | undefined): boolean => matches(candidate, tokenBytes);
 
   const cookieToken = (req: IncomingMessage): string | null => {
     for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -268,8 +275,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     }
     const type = CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream';
     const extra: Record<string, string> = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
-    // The page's own requests (scripts, styles) cannot carry the query token: a strict same-site cookie does.
-    if (setCookie) extra['Set-Cookie'] = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    // The page's own requests (scripts, styles) cannot carry the query token: a strict same-site cookie carries the
+    // page key, which opens static files alone (pageKeyBytes).
+    if (setCookie)
+      extra['Set-Cookie'] = `${cookieName()}=${pageKeyBytes.toString('utf8')}; HttpOnly; SameSite=Strict; Path=/`;
     send(res, 200, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), type, extra);
   };
 
@@ -292,7 +301,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
         return serveRpc(req, res, url.pathname.slice('/rpc/'.length));
       }
       const queryOk = tokenMatches(url.searchParams.get('token'));
-      if (!queryOk && !tokenMatches(cookieToken(req)))
+      if (!queryOk && !matches(cookieToken(req), pageKeyBytes))
         return send(res, 403, 'missing or wrong token: open the URL printed by npm run web');
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return send(res, 405, 'only GET', undefined, { Allow: 'GET, HEAD' });

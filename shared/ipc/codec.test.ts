@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decodeIpcFrame, decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError, MAX_FRAME_DEPTH } from './codec';
+import {
+  decodeIpcFrame,
+  decodeIpcFrameSized,
+  encodeIpcFrame,
+  IpcFrameTooLargeError,
+  JSON_CONTAINER_BYTES,
+  JSON_VALUE_BYTES,
+  jsonStructureBytes,
+  MAX_FRAME_DEPTH,
+} from './codec';
 import { rawIpcFrame, sparseBombFrame } from '../testing/rawIpcFrame';
 
 // shared/'s typings lack these; the tests run in Node, which has both.
@@ -178,7 +187,41 @@ describe('ipc codec', () => {
       expect(() => decodeIpcFrame(frame, { maxDecodedBytes: 50 * 1024 })).toThrow(IpcFrameTooLargeError);
       const { value, decodedBytes } = decodeIpcFrameSized(frame, { maxDecodedBytes: 200 * 1024 });
       expect((value as Uint8Array[]).length).toBe(100);
-      expect(decodedBytes).toBe(100 * 1024 + new TextEncoder().encode(`[${refs}]`).byteLength);
+      const json = new TextEncoder().encode(`[${refs}]`);
+      expect(decodedBytes).toBe(100 * 1024 + json.byteLength + jsonStructureBytes(json));
+    });
+
+    it('counts what the JSON text parses to, before parsing it: a megabyte of `{},` is refused, not made into 350,000 objects', () => {
+      // Three bytes of `{},` parse to an object of a hundred bytes and more, and are copied again when revived: 60 MiB
+      // of them held 2.6 GB and kept the loopback server's thread 97 s (round 39). The text's length alone bounded nothing.
+      const n = 350_000;
+      const bomb = rawIpcFrame(`[${'{},'.repeat(n)}0]`);
+      expect(bomb.byteLength).toBeLessThan(1.1 * MiB);
+      let thrown: unknown;
+      try {
+        decodeIpcFrame(bomb, { maxDecodedBytes: 32 * MiB });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(IpcFrameTooLargeError);
+      expect((thrown as IpcFrameTooLargeError).decodedBytes).toBeGreaterThanOrEqual(
+        n * (JSON_CONTAINER_BYTES + JSON_VALUE_BYTES),
+      );
+      // Arrays and numbers count too.
+      expect(() => decodeIpcFrame(rawIpcFrame(`[${'[],'.repeat(n)}0]`), { maxDecodedBytes: 32 * MiB })).toThrow(
+        IpcFrameTooLargeError,
+      );
+      expect(() => decodeIpcFrame(rawIpcFrame(`[${'0,'.repeat(3 * n)}0]`), { maxDecodedBytes: 16 * MiB })).toThrow(
+        IpcFrameTooLargeError,
+      );
+      // Brackets, commas and colons inside strings (escaped quotes and backslashes among them) are text, not values.
+      const obj = { k: '{[,:\\"{[,:', e: '\\' };
+      const text = JSON.stringify(obj);
+      expect(text).toContain('\\\\\\"');
+      expect(JSON.parse(text)).toEqual(obj);
+      expect(jsonStructureBytes(new TextEncoder().encode(text))).toBe(JSON_CONTAINER_BYTES + 3 * JSON_VALUE_BYTES);
+      const long = rawIpcFrame(JSON.stringify({ s: '{},'.repeat(n) }));
+      expect((decodeIpcFrame(long, { maxDecodedBytes: 32 * MiB }) as { s: string }).s.length).toBe(3 * n);
     });
 
     it('passes a frame exactly at the bound and says what it decoded to', () => {

@@ -112,6 +112,33 @@ export interface DecodeIpcFrameOptions {
   maxDecodedBytes?: number;
 }
 
+/** Bytes counted for each object or array of the JSON text: what V8 holds for an empty one, parsed and revived. */
+export const JSON_CONTAINER_BYTES = 128;
+/** Bytes counted for each other value or key of the JSON text (a slot in the parsed value and in its revived copy). */
+export const JSON_VALUE_BYTES = 16;
+
+/**
+ * What the JSON text of a frame holds once parsed and revived, counted from its bytes before it is parsed: every `{`
+ * and `[` outside a string as JSON_CONTAINER_BYTES, every `,` and `:` outside a string as JSON_VALUE_BYTES. Three
+ * bytes of `{},` parse to more than a hundred (docs/security.md, round 39), so the text's own length alone bounds
+ * nothing: 60 MiB of them held 2.6 GB. A byte of a UTF-8 sequence is never a quote or a backslash, so bytes do.
+ */
+export function jsonStructureBytes(text: Uint8Array): number {
+  let containers = 0;
+  let values = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) containers++;
+    else if (c === 0x2c || c === 0x3a) values++;
+  }
+  return containers * JSON_CONTAINER_BYTES + values * JSON_VALUE_BYTES;
+}
+
 /**
  * The non-zero 32-bit words of a large array of 4- or 8-byte elements as (index, word) pairs, when that is under
  * a quarter of its bytes; else null (sent whole). The bytes come back exactly (a -0 or a NaN payload is a
@@ -237,6 +264,8 @@ export function decodeIpcFrameSized(
     at += pad8(len);
   }
   allocate(jsonLength);
+  // The parsed value and its revived copy, counted before either is made.
+  allocate(jsonStructureBytes(frame.subarray(headerSize, headerSize + jsonLength)));
   let parsed: unknown;
   try {
     parsed = JSON.parse(
