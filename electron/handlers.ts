@@ -135,7 +135,7 @@ function displayName(name: string): string {
  * the main process seconds before 2026-12-03). What the listing leaves out is said in the picker.
  */
 export const WORKSPACE_MAX_FILES = 5000;
-export const WORKSPACE_MAX_DEPTH = 8;
+const WORKSPACE_MAX_DEPTH = 8;
 export const WORKSPACE_MAX_ENTRIES = 50_000;
 
 const MOTION_FILTERS: FileFilter[] = [

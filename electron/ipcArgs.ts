@@ -62,7 +62,7 @@ export function offeredFileName(given: unknown, fallback: string): string {
 }
 
 /** The most rotation tolerance overrides a request may carry: four times the joints a motion may have (MTN_MAX_JOINTS). */
-export const MAX_ROTATION_OVERRIDES = 4096;
+const MAX_ROTATION_OVERRIDES = 4096;
 
 /**
  * A request's rotation tolerance overrides (`rotationToleranceOverridesDeg` of a compression, an MT3 export or an MSH

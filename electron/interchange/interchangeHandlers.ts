@@ -41,11 +41,11 @@ import { encodeGlbExport, type GlbExported } from './glbExportJob';
 import { withPlainFailures, workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
-export const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
+const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
 /** Most files one batch import takes (a technical animator's delivery is dozens). */
-export const IMPORT_BATCH_MAX = 1000;
+const IMPORT_BATCH_MAX = 1000;
 /** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
-export const IMPORT_MAX_FPS = 1000;
+const IMPORT_MAX_FPS = 1000;
 
 const IMPORT_FILTERS: FileFilter[] = [
   { name: 'Motion capture / animation (.bvh, .glb, .gltf, .fbx)', extensions: ['bvh', 'glb', 'gltf', 'fbx'] },
@@ -57,7 +57,7 @@ const GLB_FILTERS: FileFilter[] = [{ name: 'glTF binary (.glb)', extensions: ['g
 
 export type { HandlerDocument } from '../documents';
 
-export interface InterchangeHandlerContext {
+interface InterchangeHandlerContext {
   policy: PathPolicy;
   dialogs: DialogPort;
   compress: CompressClient;
@@ -69,7 +69,7 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<
+type InterchangeHandlers = ApiHandlersOf<
   'importMotion' | 'importMotionDialog' | 'importMotionBatch' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'
 >;
 

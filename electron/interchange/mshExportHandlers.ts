@@ -31,7 +31,7 @@ const MSH_FILTERS: FileFilter[] = [
   { name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] },
 ];
 
-export interface MshExportHandlerContext {
+interface MshExportHandlerContext {
   policy: PathPolicy;
   dialogs: DialogPort;
   compress: CompressClient;
@@ -41,7 +41,7 @@ export interface MshExportHandlerContext {
   commit?: CommitOptions;
 }
 
-export type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
+type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
 
 export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExportHandlers {
   const { policy, dialogs, compress, documents } = ctx;
