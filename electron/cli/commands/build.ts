@@ -20,7 +20,8 @@ import {
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
 import { listed, onInterrupt } from '../interrupt';
 import { jsonProblem, printJson, refuseJsonWith, type JsonProblem } from '../json';
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../../build/files';
+import { MAX_REPORT_BYTES } from '../../build/sarNames';
 import type { BuildReport } from '../../../shared/project/plan';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
 import type { BuildReportBudget } from '../../../shared/project/plan';
@@ -362,7 +363,9 @@ export const PROGRESS_FLUSH_MS = 100;
 function readBackReport(path: string): BuildReport | undefined {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
+    // As `info` reads a report (build/sarNames.ts): a FIFO put at its path must not hold the command, nor a huge file
+    // be read whole.
+    doc = JSON.parse(new TextDecoder().decode(readInputFile(path, { bytes: MAX_REPORT_BYTES, of: 'a build report' })));
   } catch {
     return undefined;
   }
