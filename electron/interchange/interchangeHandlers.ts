@@ -134,7 +134,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const folder = pinFolder(dirname(path));
     const scale = req.scale === undefined ? 1 : req.scale;
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
-      throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
+      throw new Error(`exportGltf: scale must be a number > 0, found ${quoteJson(req.scale)}`);
     const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
     let mt3: Mt3Motion | undefined;
     let totalKeys: number | null = null;
@@ -311,9 +311,9 @@ function importOptions(
   const fps = req.fps === undefined ? 30 : req.fps;
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_MAX_FPS))
-    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${String(req.fps)}`);
+    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${quoteJson(req.fps)}`);
   if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
-    throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
+    throw new Error(`${what}: scale must be a number > 0, found ${quoteJson(req.scale)}`);
   if (req.bvhPositions === undefined) return { fps, scale };
   const bvhPositions = BVH_POSITION_READINGS.find((r) => r === req.bvhPositions);
   if (!bvhPositions)
@@ -325,6 +325,6 @@ function importOptions(
 
 function requireSource(v: unknown, what: string): GltfExportSource {
   if (v !== 'source' && v !== 'compressed')
-    throw new Error(`${what} must be 'source' or 'compressed', found ${JSON.stringify(v)}`);
+    throw new Error(`${what} must be 'source' or 'compressed', found ${quoteJson(v)}`);
   return v;
 }
