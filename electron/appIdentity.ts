@@ -13,7 +13,7 @@ export const APP_NAME = 'ActGuy';
 export const APP_ID = 'org.actguy.desktop';
 
 /** The part of Electron's `app` this module uses (setAppUserModelId exists on Windows only). */
-export interface IdentityApp {
+interface IdentityApp {
   setAppUserModelId?(id: string): void;
 }
 

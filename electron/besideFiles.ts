@@ -31,7 +31,7 @@ function openedAt(fd: number): string | undefined {
  * The path a file granted beside a motion was granted as: its folder resolved (the motion's, which the user chose),
  * its name as given. A link put at the name since resolves elsewhere; this names the link itself.
  */
-export function besideNameOf(given: string): string {
+function besideNameOf(given: string): string {
   return join(canonicalPath(dirname(given)), basename(given));
 }
 
@@ -43,7 +43,7 @@ export function besideNameOf(given: string): string {
  * root, as recentFiles.ts openRecentFile and systemFiles.ts handedOverProblem judge. Answers the descriptor, which the
  * caller closes, or the problem in words. Another error of the open (ENOENT, EACCES) is thrown as it is.
  */
-export function openBesideFile(
+function openBesideFile(
   path: string,
   uid: number | undefined = process.getuid?.(),
 ): { fd: number } | { problem: string } {

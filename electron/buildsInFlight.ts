@@ -9,7 +9,7 @@ import type { ApiHandlers } from './handlers';
 
 const FINISHED: ReadonlySet<BuildStatus['state']> = new Set(['done', 'failed', 'cancelled']);
 
-export interface BuildsInFlight {
+interface BuildsInFlight {
   /** Whether a build may still run: when none can, a close needs no look (and stays synchronous). */
   readonly any: boolean;
   /** The ids of the builds still running, asked of the runner now. */

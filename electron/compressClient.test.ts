@@ -139,6 +139,21 @@ describe('compress client', () => {
     await client.dispose();
   });
 
+  // Mutation that fails: lost() putting the running job back in the queue (it restarts for good on a worker that
+  // fails at load, and never settles).
+  it('a worker that throws as it loads fails each job once with its error and is started again for the next', async () => {
+    const broken = join(dir, 'brokenAtLoad.cjs');
+    writeFileSync(broken, "throw new Error('broken at load');\n");
+    const client = createCompressClient({ workerPath: broken });
+    const a = client.open({ name: 'a', mtnBytes: new Uint8Array(1) });
+    const first = client.compress(req(a, 1), { coalesce: false });
+    const second = client.compress(req(a, 2), { coalesce: false });
+    await expect(first).rejects.toThrow('the compressor stopped (broken at load); the next edit restarts it');
+    await expect(second).rejects.toThrow('the compressor stopped (broken at load); the next edit restarts it');
+    await expect(client.compress(req(a, 3))).rejects.toThrow('broken at load');
+    await client.dispose();
+  });
+
   it('rejects queued and new requests after dispose', async () => {
     const client = createCompressClient({ workerPath });
     const a = client.open({ name: 'a', mtnBytes: new Uint8Array(1) });

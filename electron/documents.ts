@@ -5,14 +5,8 @@
  * worker without end. Past the cap the least recently used document is
  * closed (its compress-worker copy freed); using a document refreshes it.
  */
-import { escapeControls } from '../shared/errors';
 import type { DocumentId } from '../shared/ipc/documents';
-
-/**
- * The longest document id looked up, and quoted in a message: main makes ids of about 30 characters (compressClient.ts
- * newDocumentId), so a longer one names no document and is not looked up.
- */
-const DOCUMENT_ID_MAX = 64;
+import { PAGE_ID_MAX, shownPageId } from './ipcArgs';
 
 /** Open documents kept at most (the app shows one at a time; the rest are pages gone without closing theirs). */
 export const MAX_OPEN_DOCUMENTS = 16;
@@ -58,22 +52,14 @@ export class DocumentTable extends Map<DocumentId, HandlerDocument> {
 
   /**
    * The document the page names by `id`, marked as the most recently used, else an Error saying it is not open. The
-   * id is quoted as a page's words are: at most DOCUMENT_ID_MAX characters, hidden characters escaped (a page's 16 MB
+   * id is quoted as a page's words are: at most PAGE_ID_MAX characters (ipcArgs.ts shownPageId), hidden characters escaped (a page's 16 MB
    * id came back as 16 KiB of message, after 0.09-0.19 s of the main process: docs/architecture.md, round 5); anything
    * but a string by its type.
    */
   require(id: unknown): HandlerDocument {
-    const doc = typeof id === 'string' && id.length <= DOCUMENT_ID_MAX ? this.get(id) : undefined;
+    const doc = typeof id === 'string' && id.length <= PAGE_ID_MAX ? this.get(id) : undefined;
     if (doc) return doc;
-    const shown =
-      typeof id === 'string'
-        ? escapeControls(id.length > DOCUMENT_ID_MAX ? `${id.slice(0, DOCUMENT_ID_MAX)}…` : id)
-        : id === null || typeof id !== 'object'
-          ? String(id)
-          : Array.isArray(id)
-            ? '(an array)'
-            : '(an object)';
-    throw new Error(`document ${shown} is not open (open or import a motion first)`);
+    throw new Error(`document ${shownPageId(id)} is not open (open or import a motion first)`);
   }
 
   /** The document, marked as the most recently used. */

@@ -314,7 +314,7 @@ function startAtomicWrite(
 }
 
 /** How writeFileAtomic and writeFileAtomicAsync write. */
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /** false: no flush (a cache a later run can work out again, checked when read). */
   durable?: boolean;
   /** The folder as pinned before the work: the write is refused if it moved since. */
@@ -519,7 +519,7 @@ export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeo
 }
 
 /** What writeFileAtomicAsync writes: bytes, text (UTF-8), or pieces made one at a time as the write asks for them. */
-export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
+type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 
 /**
  * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
@@ -802,7 +802,7 @@ function folderExists(path: string, io: FolderIo): boolean {
 }
 
 /** Whether `path` is an existing folder now (links followed); false when it cannot be stat'ed. */
-export function isFolder(path: string): boolean {
+function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

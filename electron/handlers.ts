@@ -9,7 +9,7 @@
  */
 import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { escapeControls, FormatError } from '../shared/errors';
+import { escapeControls, FormatError, quoteJson } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
@@ -135,7 +135,7 @@ function displayName(name: string): string {
  * the main process seconds before 2026-12-03). What the listing leaves out is said in the picker.
  */
 export const WORKSPACE_MAX_FILES = 5000;
-export const WORKSPACE_MAX_DEPTH = 8;
+const WORKSPACE_MAX_DEPTH = 8;
 export const WORKSPACE_MAX_ENTRIES = 50_000;
 
 const MOTION_FILTERS: FileFilter[] = [
@@ -828,14 +828,14 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
   for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
     if (!(Number.isFinite(t[key]) && t[key] > 0))
-      throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+      throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${quoteJson(t[key])}`);
   for (const key of ['objectTolerance', 'shell'] as const)
     if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0))
-      throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
+      throw new Error(`${what}: ${key} must be a number > 0 when given, found ${quoteJson(t[key])}`);
   if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined')
-    throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
+    throw new Error(`${what}: method must be "classic" or "refined", found ${quoteJson(t.method)}`);
   if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
-    throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
+    throw new Error(`${what}.knownRevision must be an integer when given, found ${quoteJson(r.knownRevision)}`);
   if (r.rotationToleranceOverridesDeg !== undefined)
     requireRotationOverrides(r.rotationToleranceOverridesDeg, what, { zeroAllowed: false });
   return r;

@@ -368,6 +368,21 @@ describe('opening and saving motions', () => {
       );
   });
 
+  it('an unknown build is quoted as an unknown document is: at most 64 characters, hidden ones escaped', async () => {
+    for (const member of ['getBuildStatus', 'cancelBuild']) {
+      expect(await failure(member, { buildId: 'b'.repeat(16 * 1024 * 1024) })).toBe(
+        `no build ${'b'.repeat(64)}… (it finished long ago or never started)`,
+      );
+      expect(await failure(member, { buildId: 'b'.repeat(64) })).toBe(
+        `no build ${'b'.repeat(64)} (it finished long ago or never started)`,
+      );
+      expect(await failure(member, { buildId: 'b\u202e1' })).toBe(
+        'no build b\\u202e1 (it finished long ago or never started)',
+      );
+      expect(await failure(member, { buildId: 7 })).toBe(`${member}: buildId must be a non-empty string`);
+    }
+  });
+
   it('a path over 4,096 characters is refused, naming the member and field, before the path policy looks at it', async () => {
     const m = await openWalk();
     const long = `${ws}/${'a/'.repeat(MAX_PATH_LENGTH / 2)}walk`;
@@ -581,7 +596,9 @@ describe('compression and export', () => {
     expect(await bad({}, { shell: Number.NaN })).toBe(
       'compressMotion: shell must be a number > 0 when given, found NaN',
     );
-    expect(await bad({}, { method: 'fast' })).toBe('compressMotion: method must be "classic" or "refined", found fast');
+    expect(await bad({}, { method: 'fast' })).toBe(
+      'compressMotion: method must be "classic" or "refined", found "fast"',
+    );
     expect(await bad({ rotationToleranceOverridesDeg: { 3: 0 } })).toBe(
       'compressMotion: rotation tolerance override for joint 3 must be a number > 0',
     );

@@ -3,7 +3,7 @@
  * is untrusted, so every handler checks the shape of its argument before using
  * it; these throw a plain Error naming the member and the field at fault.
  */
-import { quoteJson } from '../shared/errors';
+import { escapeControls, quoteJson } from '../shared/errors';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
 /** The argument as an object (not null, not an array), else an Error. */
@@ -31,6 +31,23 @@ export function requirePath(v: unknown, what: string): string {
       `${what} is longer than ${MAX_PATH_LENGTH} characters: no file ActGuy opens or writes has so long a path`,
     );
   return path;
+}
+
+/**
+ * The longest id a page sends that main looks up (a document's, a build's): main makes ids of 36 characters at most
+ * (compressClient.ts newDocumentId, buildRunner.ts randomUUID), so a longer one names nothing and is not looked up.
+ */
+export const PAGE_ID_MAX = 64;
+
+/**
+ * An id the page sent, as a message quotes it: at most PAGE_ID_MAX characters (a page's 16 MB id came back as 16 KiB
+ * of message after 0.09-0.19 s of the main process: docs/architecture.md, rounds 5 and 6), hidden characters escaped;
+ * anything but a string by its type.
+ */
+export function shownPageId(id: unknown): string {
+  if (typeof id === 'string') return escapeControls(id.length > PAGE_ID_MAX ? `${id.slice(0, PAGE_ID_MAX)}…` : id);
+  if (id === null || typeof id !== 'object') return String(id);
+  return Array.isArray(id) ? '(an array)' : '(an object)';
 }
 
 /** A Uint8Array, else an Error. */
@@ -62,7 +79,7 @@ export function offeredFileName(given: unknown, fallback: string): string {
 }
 
 /** The most rotation tolerance overrides a request may carry: four times the joints a motion may have (MTN_MAX_JOINTS). */
-export const MAX_ROTATION_OVERRIDES = 4096;
+const MAX_ROTATION_OVERRIDES = 4096;
 
 /**
  * A request's rotation tolerance overrides (`rotationToleranceOverridesDeg` of a compression, an MT3 export or an MSH

@@ -19,7 +19,7 @@ export interface PowerSaveBlockerPort {
   stop(id: number): boolean;
 }
 
-export interface KeepAwake {
+interface KeepAwake {
   /** Holds the blocker until the returned function is called (calling it again does nothing). */
   hold(): () => void;
   /** Releases every hold: the app is quitting. */

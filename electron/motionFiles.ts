@@ -33,7 +33,7 @@ export function skeletonBesidePath(path: string): string {
 }
 
 /** A motion decoded from a file, before the handlers give it a document id. */
-export type LoadedMotion = Omit<OpenedMotion, 'documentId'>;
+type LoadedMotion = Omit<OpenedMotion, 'documentId'>;
 
 export type LoadOutcome =
   | { status: 'loaded'; motion: LoadedMotion }
@@ -45,7 +45,7 @@ export type LoadOutcome =
  * a skeletonPath, `<base>.mtn` beside the file is used when present and
  * `mayReadBeside` allows it: the handler lets it read only an allowed file).
  */
-export type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) => boolean; fd?: number };
+type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) => boolean; fd?: number };
 
 /**
  * Reads a .mtn, .mt3 or .mar into MTN bytes. A .mtn is read and validated as

@@ -33,7 +33,7 @@ export interface MotionLoadJob extends OpenMotionRequest {
 export type MotionLoader = (job: MotionLoadJob, signal?: AbortSignal) => Promise<LoadOutcome>;
 
 /** What the worker answers: the outcome, or the error as it can cross the thread boundary (wireError.ts). */
-export type MotionLoadReply = { ok: true; outcome: LoadOutcome } | { ok: false; error: WireError };
+type MotionLoadReply = { ok: true; outcome: LoadOutcome } | { ok: false; error: WireError };
 
 /** Runs `job` on the calling thread; the worker runs the same. Never throws: failures are replies. */
 export async function answerMotionLoad(job: MotionLoadJob, signal?: AbortSignal): Promise<MotionLoadReply> {
@@ -62,7 +62,7 @@ export function outcomeOf(reply: MotionLoadReply): LoadOutcome {
 export const inProcessMotionLoader: MotionLoader = (job, signal) => loadMotionFile(asLoadRequest(job), signal);
 
 /** dist/electron/motionLoadWorker.cjs beside the running bundle (unpacked beside app.asar in a packaged app). */
-export function defaultMotionLoadWorkerPath(): string {
+function defaultMotionLoadWorkerPath(): string {
   return join(__dirname, 'motionLoadWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 

@@ -21,7 +21,7 @@ export type OneShotEnd<T> =
   /** The worker's bundle, or a file it requires, was refused (workerBundles.ts): `message` is all there is to say. */
   | { end: 'refused'; message: string };
 
-export interface OneShotOptions {
+interface OneShotOptions {
   /** Ends the job as `cancelled` (also before the thread starts, if it is already aborted). */
   signal?: AbortSignal;
   /** Ends the job as `overBudget` after this many milliseconds. */

@@ -71,7 +71,7 @@ function swapCase(s: string): string {
 }
 
 /** Canonical path of `path`: links resolved in the longest existing prefix (the file itself may not exist yet). */
-export function canonicalFilePath(path: string): string {
+function canonicalFilePath(path: string): string {
   const abs = resolve(path);
   try {
     return realpathSync.native(abs);

@@ -8,9 +8,9 @@
 import { settleWrites } from './fsutil';
 
 /** The longest a quit waits for writes still running: a 44 MB copy of unsaved work takes well under a second. */
-export const QUIT_WAIT_MS = 5000;
+const QUIT_WAIT_MS = 5000;
 
-export interface QuitGateOptions {
+interface QuitGateOptions {
   /** The writes still running (writesInFlight). */
   pending: ReadonlySet<Promise<unknown>>;
   /** Quits again once the wait is over (Electron's app.quit). */

@@ -20,7 +20,7 @@ import { canonicalPath, linkOutOf, quotePath } from './pathPolicy';
 import { anotherUsers, readBytes } from './fsutil';
 import { describeFsError } from './fsErrors';
 
-export interface SystemFileQueue {
+interface SystemFileQueue {
   /** A file handed over by the OS: delivered at once when the renderer listens, else kept. */
   offer(path: string): void;
   /** Takes the first kept file that `wanted` accepts (the start-up motion), or null. */
@@ -103,7 +103,7 @@ export function handedOverRefusal(path: string, problem: string): string {
 }
 
 /** What the first launch's own command line asks for (firstLaunchFiles). */
-export interface FirstLaunchFiles {
+interface FirstLaunchFiles {
   /**
    * The first motion that passed the look on disk, as lookedAtPath gives it: opened at start-up, granted as a pick as
    * it was looked at (HandlerContext.startupLookedAt).

@@ -22,7 +22,7 @@ export const SAMPLES_FOLDER_NAME = 'ActGuy Samples';
 /** The motion the app opens at start-up, in the samples folder. */
 export const STARTUP_SAMPLE = 'walk.mtn';
 
-export interface UserSamplesOptions {
+interface UserSamplesOptions {
   /** The bundled samples (resources/assets). */
   bundledDir: string;
   /** Where users keep documents (Electron's app.getPath('documents')), or null when the OS has none. */

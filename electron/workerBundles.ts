@@ -167,7 +167,7 @@ let workerCompilesOnItsThread = false;
  * recompilation has no such task. V8 reads the flag when an isolate is created, so the process's own isolate, which
  * Node drains before it tears it down, keeps its background compiles (docs/testing.md, "Worker teardown").
  */
-export function compileWorkersOnTheirThread(): void {
+function compileWorkersOnTheirThread(): void {
   if (workerCompilesOnItsThread) return;
   setFlagsFromString('--no-concurrent-recompilation');
   workerCompilesOnItsThread = true;

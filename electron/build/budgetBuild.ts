@@ -25,7 +25,7 @@ import {
 } from '../../shared/project/plan';
 import { compressMotions, type CompressMotionsOptions } from './compressMotions';
 
-export type BudgetedCompression =
+type BudgetedCompression =
   | { ok: true; prepared: PreparedBuild; results: CompressedMotion[]; budget?: BuildReportBudget }
   | { ok: false; errors: FormatError[] };
 

@@ -423,7 +423,7 @@ export function projectInputFiles(project: ResolvedProject): RolePath[] {
  * system, so `./out/../walk.mtn`, a link to an input or a hard link is caught
  * too (an output never overwrites an input or another output).
  */
-export function outputClashes(project: ResolvedProject): FormatError[] {
+function outputClashes(project: ResolvedProject): FormatError[] {
   const inputs = projectInputFiles(project);
   const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
@@ -441,7 +441,7 @@ function outputKey(project: ResolvedProject, file: string): string {
  * people receive: one naming `~/.bashrc` as its report, `../x.sar`, or an `out` that is a link out of its folder
  * would replace whatever is there. Writing elsewhere is the user's choice, made with -o OUTDIR.
  */
-export function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
+function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
   const named = dirname(resolve(project.projectFile));
   const folder = canonicalPath(named);
   return projectOutputFiles(project).flatMap(({ path, key, role }) => {
@@ -501,7 +501,7 @@ export function filesInsideCache(project: ResolvedProject, cacheDir: string): Fo
 }
 
 /** `.actguy-cache/` in the project's folder. */
-export function defaultCacheDir(projectFile: string): string {
+function defaultCacheDir(projectFile: string): string {
   return join(dirname(resolve(projectFile)), '.actguy-cache');
 }
 

@@ -40,7 +40,7 @@ const MAGIC = 'AGC1';
 const ENTRY = /^[0-9a-f]{64}\.mt3c$/;
 const SHARD = /^[0-9a-f]{2}$/;
 /** The largest entry read: anything bigger is damage (an MT3 of a real motion is far smaller). */
-export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** How old an entry's mtime may grow before a hit refreshes it (the size limit drops the least recently used first). */
 export const REFRESH_MS = 24 * 3600 * 1000;
@@ -194,7 +194,7 @@ export interface BuildCache {
   readonly stats: CacheStats;
 }
 
-export type CandidateRead = CacheCandidate | undefined;
+type CandidateRead = CacheCandidate | undefined;
 
 function entryPath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.mt3c`);
@@ -393,7 +393,7 @@ function kindOf(path: string): 'dir' | 'link' | 'other' | 'none' {
  * some special file systems), refusing when `dir` itself is a link or not a folder. Folders above it that
  * exist are the user's (they may be links: the user named the path). Returns why it cannot, or undefined.
  */
-export function makeFolderNoFollow(
+function makeFolderNoFollow(
   dir: string,
   /** The permission bits of each folder it makes (less the umask); undefined: 0777 less the umask. */
   mode?: number,
@@ -534,7 +534,7 @@ const STATE_PATH_LINKS_MAX = 40;
  * naming and not ActGuy's to change: the state folder is then not used. The state folder itself is stateFolderProblem's
  * to judge; a folder not there yet is made 0700 under the last one walked (makeFolderNoFollow).
  */
-export function statePathProblem(dir: string, me: number): string | undefined {
+function statePathProblem(dir: string, me: number): string | undefined {
   const above = (folder: string) => `${folder}, a folder above ${dir},`;
   let at = '/';
   let rest = resolve(dir).split('/').filter(Boolean);

@@ -24,7 +24,7 @@ export interface Journal {
 export const JOURNAL_VERSION = 2;
 
 /** A value from a hostile file for a message: a string quoted, anything else as JSON; clipped. */
-export function quoteClipped(value: unknown, max = 120): string {
+function quoteClipped(value: unknown, max = 120): string {
   const clip = (s: string) => (s.length > max ? `${s.slice(0, max)}…` : s);
   if (typeof value === 'string') return quoteJson(clip(value), Infinity);
   if (typeof value !== 'object' || value === null)
@@ -43,7 +43,7 @@ export function journalByteLimit(outputs: readonly string[]): number {
 
 /** The names a temp or backup of `path` has: `<path>.actguy-<kind>.<host>.<pid>.<random>.tmp` (tempFiles.ts). */
 const TEMP_TAIL = /^[A-Za-z0-9-]{0,253}\.\d{1,10}\.[0-9a-z]{1,12}\.tmp$/;
-export function isOwnTempOf(path: string, candidate: string, kind: 'new' | 'old'): boolean {
+function isOwnTempOf(path: string, candidate: string, kind: 'new' | 'old'): boolean {
   const prefix = `${path}.actguy-${kind}.`;
   return candidate.startsWith(prefix) && TEMP_TAIL.test(candidate.slice(prefix.length));
 }

@@ -169,7 +169,7 @@ export function fileStamp(path: string): FileStamp | undefined {
   }
 }
 
-export type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | { ok: false; errors: FormatError[] };
+type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | { ok: false; errors: FormatError[] };
 
 /**
  * Compresses every motion of a prepared build (see the file comment). Errors name the motion's MTN. A cache

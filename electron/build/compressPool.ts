@@ -47,13 +47,13 @@ function motionOf(mtn: Uint8Array, resampleTo: number | undefined): Motion {
 }
 
 /** A cache entry to check before compressing: its MT3 bytes and its untrusted summary. */
-export interface PoolCandidate {
+interface PoolCandidate {
   bytes: Uint8Array;
   claim: Record<string, unknown>;
 }
 
 /** What a job gives back: the result, and what became of the candidate when there was one. */
-export interface PoolOutcome {
+interface PoolOutcome {
   result: CompressedMotion;
   /** 'accepted': the result is the candidate, verified; else why it was rejected (the result is then compressed). */
   candidate?: 'accepted' | { rejected: string };
@@ -64,7 +64,7 @@ export interface PoolOutcome {
  * exactly what the check recomputed (so a remembered verdict can later stand for the whole entry); otherwise
  * compresses. The same code in a worker and in-process.
  */
-export function verifyOrCompressMtnBytes(
+function verifyOrCompressMtnBytes(
   mtn: Uint8Array,
   options: CompressOptions,
   resampleTo: number | undefined,
@@ -141,7 +141,7 @@ export interface PoolRequest {
 }
 
 /** The shares a merge thread waits for (mergeOffThread), or `null` for none (it then ends without answering). */
-export interface MergeShares {
+interface MergeShares {
   shares: ChannelShare[] | null;
 }
 
@@ -211,7 +211,7 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
 }
 
 /** The side of a message port a pool worker answers on (its parentPort). */
-export interface PoolPort {
+interface PoolPort {
   on(event: 'message', listener: (req: PoolRequest) => void): unknown;
   postMessage(reply: PoolReply): void;
 }

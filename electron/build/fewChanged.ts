@@ -25,7 +25,7 @@ export const FEW_MOTION_BYTES = 256 * 1024;
 // The bound must stay under the size from which `actguy compress` itself compresses off its thread for Ctrl+C.
 if (FEW_MOTION_BYTES >= SHARE_MIN_MTN_BYTES) throw new Error('fewChanged: FEW_MOTION_BYTES must stay below 512 KiB');
 
-export interface FewChanged {
+interface FewChanged {
   /**
    * prepareBuild's `known`: as startWhenCold's, but on a rebuild the pool's workers are started early only once more
    * motion files than FEW_MOTIONS, or more bytes than FEW_MOTION_BYTES, are not known from the local verdicts.

@@ -31,7 +31,7 @@ export function readInputFile(path: string, limit?: { bytes: number; of: string 
 }
 
 /** How many names of a folder otherSpellingHint looks at: the hint is a courtesy, never a cost (docs/limits.md). */
-export const SPELLING_HINT_MAX_ENTRIES = 4096;
+const SPELLING_HINT_MAX_ENTRIES = 4096;
 
 /**
  * For a file that is not there, the name beside it that is the same name in another Unicode form or another letter
@@ -41,7 +41,7 @@ export const SPELLING_HINT_MAX_ENTRIES = 4096;
  * spelling, Linux only the one on disk, and both print alike: "no such file" alone left the user looking at a file
  * of that very name (docs/security.md, round 11).
  */
-export function otherSpellingHint(path: string): string | undefined {
+function otherSpellingHint(path: string): string | undefined {
   const want = basename(path);
   const nfc = want.normalize('NFC');
   const lower = nfc.toLowerCase();

@@ -19,7 +19,7 @@ export interface JournalScene {
   outside: string;
 }
 
-export interface HostileJournal {
+interface HostileJournal {
   name: string;
   /** Plants the journal (and whatever files it points at). */
   plant(scene: JournalScene): void;

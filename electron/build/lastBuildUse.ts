@@ -34,7 +34,7 @@ import {
 import { defaultStateDir, type VerdictStore } from './verdicts';
 
 /** What a build does with its record (lastBuildUse): one per build. */
-export interface LastBuildUse {
+interface LastBuildUse {
   /** Where the record lives (lastBuildPlace). */
   readonly file: string;
   readonly target: LastBuildTarget;

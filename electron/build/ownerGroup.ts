@@ -46,7 +46,7 @@ function localAccountsOnly(): boolean {
  * answers false: a list not readable, a group or owner not listed, users or groups from another source than the local
  * files (docs/security.md, round 33).
  */
-export function groupOfOwnerAlone(gid: number, owner: number): boolean {
+function groupOfOwnerAlone(gid: number, owner: number): boolean {
   if (process.platform === 'win32' || !localAccountsOnly()) return false;
   const passwd = lines(accountFiles.passwd);
   const group = lines(accountFiles.group);

@@ -623,3 +623,60 @@ parentPort.on('message', (req) => {
     await expect(pool.compress(walk, request('f'))).rejects.toThrow('the compression pool is closed');
   });
 });
+
+/**
+ * A pool worker that fails as it loads (a thrown error at the bundle's top level, not a refusal of the bundle) or
+ * while it answers (an uncaught throw): each request fails once, naming the error, a new worker is started for the
+ * next, and close() still ends. Mutations that fail: died() not rejecting the request it held (the request never
+ * settles: each test waits for it); died() putting the held request back at the head of the queue as a request
+ * sent in advance is (one request restarts for good on a worker that fails at load).
+ */
+describe('a pool worker that throws', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'actguy-throwing-pool-'));
+    writeFileSync(join(dir, 'atLoad.cjs'), `throw new Error('broken at load');\n`);
+    writeFileSync(
+      join(dir, 'whileAnswering.cjs'),
+      `const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (req) => {
+  if (req.options.name === 'throw') throw new Error('broken on ' + req.options.name);
+  parentPort.postMessage({ id: req.id, ok: true, result: { bytes: new Uint8Array(0), by: 'worker ' + req.options.name } });
+});
+`,
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const walk = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
+  const request = (name: string) =>
+    ({ name, positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 }) as PoolRequest['options'];
+
+  it('at load: each request fails once with the error, on a worker of its own; close() ends', async () => {
+    const pool = workerCompressor(join(dir, 'atLoad.cjs'), 2);
+    try {
+      const settled = await Promise.allSettled(['a', 'b', 'c'].map((n) => pool.compress(walk, request(n))));
+      expect(settled.map((s) => s.status === 'rejected' && String(s.reason))).toEqual(
+        Array(3).fill('Error: a compression worker stopped: broken at load'),
+      );
+      // The next request gets a fresh worker, which fails the same way: the pool is not left without threads.
+      await expect(pool.compress(walk, request('d'))).rejects.toThrow('a compression worker stopped: broken at load');
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.compress(walk, request('e'))).rejects.toThrow('the compression pool is closed');
+  });
+
+  it('while answering: only that request fails; the next is answered by a new worker', async () => {
+    const pool = workerCompressor(join(dir, 'whileAnswering.cjs'), 1);
+    try {
+      await expect(pool.compress(walk, request('throw'))).rejects.toThrow(
+        'a compression worker stopped: broken on throw',
+      );
+      expect((await pool.compress(walk, request('after'))) as unknown as { by: string }).toMatchObject({
+        by: 'worker after',
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+});

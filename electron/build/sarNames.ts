@@ -75,7 +75,7 @@ function loadNames(
 }
 
 /** A build report lists each motion in a few hundred bytes; one of 4096 motions stays well within this. */
-const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /**
  * The project a SAR was built from, found through the build report beside it

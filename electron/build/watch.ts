@@ -78,7 +78,7 @@ interface WatchedFolder {
 }
 
 /** Watched folders at most (inotify's default limit is 8192 watches for all of a user's programs). */
-export const WATCH_MAX_FOLDERS = 64;
+const WATCH_MAX_FOLDERS = 64;
 /** The changed files a build's first line names; the rest are counted. */
 const NAMED_CHANGES = 3;
 

@@ -4,8 +4,10 @@
  * other, and every one of an up-to-date build whose report could not be read back, had `file` and `place` null.
  *
  * Mutations, each failing this file: reportWarningProblem's input match removed (the SEV warning becomes the
- * project's, place null); its last fallback back to `file: null`.
+ * project's, place null); its last fallback back to `file: null`; readBackReport's shape check removed (a report of
+ * another shape threw a TypeError out of `actguy build --json`).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -69,5 +71,52 @@ describe('build --json: each warning with its file and place', () => {
       ['walk.sev', { line: 27, column: 1 }],
       ['p.actguy.json', null],
     ]);
+  });
+
+  it('an up-to-date build whose report on disk has another shape: read as one that cannot be read back, no throw', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-report-shape-'));
+    try {
+      const report = join(dir, 'p.report.json');
+      const outcome = {
+        ok: true,
+        upToDate: true,
+        summary: { outputs: { mar: 'out/p.mar', sar: 'out/p.sar', report }, totals: {}, warnings: ['w60: resampled'] },
+        written: [],
+        warnings: [],
+        notes: [],
+        carried: 0,
+      } as unknown as ProjectBuildOutcome;
+      for (const text of [
+        'null',
+        '[]',
+        '{}',
+        '{"motions": 5}',
+        '{"motions": [null]}',
+        '{"motions": [7]}',
+        '{"motions": [{"name": "w60", "mtn": "w.mtn"}]}',
+        '{"motions": [{"name": "w60", "mtn": "w.mtn", "unmetTolerances": "x"}]}',
+        '{"motions": [{"name": 60, "mtn": "w.mtn", "unmetTolerances": []}]}',
+        '{"motions": [{"name": "w60", "mtn": "w.mtn", "unmetTolerances": [1]}]}',
+      ]) {
+        writeFileSync(report, text);
+        const doc = buildJson('p.actguy.json', outcome) as Record<string, unknown>;
+        expect({ text, motions: doc.motions, unmet: doc.unmetTolerances, warnings: doc.warnings }).toEqual({
+          text,
+          motions: null,
+          unmet: [],
+          warnings: [{ file: 'p.actguy.json', place: null, message: 'w60: resampled' }],
+        });
+      }
+      // The shape the build writes is read back (the fields --json copies).
+      writeFileSync(
+        report,
+        JSON.stringify({ motions: [{ index: 0, name: 'w60', mtn: 'w.mtn', unmetTolerances: ['position'] }] }),
+      );
+      const doc = buildJson('p.actguy.json', outcome) as Record<string, unknown>;
+      expect(doc.unmetTolerances).toEqual([{ motion: 'w60', mtn: 'w.mtn', message: 'position' }]);
+      expect(doc.warnings).toEqual([{ file: 'w.mtn', place: { motion: 'w60' }, message: 'w60: resampled' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

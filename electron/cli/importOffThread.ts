@@ -24,7 +24,7 @@ export interface SourceImport {
 }
 
 /** The imported motion as the command writes and describes it. */
-export interface ImportedSource {
+interface ImportedSource {
   mtn: Uint8Array;
   joints: number;
   frameCount: number;
@@ -35,7 +35,7 @@ export interface ImportedSource {
   buffers: string[];
 }
 
-export type SourceImportReply = { ok: true; imported: ImportedSource } | { ok: false; error: WireError };
+type SourceImportReply = { ok: true; imported: ImportedSource } | { ok: false; error: WireError };
 
 /** The import itself, on whichever thread runs it; never throws (an error is answered as its fields). */
 export async function importSource(req: SourceImport): Promise<SourceImportReply> {
@@ -70,7 +70,7 @@ export function defaultCliImportWorkerPath(): string {
 }
 
 /** A single import in a worker thread: `result` is its answer; `stop` (Ctrl+C) ends the thread and `result` says so. */
-export interface OffThreadImport {
+interface OffThreadImport {
   result: Promise<SourceImportReply | { ok: false; stopped: true }>;
   stop(): void;
 }

@@ -10,9 +10,9 @@
  */
 
 /** The exit status after a signal: 128 + its number. */
-export const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const;
 
-export interface Interruption {
+interface Interruption {
   /**
    * Lets a signal that came in while this thread was busy be handled now (the process then ends, nothing written):
    * awaited before a command writes. Two turns of the event loop, so that a poll for the signal lies between.

@@ -4,7 +4,7 @@ import { compressCommand } from './commands/compress';
 import { runCommand } from './runCommand';
 
 /** Commands and the runner from the same bundle (a chunk's commands throw its own copies of our error classes). */
-export interface CommandSet {
+interface CommandSet {
   commands: readonly CliCommand[];
   run: (cmd: CliCommand, argv: string[]) => Promise<number>;
 }

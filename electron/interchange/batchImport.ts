@@ -27,7 +27,7 @@ import { readBytes, TEXT_LIMIT, writeFileAtomic, writeFileAtomicAsync, type Fold
 import { sameFile } from '../pathIdentity';
 import type { ImportRunner } from './importRunner';
 
-export interface BatchImportOptions {
+interface BatchImportOptions {
   fps: number;
   scale: number;
   offsets?: boolean;
@@ -70,7 +70,7 @@ export interface BatchImportOptions {
 }
 
 /** One motion the batch makes, or one file (or clip) it could not. */
-export interface BatchItem {
+interface BatchItem {
   input: string;
   /** The clip's name when the file held several (or one was chosen), else null. */
   clip: string | null;
@@ -89,7 +89,7 @@ export interface BatchItem {
   shape?: string;
 }
 
-export interface BatchOutcome {
+interface BatchOutcome {
   items: BatchItem[];
   /** Files (and clips) that failed. */
   failed: number;
@@ -107,7 +107,7 @@ export interface BatchProgress {
 }
 
 /** The motion name a file (and clip) gets: the file's base name, plus `_<clip>` for a clip among several. */
-export function batchMotionName(input: string, clip: string | null): string {
+function batchMotionName(input: string, clip: string | null): string {
   const stem = basename(input, extname(input));
   return clip === null ? stem : `${stem}_${clip}`;
 }
@@ -353,7 +353,7 @@ export async function runBatchImport(
  * project's folder when inside it (forward slashes), checked again as a whole
  * (a refused result means a bug here, and nothing is written).
  */
-export function projectWithMotions(
+function projectWithMotions(
   text: string,
   projectPath: string,
   items: readonly BatchItem[],

@@ -41,11 +41,11 @@ import { encodeGlbExport, type GlbExported } from './glbExportJob';
 import { withPlainFailures, workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
-export const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
+const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
 /** Most files one batch import takes (a technical animator's delivery is dozens). */
-export const IMPORT_BATCH_MAX = 1000;
+const IMPORT_BATCH_MAX = 1000;
 /** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
-export const IMPORT_MAX_FPS = 1000;
+const IMPORT_MAX_FPS = 1000;
 
 const IMPORT_FILTERS: FileFilter[] = [
   { name: 'Motion capture / animation (.bvh, .glb, .gltf, .fbx)', extensions: ['bvh', 'glb', 'gltf', 'fbx'] },
@@ -57,7 +57,7 @@ const GLB_FILTERS: FileFilter[] = [{ name: 'glTF binary (.glb)', extensions: ['g
 
 export type { HandlerDocument } from '../documents';
 
-export interface InterchangeHandlerContext {
+interface InterchangeHandlerContext {
   policy: PathPolicy;
   dialogs: DialogPort;
   compress: CompressClient;
@@ -69,7 +69,7 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<
+type InterchangeHandlers = ApiHandlersOf<
   'importMotion' | 'importMotionDialog' | 'importMotionBatch' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'
 >;
 
@@ -134,7 +134,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const folder = pinFolder(dirname(path));
     const scale = req.scale === undefined ? 1 : req.scale;
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
-      throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
+      throw new Error(`exportGltf: scale must be a number > 0, found ${quoteJson(req.scale)}`);
     const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
     let mt3: Mt3Motion | undefined;
     let totalKeys: number | null = null;
@@ -311,9 +311,9 @@ function importOptions(
   const fps = req.fps === undefined ? 30 : req.fps;
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_MAX_FPS))
-    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${String(req.fps)}`);
+    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${quoteJson(req.fps)}`);
   if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
-    throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
+    throw new Error(`${what}: scale must be a number > 0, found ${quoteJson(req.scale)}`);
   if (req.bvhPositions === undefined) return { fps, scale };
   const bvhPositions = BVH_POSITION_READINGS.find((r) => r === req.bvhPositions);
   if (!bvhPositions)
@@ -325,6 +325,6 @@ function importOptions(
 
 function requireSource(v: unknown, what: string): GltfExportSource {
   if (v !== 'source' && v !== 'compressed')
-    throw new Error(`${what} must be 'source' or 'compressed', found ${JSON.stringify(v)}`);
+    throw new Error(`${what} must be 'source' or 'compressed', found ${quoteJson(v)}`);
   return v;
 }

@@ -13,6 +13,7 @@
  * new ones or, on any failure, the old trio as it was and no temp file.
  */
 import { basename, dirname, extname, join } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
@@ -31,7 +32,7 @@ const MSH_FILTERS: FileFilter[] = [
   { name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] },
 ];
 
-export interface MshExportHandlerContext {
+interface MshExportHandlerContext {
   policy: PathPolicy;
   dialogs: DialogPort;
   compress: CompressClient;
@@ -41,7 +42,7 @@ export interface MshExportHandlerContext {
   commit?: CommitOptions;
 }
 
-export type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
+type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
 
 export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExportHandlers {
   const { policy, dialogs, compress, documents } = ctx;
@@ -162,7 +163,7 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
 function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExportOptions {
   for (const key of ['positionTolerance', 'rotationToleranceDeg'] as const)
     if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0))
-      throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
+      throw new Error(`${what}: ${key} must be a number >= 0, found ${quoteJson(req[key])}`);
   const overrides =
     req.rotationToleranceOverridesDeg === undefined
       ? {}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 /** Where assimp-testmodels installs its BVH files. */
 export const ASSIMP_BVH_DIR = '/usr/share/assimp/models/BVH';
 
-export interface RealBvhSample {
+interface RealBvhSample {
   /** Short name, e.g. "01_01". */
   name: string;
   /** Absolute path of the .bvh file. */

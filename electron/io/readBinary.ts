@@ -40,7 +40,7 @@ export const binaryReadIo = {
 };
 
 /** A format's header check, its kind for messages, and what a file of it is called in them. */
-export interface HeaderCheck {
+interface HeaderCheck {
   kind: FileKind;
   of: string;
   sizeFromHead: SizeFromHead;
@@ -57,7 +57,7 @@ export const HEADER_CHECKS: Record<BinaryKind, HeaderCheck> = {
 /** The size of each read past the header: a read of a large file is many calls, not one of its whole size. */
 export const READ_CHUNK_BYTES = 16 * 1024 * 1024;
 
-export interface BinaryReadOptions {
+interface BinaryReadOptions {
   /** Largest file read (default BINARY_MAX_BYTES). */
   limit?: number;
   /** Checked before each read: an aborted one stops the read (readHeaderFirst). */

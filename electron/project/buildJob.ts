@@ -51,7 +51,7 @@ export interface BuildJobRequest {
  * The record of the last build this build keeps (lastBuild.ts): where, for which outputs, and what it says but the
  * outputs' stamps, which main adds once it committed them (writeLastBuild); `pending` undefined: the old one goes.
  */
-export interface LastBuildToKeep {
+interface LastBuildToKeep {
   file: string;
   target: LastBuildTarget;
   pending: PendingLastBuild | undefined;
@@ -98,7 +98,7 @@ function builtWarnings(
   return shownBuildWarnings([...listedMessages(input, redact), ...report.slice(input.length)], reportPath);
 }
 
-export function toBuildProblem(e: unknown): BuildProblem {
+function toBuildProblem(e: unknown): BuildProblem {
   if (e instanceof FormatError) {
     const p: BuildProblem = { message: e.message, kind: e.kind };
     if (e.file !== undefined) p.file = e.file;
@@ -112,7 +112,7 @@ export function toBuildProblem(e: unknown): BuildProblem {
 }
 
 /** Largest error as a fraction of tolerance, and the largest rotation / position error. */
-export function errorSummary(result: Pick<CompressedMotion, 'channels'>): {
+function errorSummary(result: Pick<CompressedMotion, 'channels'>): {
   maxErrorRatio: number;
   maxRotationErrorDeg: number;
   maxPositionError: number;
@@ -132,7 +132,7 @@ const encoder = new TextEncoder();
 
 /** Runs one build, posting every step through `post`. Never throws for bad input: that becomes a 'failed' message. */
 /** What a build job compresses with: the pool (the worker passes one of defaultJobs() threads). */
-export interface BuildJobDeps {
+interface BuildJobDeps {
   compressor?: MotionCompressor;
   /** The per-user folder of the cache's local verdicts; default defaultStateDir(). */
   stateDir?: string;
@@ -348,7 +348,7 @@ function withCarriedEntries(report: BuildReport, fragments: ReadonlyMap<number, 
  * and position errors as the entry gives them (4 significant digits), and the ratio as the largest error of each
  * kind over that kind's tightest tolerance (with a rotation override per joint, a bound of the ratio).
  */
-export function reportErrorSummary(
+function reportErrorSummary(
   fragment: Uint8Array,
   rotationOverridesDeg: Readonly<Record<number, number>>,
 ): ReturnType<typeof errorSummary> | undefined {

@@ -11,6 +11,7 @@ import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
 import { isBundleRefusal } from '../../shared/errors';
 import { randomUUID } from 'node:crypto';
+import { shownPageId } from '../ipcArgs';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { buildOutputFiles, commitOutputsAsync, type CommitOptions, type OutputFile } from '../build/commit';
 import { outputStamp, writeLastBuildAsync } from '../build/lastBuild';
@@ -151,6 +152,11 @@ export interface BuildRunner {
   cancel(buildId: string): BuildStatus;
 }
 
+/** A build id the runner does not hold, quoted as a page's id is (the page sends it: ipcArgs.ts shownPageId). */
+function unknownBuild(id: unknown): Error {
+  return new Error(`no build ${shownPageId(id)} (it finished long ago or never started)`);
+}
+
 /** Finished builds kept for status queries (the newest ones). */
 const KEEP_FINISHED = 20;
 
@@ -164,7 +170,7 @@ export function createBuildRunner(
 
   const snapshot = (id: string): BuildStatus => {
     const b = builds.get(id);
-    if (!b) throw new Error(`no build ${JSON.stringify(id)} (it finished long ago or never started)`);
+    if (!b) throw unknownBuild(id);
     const s = b.status;
     return {
       ...s,
@@ -296,7 +302,7 @@ export function createBuildRunner(
     status: snapshot,
     cancel(buildId) {
       const b = builds.get(buildId);
-      if (!b) throw new Error(`no build ${JSON.stringify(buildId)}`);
+      if (!b) throw unknownBuild(buildId);
       // A build writing its outputs is past cancelling: its commit runs to the end (all or nothing, as one unit).
       if (!finished(b.status) && b.status.state !== 'writing') {
         b.stop();

@@ -47,7 +47,7 @@ import { workerTextChecker, type TextChecker } from './textCheck';
 /** Sound file types Web Audio decodes in Chromium. */
 export const SOUND_EXTENSIONS = ['wav', 'ogg', 'mp3', 'flac'] as const;
 /** Largest sound file served for audition. */
-export const SOUND_MAX_BYTES = 16 * 1024 * 1024;
+const SOUND_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * The most entries an audition folder may hold (docs/limits.md): it is listed when a motion beside it opens, each
  * sound checked against the policy and stat'ed on the main process, and a received folder of 200,000 empty `.wav`
@@ -121,7 +121,7 @@ export interface ProjectHandlerContext {
   onProjectPicked?: (path: string) => void;
 }
 
-export type ProjectHandlers = ApiHandlersOf<
+type ProjectHandlers = ApiHandlersOf<
   | 'openProject'
   | 'openProjectDialog'
   | 'openRecentProject'

@@ -30,7 +30,7 @@ export function floorCaptures(): [string, (fps: number) => Motion][] {
   return captures;
 }
 
-export interface FloorRun {
+interface FloorRun {
   label: string;
   options: Omit<CompressOptions, 'name'>;
   /** Below the floor: some key of every capture is over its tolerance. */
@@ -45,7 +45,7 @@ const tol = (u: number, deg: number) => ({ positionTolerance: u, rotationToleran
  * the floor) and at 0.005 u (all of them below it: nearly every key over, the case the summary is for), refined
  * and classic.
  */
-export const FLOOR_RUNS: FloorRun[] = [
+const FLOOR_RUNS: FloorRun[] = [
   { label: 'refined 0.05 u / 0.5 deg', options: tol(0.05, 0.5) },
   { label: 'refined 0.01 u / 0.1 deg', options: tol(0.01, 0.1) },
   { label: 'refined 0.005 u / 0.05 deg', options: tol(0.005, 0.05) },
@@ -70,7 +70,7 @@ export const FLOOR_RUNS: FloorRun[] = [
  * decoder; every key over it is named by the channel's warning, whose frame is a key over it, and listed by the
  * summary (unreachableSummary, what `--report` writes) with its error. Returns how many keys were over tolerance.
  */
-export function checkGuarantee(m: Motion, r: CompressResult, label: string): number {
+function checkGuarantee(m: Motion, r: CompressResult, label: string): number {
   const ind = independentErrors(m, r.bytes);
   const summary = unreachableSummary(m, r);
   let keysOver = 0;

@@ -76,6 +76,7 @@ import { compressTarget } from './compressTarget';
 import { recentFilesTarget } from './recentFilesTarget';
 import { windowStateTarget } from './windowStateTarget';
 import { lastFolderTarget } from './lastFolderTarget';
+import { buildReportTarget } from './buildReportTarget';
 import { tuningTarget } from './tuningTarget';
 import { backupTarget } from './backupTarget';
 import { preferencesTarget } from './preferencesTarget';
@@ -737,6 +738,7 @@ export const TARGETS: FuzzTarget[] = [
   recentFilesTarget,
   windowStateTarget,
   lastFolderTarget,
+  buildReportTarget,
   tuningTarget,
   backupTarget,
   preferencesTarget,

@@ -20,7 +20,8 @@ import {
 import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command';
 import { listed, onInterrupt } from '../interrupt';
 import { jsonProblem, printJson, refuseJsonWith, type JsonProblem } from '../json';
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../../build/files';
+import { MAX_REPORT_BYTES } from '../../build/sarNames';
 import type { BuildReport } from '../../../shared/project/plan';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
 import type { BuildReportBudget } from '../../../shared/project/plan';
@@ -353,6 +354,36 @@ export function reportWarningProblem(
 export const PROGRESS_FLUSH_MS = 100;
 
 /**
+ * The report an up-to-date build left at `path`, when it reads back as one: JSON whose `motions` are objects each with
+ * a string `name` and `mtn` and an array of strings `unmetTolerances` (what --json reads of it). Anything else, or no
+ * file, is undefined, as a report that cannot be read back: the file is the project's output, which another program
+ * may have written since the check found it untouched, and a report of another shape threw a TypeError out of
+ * `actguy build --json` (docs/architecture.md, Electron round 6).
+ */
+function readBackReport(path: string): BuildReport | undefined {
+  let doc: unknown;
+  try {
+    // As `info` reads a report (build/sarNames.ts): a FIFO put at its path must not hold the command, nor a huge file
+    // be read whole.
+    doc = JSON.parse(new TextDecoder().decode(readInputFile(path, { bytes: MAX_REPORT_BYTES, of: 'a build report' })));
+  } catch {
+    return undefined;
+  }
+  const motions = (doc as { motions?: unknown } | null)?.motions;
+  const motionShaped = (m: unknown): boolean => {
+    const { name, mtn, unmetTolerances } = (m ?? {}) as Record<string, unknown>;
+    return (
+      typeof m === 'object' &&
+      typeof name === 'string' &&
+      typeof mtn === 'string' &&
+      Array.isArray(unmetTolerances) &&
+      unmetTolerances.every((u) => typeof u === 'string')
+    );
+  };
+  return Array.isArray(motions) && motions.every(motionShaped) ? (doc as BuildReport) : undefined;
+}
+
+/**
  * build --json's document (docs/cli.md, "--json"): the outputs and their sizes, totals, each motion's keys, bytes and
  * largest errors against its tolerances, the unmet tolerances, warnings and notes; or the errors, nothing written.
  */
@@ -364,13 +395,7 @@ export function buildJson(projectFile: string, outcome: ProjectBuildOutcome): Re
   }
   const { summary } = outcome;
   // Up to date: nothing was built, and the report at its path is the last build's, which the check found untouched.
-  let report: BuildReport | undefined = outcome.report;
-  if (!report)
-    try {
-      report = JSON.parse(readFileSync(summary.outputs.report, 'utf8')) as BuildReport;
-    } catch {
-      report = undefined;
-    }
+  const report: BuildReport | undefined = outcome.report ?? readBackReport(summary.outputs.report);
   const motions =
     report?.motions.map((m) => ({
       index: m.index,

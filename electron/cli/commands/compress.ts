@@ -233,7 +233,7 @@ export const compressCommand: CliCommand = {
 const channelPlace = (kind: string, joint: number) => ({ channel: kind, joint });
 
 /** compress --json's document (docs/cli.md, "--json"). */
-export function compressJson(
+function compressJson(
   input: string,
   output: string,
   reportPath: string | undefined,
@@ -298,7 +298,7 @@ export function compressJson(
 }
 
 /** The MT3's motion name: --name, else the input's base name; either must follow the motion-name rule. */
-export function mt3MotionName(input: string, given: string | undefined): string {
+function mt3MotionName(input: string, given: string | undefined): string {
   const name = given ?? baseNameOf(input);
   const problem = motionNameProblem(name);
   if (!problem) return name;

@@ -233,7 +233,7 @@ function readMshFiles(path: string): MshFilesRead {
 }
 
 /** MTN summary: header, effective duration, joints with parents, and counts of user keys, locks and trace keys. */
-export function describeMtn(m: Motion, size: number, speed = 1): string {
+function describeMtn(m: Motion, size: number, speed = 1): string {
   const N = m.frameCount;
   const J = m.joints.length;
   const flagNames = Object.entries(MotionFlag)
