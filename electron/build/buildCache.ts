@@ -393,7 +393,7 @@ function kindOf(path: string): 'dir' | 'link' | 'other' | 'none' {
  * some special file systems), refusing when `dir` itself is a link or not a folder. Folders above it that
  * exist are the user's (they may be links: the user named the path). Returns why it cannot, or undefined.
  */
-function makeFolderNoFollow(
+export function makeFolderNoFollow(
   dir: string,
   /** The permission bits of each folder it makes (less the umask); undefined: 0777 less the umask. */
   mode?: number,
@@ -534,7 +534,7 @@ const STATE_PATH_LINKS_MAX = 40;
  * naming and not ActGuy's to change: the state folder is then not used. The state folder itself is stateFolderProblem's
  * to judge; a folder not there yet is made 0700 under the last one walked (makeFolderNoFollow).
  */
-function statePathProblem(dir: string, me: number): string | undefined {
+export function statePathProblem(dir: string, me: number): string | undefined {
   const above = (folder: string) => `${folder}, a folder above ${dir},`;
   let at = '/';
   let rest = resolve(dir).split('/').filter(Boolean);
