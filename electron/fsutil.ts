@@ -521,6 +521,18 @@ export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeo
 /** What writeFileAtomicAsync writes: bytes, text (UTF-8), or pieces made one at a time as the write asks for them. */
 export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 
+/** How writeFileAtomicAsync writes: as writeFileAtomic, and what it asks right before the rename. */
+export interface AsyncWriteOptions extends AtomicWriteOptions {
+  /** Asked right before the rename: false drops the write (the temp removed, nothing replaced). */
+  stillWanted?: () => boolean;
+  /**
+   * Called right before the rename, after the folder's check, in the same turn of the event loop: what it throws
+   * refuses the write (the temp removed, nothing replaced) and is thrown as it is (a save's check that the file on
+   * disk is still the one the page loaded, electron/loadedFiles.ts).
+   */
+  beforeRename?: () => void;
+}
+
 /**
  * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
  * while the user works (main's copy of unsaved work, up to 44 MB), or large (a save, an export), whose write and
@@ -538,18 +550,14 @@ export type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: AtomicWriteOptions & { stillWanted?: () => boolean } = {},
+  options: AsyncWriteOptions = {},
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
   return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options), true));
 }
 
-async function writeAtomicAsync(
-  path: string,
-  data: AsyncWriteData,
-  options: AtomicWriteOptions & { stillWanted?: () => boolean },
-): Promise<boolean> {
+async function writeAtomicAsync(path: string, data: AsyncWriteData, options: AsyncWriteOptions): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
   const { tmp, bytes, mode } = startAtomicWrite(
     path,
@@ -559,6 +567,7 @@ async function writeAtomicAsync(
   );
   const io = asyncWriteIo;
   let fd: number | null = null;
+  let refusedBeforeRename = false;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666).catch((e: unknown) => {
       throw tempNotMadeError(e, path);
@@ -578,6 +587,13 @@ async function writeAtomicAsync(
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
     refuseTempNotWritten(tmp, written, path);
+    if (options.beforeRename)
+      try {
+        options.beforeRename();
+      } catch (e) {
+        refusedBeforeRename = true;
+        throw e;
+      }
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
@@ -587,6 +603,7 @@ async function writeAtomicAsync(
     } catch {
       /* temp file may not exist */
     }
+    if (refusedBeforeRename) throw e;
     throw withoutTempPath(e, tmp, path);
   }
 }
