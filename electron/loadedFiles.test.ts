@@ -23,10 +23,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActGuyApiError } from '../shared/ipc/transport';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { ChangedOnDiskError, changeBetween, LoadedFiles, diskStateOf } from './loadedFiles';
-import { ASSETS, testHandlers } from './testing/handlerHarness';
+import { ASSETS, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 import type { TextChecker } from './project/textCheck';
 
+const compress = useCompressClientPerTest();
 let ws: string;
 let handlers: ApiHandlers;
 /** Run while a save's text is checked: after the first check of the file, before its write and rename. */
@@ -40,7 +41,11 @@ beforeEach(() => {
     duringCheck();
     return r;
   };
-  handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, checkText });
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+    compress: compress(),
+    checkText,
+  });
   duringCheck = () => undefined;
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
