@@ -224,6 +224,16 @@ export function notReplaceableProblem(path: string): string | undefined {
 }
 
 /**
+ * `cannot write <shown>: <why>` when an output may not replace what is at `path` (notReplaceableProblem), else
+ * undefined: the one wording of that refusal, for the app's saves (startAtomicWrite) and the build's commit and its
+ * check before the build (build/commit.ts). `shown` is the name the message gives (default `path`).
+ */
+export function notReplaceableMessage(path: string, shown = path): string | undefined {
+  const special = notReplaceableProblem(path);
+  return special && `cannot write ${shown}: ${special}`;
+}
+
+/**
  * The error for a temp that could not be made beside `path` (its folder holds no new files: /proc, a read-only disk,
  * a folder of another user's): says so, and names the output, where the system's error named only the temp's path
  * (`/proc/x.mtn: no such file or directory`). Keeps the system error's code. Other errors are given back as they are.
@@ -300,9 +310,8 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  const special = own ? undefined : notReplaceableProblem(path);
-  if (special)
-    throw Object.assign(new Error(`cannot write ${path}: ${special}; nothing was written`), { code: 'ENOTREG', path });
+  const special = own ? undefined : notReplaceableMessage(path);
+  if (special) throw Object.assign(new Error(`${special}; nothing was written`), { code: 'ENOTREG', path });
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
   return {
