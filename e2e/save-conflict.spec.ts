@@ -7,8 +7,10 @@
  * Screenshots of the dialog at 1280x800 and 1920x1080.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { repoRoot } from './electron-binary';
 import { openSampleProject } from './sev-ui';
 import { dragProjectRow } from './ui';
 
@@ -66,6 +68,8 @@ test('Save SEV over a .sev changed on disk asks: Cancel, Reload from disk (undoa
   // Cancel has the focus: Enter writes nothing either.
   await expect.poll(() => focusedId(page)).toBe('confirm-cancel');
   await saveScreenshot('save-conflict-sev-1280x800');
+  // The guide's picture of the question (docs/user-guide.md, "A file changed on disk since you opened it").
+  await page.screenshot({ path: join(repoRoot, 'docs', 'images', 'save-conflict.png') });
   await page.setViewportSize({ width: 1920, height: 1080 });
   await expect(page.getByTestId('confirm-reload')).toBeInViewport();
   await saveScreenshot('save-conflict-sev-1920x1080');
