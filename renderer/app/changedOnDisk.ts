@@ -30,11 +30,12 @@ export function changedOnDiskText(name: string, change: ChangeOnDisk): string {
     folder: `${name} was replaced on disk by a folder since it was opened here.`,
     special: `${name} was replaced on disk by something that is not a plain file since it was opened here.`,
   };
+  // In the buttons' order: Cancel, Reload from disk, Save anyway.
   return (
     `${what[change]}\n` +
-    `Save anyway writes your version over ${change === 'deleted' ? 'its name' : 'what is there now'}. ` +
+    'Cancel keeps your edits and writes nothing. ' +
     (reloadable(change) ? 'Reload from disk shows the version on disk; Undo (Ctrl+Z) brings your edits back. ' : '') +
-    'Cancel keeps your edits and writes nothing.'
+    `Save anyway writes your version over ${change === 'deleted' ? 'its name' : 'what is there now'}.`
   );
 }
 
