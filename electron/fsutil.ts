@@ -224,6 +224,16 @@ export function notReplaceableProblem(path: string): string | undefined {
 }
 
 /**
+ * `cannot write <shown>: <why>` when an output may not replace what is at `path` (notReplaceableProblem), else
+ * undefined: the one wording of that refusal, for the app's saves (startAtomicWrite) and the build's commit and its
+ * check before the build (build/commit.ts). `shown` is the name the message gives (default `path`).
+ */
+export function notReplaceableMessage(path: string, shown = path): string | undefined {
+  const special = notReplaceableProblem(path);
+  return special && `cannot write ${shown}: ${special}`;
+}
+
+/**
  * The error for a temp that could not be made beside `path` (its folder holds no new files: /proc, a read-only disk,
  * a folder of another user's): says so, and names the output, where the system's error named only the temp's path
  * (`/proc/x.mtn: no such file or directory`). Keeps the system error's code. Other errors are given back as they are.
@@ -300,9 +310,8 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  const special = own ? undefined : notReplaceableProblem(path);
-  if (special)
-    throw Object.assign(new Error(`cannot write ${path}: ${special}; nothing was written`), { code: 'ENOTREG', path });
+  const special = own ? undefined : notReplaceableMessage(path);
+  if (special) throw Object.assign(new Error(`${special}; nothing was written`), { code: 'ENOTREG', path });
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
   return {
@@ -521,6 +530,18 @@ export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeo
 /** What writeFileAtomicAsync writes: bytes, text (UTF-8), or pieces made one at a time as the write asks for them. */
 type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 
+/** How writeFileAtomicAsync writes: as writeFileAtomic, and what it asks right before the rename. */
+export interface AsyncWriteOptions extends AtomicWriteOptions {
+  /** Asked right before the rename: false drops the write (the temp removed, nothing replaced). */
+  stillWanted?: () => boolean;
+  /**
+   * Called right before the rename, after the folder's check, in the same turn of the event loop: what it throws
+   * refuses the write (the temp removed, nothing replaced) and is thrown as it is (a save's check that the file on
+   * disk is still the one the page loaded, electron/loadedFiles.ts).
+   */
+  beforeRename?: () => void;
+}
+
 /**
  * writeFileAtomic with the write and its flush off the main thread (Node's thread pool): for a file written often
  * while the user works (main's copy of unsaved work, up to 44 MB), or large (a save, an export), whose write and
@@ -538,18 +559,14 @@ type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 export function writeFileAtomicAsync(
   path: string,
   data: AsyncWriteData,
-  options: AtomicWriteOptions & { stillWanted?: () => boolean } = {},
+  options: AsyncWriteOptions = {},
 ): Promise<boolean> {
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
   return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options), true));
 }
 
-async function writeAtomicAsync(
-  path: string,
-  data: AsyncWriteData,
-  options: AtomicWriteOptions & { stillWanted?: () => boolean },
-): Promise<boolean> {
+async function writeAtomicAsync(path: string, data: AsyncWriteData, options: AsyncWriteOptions): Promise<boolean> {
   const pieces = typeof data !== 'string' && !(data instanceof Uint8Array) ? data : null;
   const { tmp, bytes, mode } = startAtomicWrite(
     path,
@@ -559,6 +576,7 @@ async function writeAtomicAsync(
   );
   const io = asyncWriteIo;
   let fd: number | null = null;
+  let refusedBeforeRename = false;
   try {
     fd = await io.open(tmp, 'wx', mode ?? 0o666).catch((e: unknown) => {
       throw tempNotMadeError(e, path);
@@ -578,6 +596,13 @@ async function writeAtomicAsync(
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
     refuseTempNotWritten(tmp, written, path);
+    if (options.beforeRename)
+      try {
+        options.beforeRename();
+      } catch (e) {
+        refusedBeforeRename = true;
+        throw e;
+      }
     atomicWriteIo.renameSync(tmp, path);
     return true;
   } catch (e) {
@@ -587,6 +612,7 @@ async function writeAtomicAsync(
     } catch {
       /* temp file may not exist */
     }
+    if (refusedBeforeRename) throw e;
     throw withoutTempPath(e, tmp, path);
   }
 }

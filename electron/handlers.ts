@@ -39,6 +39,7 @@ import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
 import { openIfBeside } from './besideFiles';
+import { ChangedOnDiskError } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputsAsync } from './build/commit';
@@ -719,6 +720,12 @@ export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg:
   } catch (e) {
     if (e instanceof FormatError)
       return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind, plain: plainOf(e) } };
+    // A save refused over a change on disk: the page asks whether to reload or replace it (loadedFiles.ts).
+    if (e instanceof ChangedOnDiskError)
+      return {
+        ok: false,
+        error: { message: clipMessage(e.message), changedOnDisk: { path: e.path, change: e.change } },
+      };
     if (e instanceof ActGuyApiError)
       return {
         ok: false,

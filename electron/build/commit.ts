@@ -59,7 +59,7 @@ import {
   type FolderPin,
   type SmallFile,
   type TempMade,
-  notReplaceableProblem,
+  notReplaceableMessage,
 } from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
@@ -283,18 +283,13 @@ export function outputsRefusedBeforeBuild(
     const kind = file === reportPath || !interrupted ? buildOutputKind(file, reportPath) : undefined;
     const problem = mayRead(file)
       ? (outputFolderProblem(resolve(file), file) ??
-        specialOutputProblem(file) ??
+        // A device, pipe or socket (or a link to one) at an output's name, which no commit replaces.
+        notReplaceableMessage(file) ??
         (kind ? otherKindProblem({ path: file, kind }) : undefined))
       : undefined;
     if (problem) refused.push({ file, problem });
   }
   return refused;
-}
-
-/** A device, pipe or socket (or a link to one) at an output's name, which no commit replaces (notReplaceableProblem). */
-function specialOutputProblem(file: string): string | undefined {
-  const special = notReplaceableProblem(file);
-  return special && `cannot write ${file}: ${special}`;
 }
 
 /**
@@ -403,8 +398,8 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
   }
   if (st?.isDirectory())
     throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
-  const special = notReplaceableProblem(target);
-  if (special) throw new OutputWriteError(`cannot write ${shown}: ${special}; nothing was written`);
+  const special = notReplaceableMessage(target, shown);
+  if (special) throw new OutputWriteError(`${special}; nothing was written`);
   const dir = dirname(target) || '.';
   const problem = outputFolderProblem(target, shown, fs.lstatSync);
   if (problem) throw new OutputWriteError(`${problem}; nothing was written`);

@@ -43,6 +43,7 @@ import { openRecentFileOrRefuse } from '../recentFiles';
 import { openIfBeside } from '../besideFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
+import { ChangedOnDiskError, LoadedFiles } from '../loadedFiles';
 
 /** Sound file types Web Audio decodes in Chromium. */
 export const SOUND_EXTENSIONS = ['wav', 'ogg', 'mp3', 'flac'] as const;
@@ -119,6 +120,8 @@ export interface ProjectHandlerContext {
   isRecentProject?: (path: string) => boolean;
   /** Told the project (canonical path) the user just opened as chosen: in the dialog, from Open Recent, or outside the window. */
   onProjectPicked?: (path: string) => void;
+  /** What the page loaded of each .sev and project file, checked before each save (a fresh record when omitted). */
+  loadedFiles?: LoadedFiles;
 }
 
 type ProjectHandlers = ApiHandlersOf<
@@ -145,6 +148,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   const { policy, dialogs } = ctx;
   const runner: BuildRunner = createBuildRunner(ctx.launchBuild ?? workerLauncher(defaultBuildWorkerPath()));
   const checkText: TextChecker = ctx.checkText ?? workerTextChecker();
+  // A save never silently replaces a file that changed on disk since the page loaded it (docs/security.md).
+  const loaded = ctx.loadedFiles ?? new LoadedFiles();
   /**
    * Folders (canonical) of the projects the user picked in a dialog: a
    * motion's first .sev may be created there, and their builds write there.
@@ -172,12 +177,18 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
-  /** The text at `path`, read through `fd` when the file was opened and judged already (openRecentFile). */
-  const readText = (path: string, fd?: number): string => {
+  /**
+   * The text at `path`, read through `fd` when the file was opened and judged already (openRecentFile). `rememberAs`:
+   * the name the page loads it by to edit (a .sev, a project file), so that a save checks first that the file there
+   * is still what was read.
+   */
+  const readText = (path: string, fd?: number, rememberAs?: string): string => {
     try {
       const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
       const bytes = fd === undefined ? readBytes(path, TEXT_LIMIT) : readBytesOf(fd, path, TEXT_LIMIT);
-      return decodeUtf8Text(bytes, kind, path);
+      const text = decodeUtf8Text(bytes, kind, path);
+      if (rememberAs !== undefined) loaded.remember(rememberAs, bytes);
+      return text;
     } catch (e) {
       if (e instanceof FormatError) throw e;
       throw new Error(`Could not read ${path}: ${systemReason(e)}`);
@@ -189,7 +200,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
     // A judged project keeps the path judged (canonical then): a link swapped in since names no other file here.
     const path = fd === undefined ? policy.check(given, 'read') : given;
-    return { path, text: readText(path, fd) };
+    return { path, text: readText(path, fd, given) };
   };
 
   /** Whether `canon` may be written by a build of `projectPath`: inside the folder of a picked project, or the workspace. */
@@ -221,6 +232,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     path: string,
     text: string,
     unchanged: string,
+    save: { given: string; overwriteChanged: boolean },
   ): Promise<SavedFile> => {
     // Only what ActGuy reads back: a text past TEXT_MAX_BYTES is refused by every open (a project padded to 70 MB
     // passed its check and was written, then File › Open Project refused it). Refused before the check worker is
@@ -230,6 +242,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       throw new Error(
         `Could not save ${path}: the text is ${bytes} bytes, and ActGuy opens a text file of at most ${TEXT_MAX_BYTES} bytes (64 MiB), so it would not open again; nothing was written and your edits are kept.`,
       );
+    // Not over a file that changed on disk since the page loaded it: checked now, and again right before the rename.
+    const stillAsLoaded = loaded.check(save.given, save.overwriteChanged);
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
     const { errors } = await checkText({ kind, path, text });
@@ -238,10 +252,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         `Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`,
       );
     try {
-      await writeFileAtomicAsync(path, text, { folder });
+      await writeFileAtomicAsync(path, text, { folder, beforeRename: stillAsLoaded });
     } catch (e) {
+      if (e instanceof ChangedOnDiskError) throw e;
       throw new Error(`Could not save ${path}: ${systemReason(e)}; ${unchanged}`);
     }
+    loaded.remember(save.given, text);
     return saved(path, bytes);
   };
 
@@ -355,7 +371,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     },
 
     saveProject: async (raw) => {
-      const req = requireObject<{ path: string; text: string }>(raw, 'saveProject');
+      const req = requireObject<{ path: string; text: string; overwriteChanged?: unknown }>(raw, 'saveProject');
       const given = requirePath(req.path, 'saveProject: path');
       if (!given.toLowerCase().endsWith('.json'))
         throw new Error(`Could not save ${quotePath(given)}: a project file name ends in .actguy.json`);
@@ -367,6 +383,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         path,
         req.text,
         `the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save')}`,
+        { given, overwriteChanged: req.overwriteChanged === true },
       );
     },
 
@@ -400,21 +417,26 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         project !== undefined && !isInside(canonicalPath(dirname(project)), canonicalPath(path))
           ? { outsideProject: true as const }
           : {};
+      const edited = ['.sev', '.json'].includes(extname(path).toLowerCase());
       if (!existsSync(path)) {
-        if (extname(path).toLowerCase() === '.sev') return { path: given, text: null, ...outside };
+        if (extname(path).toLowerCase() === '.sev') {
+          // The editor starts an empty one: a file made there since is a change its save asks about.
+          loaded.remember(given, null);
+          return { path: given, text: null, ...outside };
+        }
         throw new Error(`Could not read ${path}: no such file`);
       }
       // A .sev granted only beside a motion is judged on the descriptor read (besideFiles.ts; round 31).
       const judged = openIfBeside(policy, given, path);
       try {
-        return { path: given, text: readText(path, judged), ...outside };
+        return { path: given, text: readText(path, judged, edited ? given : undefined), ...outside };
       } finally {
         if (judged !== undefined) closeSync(judged);
       }
     },
 
     saveSev: async (raw) => {
-      const req = requireObject<{ path: string; text: string }>(raw, 'saveSev');
+      const req = requireObject<{ path: string; text: string; overwriteChanged?: unknown }>(raw, 'saveSev');
       const given = requirePath(req.path, 'saveSev: path');
       if (extname(given).toLowerCase() !== '.sev')
         throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
@@ -432,6 +454,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         path,
         req.text,
         `the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save SEV')}`,
+        { given, overwriteChanged: req.overwriteChanged === true },
       );
     },
 

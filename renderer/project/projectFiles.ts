@@ -9,8 +9,9 @@ import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { sevStore } from '../sev/sevStore';
 import { sessionStore } from '../state/sessionStore';
 import { saveSev } from '../sev/sevFiles';
-import { clearProjectHistory } from './projectHistory';
-import { isProjectDirty, motionPaths, projectStore } from './projectStore';
+import { clearProjectHistory, editProject } from './projectHistory';
+import { asJson, isProjectDirty, motionPaths, projectStore } from './projectStore';
+import { reloadStepLabel, saveMindingDisk } from '../app/changedOnDisk';
 import { message, notify } from './projectMessages';
 import { selectMotion } from './projectMotions';
 import { loadSeTables } from './seTables';
@@ -150,9 +151,17 @@ async function saveProjectNow(): Promise<boolean> {
   const p = projectStore.getState();
   if (!p.path) return true;
   if (!isProjectDirty(p)) return true;
+  const path = p.path;
   try {
     const text = p.text;
-    const saved = await requireApi().saveProject({ path: p.path, text });
+    // A project file changed on disk since it was read is not replaced without asking (renderer/app/changedOnDisk.ts).
+    const outcome = await saveMindingDisk(
+      (overwriteChanged) =>
+        requireApi().saveProject({ path, text, ...(overwriteChanged && { overwriteChanged: true }) }),
+      () => reloadProjectAsStep(path),
+    );
+    if (outcome.status !== 'saved') return false;
+    const saved = outcome.value;
     projectStore.getState().markSaved(text);
     notify('info', `Saved ${saved.path}.`);
     void checkProject();
@@ -160,5 +169,31 @@ async function saveProjectNow(): Promise<boolean> {
   } catch (e) {
     notify('error', `Save project failed: ${message(e)}`);
     return false;
+  }
+}
+
+/**
+ * Shows the project at `path` as it is on disk now, as one undo step ("Reload sample.actguy.json from disk"): Undo
+ * brings the edits back. The project is then saved as on disk. A disk text that is not a project's JSON is not shown
+ * (the edits stay).
+ */
+export async function reloadProjectAsStep(path: string): Promise<void> {
+  try {
+    const r = await requireApi().readProjectText({ path });
+    const json = r.text === null ? null : asJson(r.text);
+    if (projectStore.getState().path !== path) return;
+    if (!json) {
+      notify(
+        'error',
+        `Could not reload ${basenameOf(path)} from disk: it is not a project's JSON now. Your edits are kept, not saved.`,
+      );
+      return;
+    }
+    editProject(reloadStepLabel(path), () => json);
+    projectStore.getState().markSaved(projectStore.getState().text);
+    notify('info', `Reloaded ${basenameOf(path)} from disk; Undo (Ctrl+Z) brings your edits back.`);
+    void checkProject();
+  } catch (e) {
+    notify('error', `Could not reload ${basenameOf(path)} from disk: ${message(e)}. Your edits are kept, not saved.`);
   }
 }

@@ -139,7 +139,8 @@ function checkedProject(
   return { errors: problemsOf(r.errors), resolved: r.resolved ?? null, notProject };
 }
 
-function asJson(text: string): ProjectJson | null {
+/** The project JSON of a text, or null when it is not a JSON object. */
+export function asJson(text: string): ProjectJson | null {
   try {
     const v = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;

@@ -7,6 +7,7 @@ import { serializeSev } from '../../shared/sev/serialize';
 import { droppedOnSave } from '../../shared/sev/validate';
 import { failureText, plainProblemOf, requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
+import { reloadStepLabel, saveMindingDisk } from '../app/changedOnDisk';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { editProject } from '../project/projectHistory';
@@ -65,7 +66,14 @@ export async function saveSev(): Promise<boolean> {
     if (pick !== 'save') return false;
   }
   try {
-    await requireApi().saveSev({ path: f.path, text: serializeSev(doc) });
+    // A file changed on disk since it was read is not replaced without asking (renderer/app/changedOnDisk.ts).
+    const text = serializeSev(doc);
+    const outcome = await saveMindingDisk(
+      (overwriteChanged) =>
+        requireApi().saveSev({ path: f.path, text, ...(overwriteChanged && { overwriteChanged: true }) }),
+      () => reloadSevAsStep(f.path),
+    );
+    if (outcome.status !== 'saved') return false;
     sevStore.getState().markSaved(doc);
     ensureSevListed(f.path, f.motionName);
     notify('info', `Saved ${f.path}.`);
@@ -137,6 +145,29 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
 export function sevWasEditedSince(asked: SevFileState | null): boolean {
   const now = sevStore.getState().file;
   return isSevDirty(now) && (now?.path !== asked?.path || now?.doc !== asked?.doc);
+}
+
+/**
+ * Shows the .sev at `path` as it is on disk now, as one undo step ("Reload walk.sev from disk"): Undo brings the edits
+ * back. The file is then saved as on disk. A disk text with errors is not shown (the edits stay; Reload from disk in
+ * the editor's menu shows it, asking first).
+ */
+export async function reloadSevAsStep(path: string): Promise<void> {
+  try {
+    const project = projectStore.getState().path;
+    const r = await requireApi().readProjectText({ path, ...(project && { project }) });
+    if (sevStore.getState().file?.path !== path) return;
+    const why =
+      r.text === null ? 'it is no longer on disk' : sevStore.getState().reloadAsStep(reloadStepLabel(path), r.text);
+    if (why) {
+      notify('error', `Could not reload ${basenameOf(path)} from disk: ${why}. Your edits are kept, not saved.`);
+      return;
+    }
+    notify('info', `Reloaded ${basenameOf(path)} from disk; Undo (Ctrl+Z) brings your edits back.`);
+    void checkProject();
+  } catch (e) {
+    notify('error', `Could not reload ${basenameOf(path)} from disk: ${message(e)}. Your edits are kept, not saved.`);
+  }
 }
 
 /** The question a reload asks over unsaved edits, for the file named `name`. */

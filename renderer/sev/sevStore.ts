@@ -162,6 +162,11 @@ export interface SevState {
   markUnsaved(): void;
   /** Records that `doc` is on disk (after a save); variants hidden from SEs saved without them are dropped. */
   markSaved(doc: SevDocument): void;
+  /**
+   * Replaces the document with the text on disk as one undo step named `label` (the file is then saved as it is on
+   * disk, and Undo brings the edits back, unsaved). Returns why it could not (the text has errors), or null.
+   */
+  reloadAsStep(label: string, text: string): string | null;
   /** Keeps (or, with null, forgets) the floor variants an unticked "Floors" box hid. */
   setHiddenVariants(index: number, variants: string[] | null): void;
   /** Edits the text of a file that does not parse; adopts it as the document once it parses. */
@@ -314,6 +319,30 @@ export function createSevStore() {
         // The warnings now are those of the text written (serializeSev(doc), as sevFiles.saveSev writes it).
         const textWarnings = errorsOf(bidiWarnings(serializeSev(doc), 'SEV', f.path));
         setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false, hiddenVariants, textWarnings });
+      },
+
+      reloadAsStep(label, text) {
+        const f = get().file;
+        if (!f?.doc) return 'No sound-event file is open.';
+        if (get().transaction) get().commit();
+        const parsed = parseSev(text, f.path);
+        if (parsed.errors.length)
+          return `the file on disk has ${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'} (${parsed.errors[0].message})`;
+        const { hiddenVariants, back } = stepTo(f.hiddenVariants, label, f.doc, parsed.doc);
+        const past = [...f.past, back];
+        setFile({
+          doc: parsed.doc,
+          savedDoc: parsed.doc,
+          isNew: false,
+          brokenTextEdited: false,
+          textWarnings: errorsOf(parsed.warnings),
+          past: past.slice(-HISTORY_LIMIT),
+          future: [],
+          hiddenVariants,
+        });
+        recordSevStep(label, past.length > HISTORY_LIMIT);
+        clampSelection();
+        return null;
       },
 
       setHiddenVariants(index, variants) {

@@ -26,6 +26,11 @@ export interface SaveProjectRequest {
   /** Absolute path ending in `.json`, in the allowed set. */
   path: string;
   text: string;
+  /**
+   * The user chose "Save anyway" after this save was refused because the file changed on disk since it was opened
+   * (ActGuyApiError.changedOnDisk): main replaces the file only while it is still what that refusal found.
+   */
+  overwriteChanged?: boolean;
 }
 
 /** A text file a project holds (a .sev, default.sls, se_define.h). */
@@ -49,6 +54,11 @@ export interface SaveSevRequest {
    */
   path: string;
   text: string;
+  /**
+   * The user chose "Save anyway" after this save was refused because the file changed on disk since it was opened
+   * (ActGuyApiError.changedOnDisk): main replaces the file only while it is still what that refusal found.
+   */
+  overwriteChanged?: boolean;
 }
 
 /** What a project file dialog picks: a motion to add, a SEV to attach, or a sound file whose folder holds the audition sounds. */

@@ -42,6 +42,20 @@ export interface IpcErrorPayload {
    * and for a File > Import that failed otherwise (plainImportFailure).
    */
   plain?: PlainFileProblem;
+  /**
+   * Set when a save was refused because its file changed on disk since the page loaded it (electron/loadedFiles.ts):
+   * the path main refused to write and what it found there. Nothing was written; the page asks what to do.
+   */
+  changedOnDisk?: ChangedOnDisk;
+}
+
+/** How a file differs on disk from what the page loaded: its content, gone, made since, or replaced by another kind. */
+export type ChangeOnDisk = 'changed' | 'deleted' | 'created' | 'link' | 'folder' | 'special';
+
+/** A save refused over a change on disk (IpcErrorPayload.changedOnDisk). */
+export interface ChangedOnDisk {
+  path: string;
+  change: ChangeOnDisk;
 }
 
 /** A transport's reply envelope: handlers never let an exception cross a transport raw. */
@@ -51,10 +65,12 @@ export type IpcReply<T> = { ok: true; value: T } | { ok: false; error: IpcErrorP
 export class ActGuyApiError extends Error {
   readonly formatKind: FileKind | undefined;
   readonly plain: PlainFileProblem | undefined;
+  readonly changedOnDisk: ChangedOnDisk | undefined;
   constructor(payload: IpcErrorPayload) {
     super(payload.message);
     this.name = 'ActGuyApiError';
     this.formatKind = payload.formatKind;
     this.plain = payload.plain;
+    this.changedOnDisk = payload.changedOnDisk;
   }
 }

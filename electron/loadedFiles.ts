@@ -1,0 +1,182 @@
+/**
+ * What the page loaded of each document it may save back (a .sev, a project file), so that a save never silently
+ * replaces a file that changed on disk since (a colleague's edit in a shared folder, a sync, another editor):
+ * docs/security.md, "Saves and files changed on disk".
+ *
+ * When main reads a document for the page it remembers its size, modification time and a SHA-256 of the bytes read
+ * (or that there was none). A save of that path first compares the file on disk with it, by content: a file touched
+ * with its bytes unchanged is not a change (a coarse or a network file system may move the time without a write, or
+ * keep it through one), a file deleted since, or replaced by a link or a folder, is. A change refuses the save with a
+ * ChangedOnDiskError before anything is written, and the comparison runs again right before the rename that installs
+ * the new file (`beforeRename`). What the refusal found is remembered too: a save the user confirmed ("Save anyway",
+ * `overwrite`) replaces the file only while it is still what the refusal found, so a change made after the question
+ * is asked about again. A save of a path never loaded (a new file, Save As) is a plain save.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { readBytes } from './fsutil';
+import { canonicalPath, quotePath } from './pathPolicy';
+import type { ChangeOnDisk } from '../shared/ipc/transport';
+
+/** A document as main read it (or found it missing), or what stood at its name when a save was refused. */
+export type DiskState =
+  | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
+  | { kind: 'absent' }
+  /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
+  | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number };
+
+/** The SHA-256 of `bytes`, in hex. */
+export function sha256Of(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The state of bytes just read or written at a path whose lstat (or fstat) is `st`. */
+export function stateOfBytes(bytes: Uint8Array | string, st: Pick<Stats, 'mtimeMs'> | null): DiskState {
+  const size = typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.byteLength;
+  return { kind: 'file', size, mtimeMs: st?.mtimeMs ?? 0, sha256: sha256Of(bytes) };
+}
+
+/**
+ * What is at `path` now, read without following a link (with `follow`, through one); a plain file is read whole to
+ * hash it.
+ */
+export function diskStateOf(path: string, follow = false): DiskState {
+  let st: Stats;
+  try {
+    st = follow ? statSync(path) : lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return { kind: 'absent' };
+    throw e;
+  }
+  if (st.isSymbolicLink()) return { kind: 'other', what: 'link', mtimeMs: st.mtimeMs };
+  if (st.isDirectory()) return { kind: 'other', what: 'folder', mtimeMs: st.mtimeMs };
+  if (!st.isFile()) return { kind: 'other', what: 'special', mtimeMs: st.mtimeMs };
+  let bytes: Uint8Array;
+  try {
+    bytes = readBytes(path);
+  } catch (e) {
+    // Gone (or replaced by a folder) between the lstat and the read: asked again, once.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    throw e;
+  }
+  return stateOfBytes(bytes, st);
+}
+
+/** How `now` differs from `then`, or undefined when it is the same file content (or the same absence). */
+export function changeBetween(then: DiskState, now: DiskState): ChangeOnDisk | undefined {
+  if (now.kind === 'absent') return then.kind === 'absent' ? undefined : 'deleted';
+  if (now.kind === 'other') return then.kind === 'other' && then.what === now.what ? undefined : now.what;
+  if (then.kind !== 'file') return 'created';
+  // Same bytes, whatever the time says: a touch, or a copy of the same text, is no change.
+  return then.size === now.size && then.sha256 === now.sha256 ? undefined : 'changed';
+}
+
+/** Words for a change, after "it …". */
+export function changeWords(change: ChangeOnDisk): string {
+  switch (change) {
+    case 'changed':
+      return 'changed on disk since it was opened';
+    case 'deleted':
+      return 'was deleted from disk since it was opened';
+    case 'created':
+      return 'was created on disk since the editor found none there';
+    case 'link':
+      return 'was replaced on disk by a symbolic link since it was opened';
+    case 'folder':
+      return 'was replaced on disk by a folder since it was opened';
+    case 'special':
+      return 'was replaced on disk by something that is not a plain file since it was opened';
+  }
+}
+
+/** A save refused because the file changed on disk since the page loaded it: nothing was written. */
+export class ChangedOnDiskError extends Error {
+  readonly path: string;
+  readonly change: ChangeOnDisk;
+  constructor(path: string, change: ChangeOnDisk) {
+    super(
+      `Did not save ${quotePath(path)}: it ${changeWords(change)} (another program or person wrote it); nothing was ` +
+        `written and your edits are kept. Reload it from disk, or save again to replace it.`,
+    );
+    this.name = 'ChangedOnDiskError';
+    this.path = path;
+    this.change = change;
+  }
+}
+
+/**
+ * The name a document is remembered and compared at: its folder with links resolved, and its own name as it is, not
+ * through a link. A file replaced by a link since it was read is then found as a link, not as the file it leads to.
+ */
+export function loadedNameOf(path: string): string {
+  return join(canonicalPath(dirname(path)), basename(path));
+}
+
+/** What main remembers of a document: the state read, and whether its name was a link then (compared through it). */
+interface Loaded {
+  state: DiskState;
+  throughLink: boolean;
+}
+
+/** Whether the name is a symbolic link now. */
+function isLinkNow(name: string): boolean {
+  try {
+    return lstatSync(name).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The documents main loaded for the page, by their name (loadedNameOf of the path read or written). */
+export class LoadedFiles {
+  private readonly loaded = new Map<string, Loaded>();
+  /** What a refusal found at the name: a save with `overwrite` may replace exactly that. */
+  private readonly refused = new Map<string, Loaded>();
+
+  /**
+   * Remembers what was just read (or written) at `given`: `bytes`, or that nothing was there (null). A name that is a
+   * link now (it stood there when the user chose it: the policy writes through such a one) is compared through it.
+   */
+  remember(given: string, bytes: Uint8Array | string | null): void {
+    const path = loadedNameOf(given);
+    const throughLink = isLinkNow(path);
+    let st: Stats | null = null;
+    try {
+      st = throughLink ? statSync(path) : lstatSync(path);
+    } catch {
+      // gone at once: the next save compares with the bytes, and finds it deleted
+    }
+    this.loaded.set(path, { state: bytes === null ? { kind: 'absent' } : stateOfBytes(bytes, st), throughLink });
+    this.refused.delete(path);
+  }
+
+  /** What was remembered of `path`, if anything. */
+  stateOf(path: string): DiskState | undefined {
+    return this.loaded.get(loadedNameOf(path))?.state;
+  }
+
+  /**
+   * The check before a save of `path`: throws ChangedOnDiskError when the file on disk is not what the page loaded
+   * (with `overwrite`, not what the last refusal found there). Returns the function to call again right before the
+   * rename, which throws the same way. A path never loaded passes.
+   */
+  check(given: string, overwrite = false): () => void {
+    const path = loadedNameOf(given);
+    const confirmed = overwrite ? this.refused.get(path) : undefined;
+    const checkNow = (): void => {
+      // Looked up at each call: an earlier save of the same file, renamed in between (saves of a file go in turn),
+      // remembered what it wrote.
+      const expected = confirmed ?? this.loaded.get(path);
+      if (!expected) return;
+      const now = diskStateOf(path, expected.throughLink);
+      const change = changeBetween(expected.state, now);
+      if (change === undefined) return;
+      this.refused.set(path, { state: now, throughLink: expected.throughLink });
+      throw new ChangedOnDiskError(given, change);
+    };
+    checkNow();
+    return checkNow;
+  }
+}
