@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultStateDir, loadChunkWithCodeCache } from './codeCache';
+import { buildPath } from './commands/build';
 
 let dir: string;
 let state: string;
@@ -75,13 +76,56 @@ describe('the commands chunk with a code cache', () => {
     expect(load()).toEqual({ use: 'none', saved: true, salt: 'one' });
     const [file] = cacheFiles();
     expect(file).toMatch(/code-cache\/chunk\d+-build-[0-9a-f]{32}\.bin$/);
-    expect(readFileSync(file, 'latin1').startsWith('actguy-code-cache 1\n')).toBe(true);
+    expect(readFileSync(file, 'latin1').startsWith('actguy-code-cache 2\n')).toBe(true);
     const before = statSync(file, { bigint: true });
     expect(load()).toEqual({ use: 'used', saved: false, salt: 'one' });
     const after = statSync(file, { bigint: true });
     expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
     // The chunk is in require's cache as require would put it there.
     expect(require.cache[chunk]?.exports).toBeDefined();
+  });
+
+  it('a run on a path the cache was not made on writes it again, naming both; then it is only read', () => {
+    const run = (ran: string[]) => {
+      delete require.cache[chunk];
+      const got = loadChunkWithCodeCache(chunk, state, 'build');
+      expect((got.exports as { sum: (x: number) => number }).sum(20)).toBe(sumOf(20));
+      return { use: got.use, paths: got.paths, saved: got.save(ran) };
+    };
+    expect(run(['full'])).toEqual({ use: 'none', paths: [], saved: true });
+    expect(run(['full'])).toEqual({ use: 'used', paths: ['full'], saved: false });
+    expect(run(['few-changed'])).toEqual({ use: 'used', paths: ['full'], saved: true });
+    expect(run(['few-changed'])).toEqual({ use: 'used', paths: ['few-changed', 'full'], saved: false });
+    expect(run(['full'])).toEqual({ use: 'used', paths: ['few-changed', 'full'], saved: false });
+    expect(run([])).toEqual({ use: 'used', paths: ['few-changed', 'full'], saved: false });
+    expect(run(['up-to-date', 'Not A Path'])).toEqual({ use: 'used', paths: ['few-changed', 'full'], saved: true });
+    expect(run(['up-to-date'])).toEqual({ use: 'used', paths: ['few-changed', 'full', 'up-to-date'], saved: false });
+    expect(cacheFiles().length).toBe(1);
+    // The paths are under the checksum: a file naming another path than it was made on is not used, and written again.
+    const [file] = cacheFiles();
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('few-changed');
+    bytes.write('few-chenged', at, 'latin1');
+    writeFileSync(file, bytes);
+    expect(run(['full'])).toEqual({ use: 'checksum', paths: [], saved: true });
+    expect(run(['full'])).toEqual({ use: 'used', paths: ['full'], saved: false });
+    // A paths line not of the shape (a name the tool never writes) is not used either.
+    const again = readFileSync(file);
+    again.write('FULL', again.indexOf('full'), 'latin1');
+    writeFileSync(file, again);
+    expect(run(['full']).use).toBe('unusable');
+  });
+
+  it("a build's path: up to date, from the cache (nothing carried), a few motions compressed beside those carried, more", () => {
+    const outcome = (upToDate: boolean, carried: number, misses: number, verified: number) =>
+      buildPath({ ok: true, upToDate, carried, cache: { misses, verified } } as never);
+    expect(outcome(true, 0, 0, 0)).toBe('up-to-date');
+    expect(outcome(false, 0, 1000, 0)).toBe('full');
+    expect(outcome(false, 999, 1, 0)).toBe('few-changed');
+    expect(outcome(false, 998, 1, 1)).toBe('few-changed');
+    expect(outcome(false, 997, 3, 0)).toBe('carried');
+    // Carried with nothing compressed (a setting that changes only the report): no compressor code ran here.
+    expect(outcome(false, 1000, 0, 0)).toBe('carried');
   });
 
   it('another command has a cache of its own', () => {
@@ -123,7 +167,7 @@ describe('the commands chunk with a code cache', () => {
     expect(load().use).toBe('checksum');
     writeFileSync(file, bytes.subarray(0, 40));
     expect(load().use).toBe('unusable');
-    writeFileSync(file, Buffer.concat([Buffer.from('actguy-code-cache 2\n'), bytes.subarray(20)]));
+    writeFileSync(file, Buffer.concat([Buffer.from('actguy-code-cache 3\n'), bytes.subarray(20)]));
     expect(load().use).toBe('unusable');
     expect(load().use).toBe('used');
   });
@@ -200,6 +244,9 @@ describe('the built CLI', () => {
     expect(first.status, first.stderr).toBe(0);
     const [file] = cacheFiles();
     expect(file).toMatch(/cliCommands-build-[0-9a-f]{32}\.bin$/);
+    // Made by the first build (every motion compressed), then again by the first up-to-date one, which took a path
+    // the first did not: the file names both.
+    expect(readFileSync(file, 'latin1').split('\n')[2]).toBe('full,up-to-date');
     const before = statSync(file, { bigint: true });
     const second = run();
     expect(second.status, second.stderr).toBe(0);
@@ -211,14 +258,15 @@ describe('the built CLI', () => {
     // Data V8 refuses under a checksum that holds (V8 is the last check; in another process, since V8 also keeps
     // what it compiled in this one): the chunk is compiled from its source, the command runs as before, and the run
     // writes a good cache in its place.
-    const head = 'actguy-code-cache 1\n';
+    const head = 'actguy-code-cache 2\n';
     const junk = Buffer.alloc(4096, 7);
     const digest = createHash('sha256')
       .update(readFileSync(join(root, 'dist', 'cli', 'cliCommands.cjs')))
       .digest('hex');
     const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0build`;
-    const sum = createHash('sha256').update(key).update('\0').update(junk).digest('hex');
-    writeFileSync(file, Buffer.concat([Buffer.from(`${head}${sum}\n`, 'latin1'), junk]));
+    const paths = 'full,up-to-date';
+    const sum = createHash('sha256').update(key).update('\0').update(paths).update('\0').update(junk).digest('hex');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${head}${sum}\n${paths}\n`, 'latin1'), junk]));
     const third = run();
     expect(third.status, third.stderr).toBe(0);
     expect(third.stdout).toBe(first.stdout);
@@ -245,12 +293,12 @@ function plantForeignCache(chunkPath: string, stateDir: string, marker: string):
   const digest = createHash('sha256').update(source).digest('hex');
   const key = `cliCommands.cjs\0${digest}\0${process.version}\0${process.platform}\0${process.arch}\0build`;
   const id = createHash('sha256').update(key).digest('hex').slice(0, 32);
-  const sum = createHash('sha256').update(key).update('\0').update(data).digest('hex');
+  const sum = createHash('sha256').update(key).update('\0').update('\0').update(data).digest('hex');
   const folder = join(stateDir, 'code-cache');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   chmodSync(stateDir, 0o700);
   const file = join(folder, `cliCommands-build-${id}.bin`);
-  writeFileSync(file, Buffer.concat([Buffer.from(`actguy-code-cache 1\n${sum}\n`, 'latin1'), data]));
+  writeFileSync(file, Buffer.concat([Buffer.from(`actguy-code-cache 2\n${sum}\n\n`, 'latin1'), data]));
   return file;
 }
 

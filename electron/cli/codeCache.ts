@@ -18,6 +18,14 @@
  * - V8 may still refuse it (`cachedDataRejected`): the chunk is then compiled from its source as without a cache.
  * A cache that is missing, refused or of another shape costs nothing but the compile it would have saved; the run
  * then writes a new one at its end (atomically; a save that fails is ignored).
+ *
+ * The file also names the paths through the command that the runs which made it took (codePaths.ts: for `build`, a
+ * build from the cache, one up to date, one that carried the last build's motions, one that compressed a few changed
+ * motions on its own thread). A run that used the cache and took a path it does not name writes it again at its end,
+ * naming that path too: the first build of a project compresses every motion in its workers and never runs the
+ * rebuild's code on its own thread, so a cache made by it alone left the carried motions' checks, the commit of their
+ * pieces and the compressor itself to be compiled again by every one-file rebuild. So a project's cache is written
+ * about once per path, then only read.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -31,9 +39,16 @@ export { defaultStateDir } from '../build/verdicts';
 
 /** The largest code cache read (the commands chunk's is about 0.4 MB). */
 export const CODE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
-/** The file's first line; the SHA-256 (hex) and a line break follow, then V8's data. */
-const MAGIC = 'actguy-code-cache 1\n';
+/**
+ * The file's first line; the SHA-256 (hex) and a line break follow, then the paths the cache was made on (comma
+ * separated, each as PATH_NAME) and a line break, then V8's data.
+ */
+const MAGIC = 'actguy-code-cache 2\n';
 const HEAD_BYTES = MAGIC.length + 64 + 1;
+/** A path's name (codePaths.ts); the line of them is at most PATHS_LINE_MAX bytes. */
+const PATH_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+const PATHS_LINE_MAX = 512;
+const PATHS_MAX = 12;
 
 /** What happened to the cache in a load: used, refused (and why), or none there. */
 export type CodeCacheUse = 'used' | 'none' | 'unusable' | 'checksum' | 'rejected' | 'no-state';
@@ -42,8 +57,13 @@ export interface LoadedChunk {
   exports: unknown;
   /** What became of the cache read (for the tests). */
   use: CodeCacheUse;
-  /** Writes the cache for the next run, when this one did not use a good one; true when a file was written. */
-  save: () => boolean;
+  /** The paths the cache used was made on (none when it was not used). */
+  paths: readonly string[];
+  /**
+   * Writes the cache for the next run, when this one did not use a good one or took a path (`ran`) the one it used
+   * was not made on; true when a file was written.
+   */
+  save: (ran?: readonly string[]) => boolean;
 }
 
 /** Where the cache of `chunk` (its bytes) for `command` lives in `stateDir`. */
@@ -55,16 +75,29 @@ function cacheFile(stateDir: string, chunkName: string, bytes: Buffer, command: 
   return { file: join(stateDir, 'code-cache', `${basename(chunkName, '.cjs')}-${cmd}-${id}.bin`), key };
 }
 
-function checksum(key: string, data: Uint8Array): string {
-  return createHash('sha256').update(key).update('\0').update(data).digest('hex');
+function checksum(key: string, paths: string, data: Uint8Array): string {
+  return createHash('sha256').update(key).update('\0').update(paths).update('\0').update(data).digest('hex');
 }
 
-/** The V8 data of a cache file's bytes, when its head says it is the file of `key` and its checksum holds. */
-export function cacheData(file: Buffer, key: string): Buffer | 'checksum' | 'unusable' {
+/**
+ * The V8 data of a cache file's bytes and the paths it was made on, when its head says it is the file of `key` and
+ * its checksum (of the key, the paths and the data) holds.
+ */
+export function cacheData(
+  file: Buffer,
+  key: string,
+): { data: Buffer; paths: readonly string[] } | 'checksum' | 'unusable' {
   if (file.length <= HEAD_BYTES || file.toString('latin1', 0, MAGIC.length) !== MAGIC) return 'unusable';
   if (file[HEAD_BYTES - 1] !== 0x0a) return 'unusable';
-  const data = file.subarray(HEAD_BYTES);
-  return file.toString('latin1', MAGIC.length, MAGIC.length + 64) === checksum(key, data) ? data : 'checksum';
+  const end = file.indexOf(0x0a, HEAD_BYTES);
+  if (end < 0 || end - HEAD_BYTES > PATHS_LINE_MAX) return 'unusable';
+  const line = file.toString('latin1', HEAD_BYTES, end);
+  const paths = line === '' ? [] : line.split(',');
+  if (!paths.every((p) => PATH_NAME.test(p))) return 'unusable';
+  const data = file.subarray(end + 1);
+  return file.toString('latin1', MAGIC.length, MAGIC.length + 64) === checksum(key, line, data)
+    ? { data, paths }
+    : 'checksum';
 }
 
 /**
@@ -79,13 +112,14 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
   const stateUsable = () => !(stateFolderProblem(stateDir, true) ?? stateFolderProblem(dirname(file)));
   let use: CodeCacheUse = 'no-state';
   let cachedData: Buffer | undefined;
+  let cachedPaths: readonly string[] = [];
   if (stateUsable()) {
     const got = readStampedNoFollow(file, CODE_CACHE_MAX_BYTES, false, true);
     if (got === undefined || got === 'link') use = got === 'link' ? 'unusable' : 'none';
     else {
       const data = cacheData(got.data, key);
       if (typeof data === 'string') use = data;
-      else cachedData = data;
+      else ({ data: cachedData, paths: cachedPaths } = data);
     }
   }
   let text = source.toString('utf8');
@@ -95,6 +129,8 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
     cachedData,
   });
   if (cachedData) use = script.cachedDataRejected ? 'rejected' : 'used';
+  /** The paths of the cache this run used: V8's data made after it holds their code too (what it deserialised). */
+  const covered = use === 'used' ? cachedPaths : [];
   const Module = (
     nodeModule as unknown as {
       Module: (new (id: string) => NodeJS.Module) & { _cache: Record<string, NodeJS.Module> };
@@ -118,8 +154,9 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
     throw e;
   }
   mod.loaded = true;
-  const save = (): boolean => {
-    if (use === 'used') return false;
+  const save = (ran: readonly string[] = []): boolean => {
+    const taken = ran.filter((p) => PATH_NAME.test(p));
+    if (use === 'used' && taken.every((p) => covered.includes(p))) return false;
     try {
       if (!stateUsable() || makeStateFolder(stateDir) || makeStateFolder(dirname(file))) return false;
       // An empty folder at the cache's name (nothing of the user's in it) is removed: else every build compiled the
@@ -130,7 +167,9 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
         /* none there, or a folder with files in it: the write below fails, and nothing is written */
       }
       const data = script.createCachedData();
-      const head = Buffer.from(`${MAGIC}${checksum(key, data)}\n`, 'latin1');
+      // At most PATHS_MAX names (a few in practice), so the line stays within its bound.
+      const line = [...new Set([...covered, ...taken])].sort().slice(0, PATHS_MAX).join(',');
+      const head = Buffer.from(`${MAGIC}${checksum(key, line, data)}\n${line}\n`, 'latin1');
       writeFileAtomic(file, Buffer.concat([head, data]), { durable: false, own: true });
       // The command's caches for other bytes (an earlier build of ActGuy) or another Node are never read again: one
       // file per command is kept, not one per build of the CLI.
@@ -144,5 +183,5 @@ export function loadChunkWithCodeCache(chunkPath: string, stateDir: string, comm
       return false;
     }
   };
-  return { exports: mod.exports, use, save };
+  return { exports: mod.exports, use, paths: covered, save };
 }

@@ -17,6 +17,8 @@ import { packSarCommand } from './commands/pack-sar';
 import { unpackMarCommand } from './commands/unpackMar';
 
 export { runCommand } from './runCommand';
+// The paths the command took, for the code cache of the chunk (registry.ts, codeCache.ts).
+export { codePathsRun } from './codePaths';
 // A long motion's compression in a worker thread, for compress (in the bundle) to load with this chunk.
 export { compressOffThread } from '../build/compressPool';
 

@@ -38,11 +38,17 @@ async function chunkModule(command: string): Promise<typeof import('./moreComman
     if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') throw e;
   }
   if (!loaded) return import('./moreCommands');
-  saveCodeCache = loaded.save;
-  return loaded.exports as typeof import('./moreCommands');
+  const chunk = loaded.exports as typeof import('./moreCommands');
+  const { save } = loaded;
+  // Named with the paths the command took, so that a cache made on other paths is written again (codeCache.ts).
+  saveCodeCache = () => save(chunk.codePathsRun());
+  return chunk;
 }
 
-/** After the command: the code cache for its next run, written only when this run had none it could use. */
+/**
+ * After the command: the code cache for its next run, written only when this run had none it could use or took a
+ * path the one it used was not made on.
+ */
 export function saveCommandsCodeCache(): void {
   saveCodeCache?.();
   saveCodeCache = undefined;

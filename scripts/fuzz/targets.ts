@@ -71,6 +71,7 @@ import { ipcFrameTarget } from './ipcFrameTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
+import { codeCacheTarget } from './codeCacheTarget';
 import { FBX_TARGET } from './fbxTarget';
 import { compressTarget } from './compressTarget';
 import { recentFilesTarget } from './recentFilesTarget';
@@ -734,6 +735,7 @@ export const TARGETS: FuzzTarget[] = [
   cacheEntryTarget,
   verdictsTarget,
   lastBuildTarget,
+  codeCacheTarget,
   compressTarget,
   recentFilesTarget,
   windowStateTarget,

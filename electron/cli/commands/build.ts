@@ -2,6 +2,8 @@ import { buildProject, type ProjectBuildOptions, type ProjectBuildOutcome } from
 import { compressorFor, defaultJobs } from '../../build/compressPool';
 import { watchBuilds } from '../../build/watch';
 import { commandError } from '../runCommand';
+import { noteCodePath } from '../codePaths';
+import { FEW_MOTIONS } from '../../build/fewChanged';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
 import { diagnosticLines, listedProblems } from '../../build/inputs';
@@ -115,6 +117,7 @@ async function buildOnce(
     progress?.end();
     interruption?.dispose();
   }
+  if (outcome.ok) noteCodePath(buildPath(outcome));
   if (json) {
     printJson(buildJson(projectFile, outcome));
     if (!outcome.ok)
@@ -162,6 +165,19 @@ async function buildOnce(
     if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);
   }
   return EXIT_OK;
+}
+
+/**
+ * The path through the build that a one-shot build took, for the commands chunk's code cache (codePaths.ts): each
+ * runs code the others do not, and the cache holds only what the runs that made it called.
+ */
+export function buildPath(outcome: ProjectBuildOutcome & { ok: true }): string {
+  if (outcome.upToDate) return 'up-to-date';
+  if (!outcome.carried) return 'full';
+  // A few motions compressed or verified beside those carried: on the build's own thread (fewChanged.ts), when small.
+  const c = outcome.cache;
+  const done = c ? c.misses + c.verified : 0;
+  return done > 0 && done <= FEW_MOTIONS ? 'few-changed' : 'carried';
 }
 
 /**
