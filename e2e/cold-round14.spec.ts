@@ -6,9 +6,15 @@
  * Shortcuts (Ctrl+/) now lists them all, read from the shortcut tables. Mutations that fail: the page's Help menu
  * removed; the help.shortcuts binding removed from SHORTCUTS; the dialog's Escape handler removed; the sheet's page
  * keys section left out.
+ * The build dialog's result named its columns "SE slots", "Max rot err", and its motions "(cached)", with no word of
+ * what they were, and listed a warning (walk_60 resampled) under the written files with nothing saying it was one or
+ * that the archives were written all the same. Each column and "(cached)" now say what they mean in their tooltip, and
+ * a line heads the warnings. Mutations that fail: the headers' titles removed; the cached note's title removed; the
+ * warnings' head line removed.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { openSampleProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
@@ -98,5 +104,42 @@ test('Ctrl+/ opens the shortcut list from the keyboard; keys go to the list, and
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   expect(await focused(page)).toBe('menu-help');
+  expect(pageErrors).toEqual([]);
+});
+
+test('the build dialog says what its columns, "(cached)" and its warnings mean', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  // The project's check compresses each motion once it opens; the build then carries them.
+  await expect(page.getByTestId('project-motion-stats').filter({ hasText: /keys/ })).toHaveCount(4, {
+    timeout: 60_000,
+  });
+  await page.getByTestId('project-build').first().click();
+  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 60_000 });
+  const heads = page.getByTestId('build-column');
+  await expect(heads).toHaveText(['#', 'Motion', 'Keys', 'MT3', 'Ratio', 'Max rot err', 'SE slots', 'Events']);
+  const title = (i: number) => heads.nth(i).getAttribute('title');
+  expect(await title(5)).toMatch(/Largest rotation error .* in degrees/);
+  expect(await title(6)).toMatch(/SEs the \.sar holds for the motion/);
+  expect(await title(3)).toMatch(/compressed size .*KiB/);
+  for (let i = 0; i < 8; i++) expect((await title(i))?.length ?? 0).toBeGreaterThan(10);
+  // The sample's motions were compressed by the project's check: the build carries them, and says what that means.
+  await expect(page.getByTestId('build-cached')).toHaveCount(4);
+  await expect(page.getByTestId('build-cached').first()).toHaveAttribute('title', /Not compressed again: unchanged/);
+  // walk_60 is resampled from 60 fps: a warning, headed as one, the archives written all the same.
+  const written = page.getByTestId('build-written');
+  await expect(page.getByTestId('build-warnings-head')).toHaveText(
+    '1 warning: the archives were written all the same. Check that this is what the game expects:',
+  );
+  await expect(written.locator('li').last()).toContainText('walk_60: resampled from 60 fps');
+  await saveScreenshot('round14-build-result-1280x800');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('build-dialog')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });
