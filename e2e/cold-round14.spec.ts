@@ -11,6 +11,9 @@
  * that the archives were written all the same. Each column and "(cached)" now say what they mean in their tooltip, and
  * a line heads the warnings. Mutations that fail: the headers' titles removed; the cached note's title removed; the
  * warnings' head line removed.
+ * Tooltips left keys out: Step back / forward said ← / → but not Shift+← / → (10 frames), Speed not [ / ], Add event at
+ * playhead not M, an event's ✕ not Delete. Each names its key now, and each key named is in the shortcut list.
+ * Mutation that fails: any of those tooltips back to its old words.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -141,5 +144,29 @@ test('the build dialog says what its columns, "(cached)" and its warnings mean',
   await saveScreenshot('round14-build-result-1280x800');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('build-dialog')).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+test('the playback and event controls name their keys in their tooltips, keys the shortcut list has', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  test.skip(!!electronApp, 'the shortcut list is opened through the in-page menu bar');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace);
+  const titles: [string, RegExp, string][] = [
+    ['step-back', /Shift\+←: 10 frames/, 'Shift+←'],
+    ['step-forward', /Shift\+→: 10 frames/, 'Shift+→'],
+    ['speed-label', /\[ slower, \] faster/, '['],
+    ['sev-add-event', /Key: M\b/, 'M'],
+    ['sev-event-delete', /\(Delete deletes the selected events/, 'Delete'],
+  ];
+  for (const [id, words] of titles) await expect(page.getByTestId(id).first()).toHaveAttribute('title', words);
+  await page.keyboard.press('Control+/');
+  await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
+  for (const [, , key] of titles) expect(await does(page, key)).not.toEqual([]);
+  await page.keyboard.press('Escape');
   expect(pageErrors).toEqual([]);
 });
