@@ -261,7 +261,10 @@ export const PLAIN_KEYS: Readonly<Record<string, PageAction>> = {
   Backspace: 'deleteKeys',
 };
 /** The page's Shift+key actions. */
-export const SHIFT_KEYS: Readonly<Record<string, PageAction>> = { ArrowRight: 'step10Forward', ArrowLeft: 'step10Back' };
+export const SHIFT_KEYS: Readonly<Record<string, PageAction>> = {
+  ArrowRight: 'step10Forward',
+  ArrowLeft: 'step10Back',
+};
 
 /** Where a key press lands, besides the chord itself. */
 export interface KeyContext {
