@@ -4,7 +4,7 @@
  */
 /** The app layer of shared/: every other file there is the core. */
 const SHARED_APP =
-  '^shared/ipc/|^shared/(shortcuts|menus|eventsMenu|unsaved|systemFiles|dropFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
+  '^shared/ipc/|^shared/(shortcuts|shortcutSheet|menus|eventsMenu|unsaved|systemFiles|dropFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
 
 module.exports = {
   forbidden: [

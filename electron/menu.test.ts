@@ -280,6 +280,19 @@ describe('the Events menu', () => {
     expect(cmdM).toEqual([]);
   });
 
+  it('Help lists Keyboard Shortcuts (Ctrl+/, sent to the page, which shows the list) before About', () => {
+    const { template, sent } = build();
+    const help = template.find((m) => m.label === 'Help')!.submenu as MenuItemConstructorOptions[];
+    expect(help.map((i) => (i.type === 'separator' ? '-' : i.label))).toEqual([
+      'Keyboard Shortcuts',
+      '-',
+      'About ActGuy',
+    ]);
+    expect(help[0].accelerator).toBe('CmdOrCtrl+/');
+    (help[0].click as () => void)();
+    expect(sent).toEqual([{ command: 'help.shortcuts' }]);
+  });
+
   it('sits between Edit and View with the SEV editor actions in order, each sending its command', () => {
     const { template, sent, items } = build();
     expect(template.map((m) => m.label).filter(Boolean)).toEqual([

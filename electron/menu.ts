@@ -113,6 +113,13 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
     });
   // macOS's standard Window menu (Minimize ⌘M, Zoom, Bring All to Front): without it ⌘M does nothing.
   if (o.isMac) template.push({ role: 'windowMenu' });
-  template.push({ label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] });
+  template.push({
+    label: 'Help',
+    submenu: [
+      item('Keyboard Shortcuts', 'help.shortcuts'),
+      { type: 'separator' },
+      { label: `About ${o.appName}`, click: () => o.showAbout() },
+    ],
+  });
   return template;
 }

@@ -54,6 +54,8 @@ export const SHORTCUTS: readonly ShortcutBinding[] = [
   // A plain key, so events go in while the motion plays and the hands stay on the keyboard (Space, M, M, Space):
   // the button alone was the only way, a pointer trip per event (tried cold, round 8). M for marker, as in DAWs.
   { command: 'events.addAtPlayhead', accelerator: 'M', native: false },
+  // Help › Keyboard Shortcuts (Ctrl+/ as in many editors; F1 is the browser's own help in the browser build).
+  { command: 'help.shortcuts', accelerator: 'CmdOrCtrl+/', native: true },
 ];
 
 /** The bindings that apply on a platform. */
@@ -238,7 +240,8 @@ export function eventShortcutLabel(action: EventAction, platform: ShortcutPlatfo
   return acceleratorLabel(b.accelerator, platform);
 }
 
-const PLAIN_KEYS: Record<string, PageAction> = {
+/** The plain keys of the page (no modifier) and what each does. Exported for the shortcut sheet (shared/shortcutSheet.ts). */
+export const PLAIN_KEYS: Readonly<Record<string, PageAction>> = {
   k: 'toggleKey',
   l: 'toggleLock',
   t: 'toggleTrace',
@@ -257,7 +260,11 @@ const PLAIN_KEYS: Record<string, PageAction> = {
   Delete: 'deleteKeys',
   Backspace: 'deleteKeys',
 };
-const SHIFT_KEYS: Record<string, PageAction> = { ArrowRight: 'step10Forward', ArrowLeft: 'step10Back' };
+/** The page's Shift+key actions. */
+export const SHIFT_KEYS: Readonly<Record<string, PageAction>> = {
+  ArrowRight: 'step10Forward',
+  ArrowLeft: 'step10Back',
+};
 
 /** Where a key press lands, besides the chord itself. */
 export interface KeyContext {

@@ -17,6 +17,7 @@ import { saveAllAndCloseWindow } from './unsaved';
 import { exportMt3, openDialog, openPath, save, saveAs } from './motionFiles';
 import { exportGltf, exportMsh, importMotion } from './interchange';
 import { gotoFrame, step, togglePlay, zoomTimeToFit } from './playhead';
+import { showShortcuts } from '../components/ShortcutsDialog';
 
 const hasMotion = () => !!documentStore.getState().motion;
 const editable = () => hasMotion() && !documentStore.getState().readOnly;
@@ -85,6 +86,7 @@ export function registerAppCommands(): void {
       enabled: hasMotion,
     },
     { id: 'help.about', run: () => showAbout() },
+    { id: 'help.shortcuts', run: () => showShortcuts() },
     { id: 'app.saveAllAndClose', run: () => saveAllAndCloseWindow() },
   ]);
   registerSavablePart({

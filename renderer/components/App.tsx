@@ -10,6 +10,7 @@ import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import { Splitter } from './Splitter';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
 import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
@@ -237,6 +238,7 @@ export function App() {
       <ConfirmDialog />
       <ImportOptionsDialog />
       <MshExportDialog />
+      <ShortcutsDialog />
       <DropOverlay />
     </div>
   );

@@ -85,6 +85,8 @@ const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
   'view.maximizeProject': 'menu-maximize-project',
   'view.showAllPanels': 'menu-show-all-panels',
   'view.resetLayout': 'menu-reset-layout',
+  'help.shortcuts': 'menu-shortcuts',
+  'help.about': 'menu-about',
 };
 
 /** A menu command's run and shortcut label (from the one shortcut table, shared/shortcuts.ts). */
@@ -328,6 +330,13 @@ export function MenuBar() {
       menuEntriesFor<Entry>(menu, 'page', commandEntry, 'separator', (slot) => slots[slot]),
     ]),
   );
+  // Help, last as in the native menu (electron/menu.ts): the browser build had no list of its keys at all (tried
+  // cold, round 14).
+  menus.Help = [
+    commandEntry({ command: 'help.shortcuts', label: 'Keyboard Shortcuts' }),
+    'separator',
+    commandEntry({ command: 'help.about', label: 'About ActGuy' }),
+  ];
 
   const titleOf = (name: string | null) =>
     name === null ? null : bar.current?.querySelector<HTMLButtonElement>(`[data-testid="menu-${name.toLowerCase()}"]`);

@@ -33,7 +33,7 @@ export function PlaybackBar() {
         <button
           type="button"
           className="tool"
-          title="Step back (←)"
+          title="Step back (←; Shift+←: 10 frames)"
           aria-label="Step back"
           disabled={!hasMotion}
           onClick={() => step(-1)}
@@ -56,7 +56,7 @@ export function PlaybackBar() {
         <button
           type="button"
           className="tool"
-          title="Step forward (→)"
+          title="Step forward (→; Shift+→: 10 frames)"
           aria-label="Step forward"
           disabled={!hasMotion}
           onClick={() => step(1)}
@@ -99,7 +99,7 @@ export function PlaybackBar() {
           />{' '}
           Loop
         </label>
-        <label className="dim" title="Playback speed">
+        <label className="dim" title="Playback speed ([ slower, ] faster)" data-testid="speed-label">
           Speed{' '}
           <select
             value={speed}

@@ -32,6 +32,33 @@ const STATE_TEXT = {
 const UP_TO_DATE_TEXT =
   'Up to date: nothing changed since the last build, and its archives are as it wrote them; nothing was written.';
 
+/**
+ * The motion table's columns, each with what it means: a lead reading a first build met "SE slots", "Max rot err" and
+ * "(cached)" with no word of what they were (tried cold, round 14).
+ */
+export const BUILD_COLUMNS: readonly (readonly [string, string])[] = [
+  ['#', 'The motion’s entry in the .mar (its index in the game)'],
+  ['Motion', 'The project’s name for the motion'],
+  ['Keys', 'Keys the .mar holds for the motion, every joint and the root together'],
+  ['MT3', 'The motion’s compressed size in the .mar (KiB: 1024 bytes)'],
+  ['Ratio', 'The source .mtn’s size over the compressed size: 18.9 means 18.9 times smaller'],
+  [
+    'Max rot err',
+    'Largest rotation error of any joint on any frame, in degrees, against the source (hover a value: the largest position error and its share of the tolerance)',
+  ],
+  ['SE slots', 'SEs the .sar holds for the motion, from its .sev (each with its 8 floor/wall variants)'],
+  ['Events', 'Sound events the .sar holds for the motion'],
+];
+
+/** What "(cached)" beside a motion means. */
+export const CACHED_TITLE =
+  'Not compressed again: unchanged since the last build, so its data and figures are that build’s (docs/cache.md)';
+
+/** The line over the build's warnings: they are not errors, and the archives were written. */
+export function warningsHead(count: number): string {
+  return `${count === 1 ? '1 warning' : `${count} warnings`}: the archives were written all the same. Check that this is what the game expects:`;
+}
+
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
 export function BuildDialog() {
   const build = useProject((p) => p.build);
@@ -131,14 +158,11 @@ export function BuildDialog() {
           <table className="channel-table build-table" data-testid="build-motions">
             <thead>
               <tr>
-                <th>#</th>
-                <th>Motion</th>
-                <th>Keys</th>
-                <th>MT3</th>
-                <th>Ratio</th>
-                <th>Max rot err</th>
-                <th>SE slots</th>
-                <th>Events</th>
+                {BUILD_COLUMNS.map(([head, title]) => (
+                  <th key={head} title={title} data-testid="build-column">
+                    {head}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -148,7 +172,7 @@ export function BuildDialog() {
                   <td>
                     {m.name}
                     {m.cached && (
-                      <span className="dim" data-testid="build-cached">
+                      <span className="dim" data-testid="build-cached" title={CACHED_TITLE}>
                         {' '}
                         (cached)
                       </span>
@@ -192,6 +216,11 @@ export function BuildDialog() {
             {s.written.map((w) => (
               <li key={w}>wrote {w}</li>
             ))}
+            {s.warnings.length > 0 && (
+              <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
+                {warningsHead(s.warnings.length)}
+              </li>
+            )}
             {s.warnings.map((w, i) => (
               <li key={`w${i}`} className="warn-inline">
                 {w}

@@ -210,7 +210,7 @@ export function EventList() {
                       type="button"
                       className="tool small hit"
                       data-testid="sev-event-delete"
-                      title="Delete this event"
+                      title="Delete this event (Delete deletes the selected events, from the event list or row)"
                       onClick={() => {
                         events.remove(ev.index);
                         // Rows are keyed by event index, so the next event takes over this very row and its ✕ would

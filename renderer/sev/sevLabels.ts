@@ -97,7 +97,7 @@ export const NO_SE_DEFINED_YET =
 export function addEventTitle(se: string, frame: number, joint: string): string {
   return (
     `Add ${se} at frame ${frame} ${joint}: the joint selected in the viewport, curves or timeline ` +
-    "(select another first, or change the new row's Joint)"
+    "(select another first, or change the new row's Joint). Key: M, also while the motion plays"
   );
 }
 

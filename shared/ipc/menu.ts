@@ -37,6 +37,8 @@ export type MenuCommandId =
   | 'playback.firstFrame'
   | 'playback.lastFrame'
   | 'help.about'
+  /** Help › Keyboard Shortcuts: every key of the app, read from the shortcut tables (shared/shortcuts.ts). */
+  | 'help.shortcuts'
   /** The Save of the native close question (Electron): save every unsaved part, then close the window. */
   | 'app.saveAllAndClose'
   | 'project.open'
