@@ -531,7 +531,7 @@ export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeo
 type AsyncWriteData = Uint8Array | string | Iterable<Uint8Array>;
 
 /** How writeFileAtomicAsync writes: as writeFileAtomic, and what it asks right before the rename. */
-export interface AsyncWriteOptions extends AtomicWriteOptions {
+interface AsyncWriteOptions extends AtomicWriteOptions {
   /** Asked right before the rename: false drops the write (the temp removed, nothing replaced). */
   stillWanted?: () => boolean;
   /**

@@ -20,19 +20,19 @@ import { canonicalPath, quotePath } from './pathPolicy';
 import type { ChangeOnDisk } from '../shared/ipc/transport';
 
 /** A document as main read it (or found it missing), or what stood at its name when a save was refused. */
-export type DiskState =
+type DiskState =
   | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
   | { kind: 'absent' }
   /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
   | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number };
 
 /** The SHA-256 of `bytes`, in hex. */
-export function sha256Of(bytes: Uint8Array | string): string {
+function sha256Of(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The state of bytes just read or written at a path whose lstat (or fstat) is `st`. */
-export function stateOfBytes(bytes: Uint8Array | string, st: Pick<Stats, 'mtimeMs'> | null): DiskState {
+function stateOfBytes(bytes: Uint8Array | string, st: Pick<Stats, 'mtimeMs'> | null): DiskState {
   const size = typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.byteLength;
   return { kind: 'file', size, mtimeMs: st?.mtimeMs ?? 0, sha256: sha256Of(bytes) };
 }
@@ -74,7 +74,7 @@ export function changeBetween(then: DiskState, now: DiskState): ChangeOnDisk | u
 }
 
 /** Words for a change, after "it …". */
-export function changeWords(change: ChangeOnDisk): string {
+function changeWords(change: ChangeOnDisk): string {
   switch (change) {
     case 'changed':
       return 'changed on disk since it was opened';
@@ -110,7 +110,7 @@ export class ChangedOnDiskError extends Error {
  * The name a document is remembered and compared at: its folder with links resolved, and its own name as it is, not
  * through a link. A file replaced by a link since it was read is then found as a link, not as the file it leads to.
  */
-export function loadedNameOf(path: string): string {
+function loadedNameOf(path: string): string {
   return join(canonicalPath(dirname(path)), basename(path));
 }
 
