@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelKind } from '../../shared/compress/types';
 import { readMar } from '../../shared/mar/read';
 import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
 import type { BuildReport } from '../../shared/project/plan';
 import { independentChannel, independentErrors } from '../../shared/testing/independentDecode';
 import { independentObjectErrors } from '../../shared/testing/independentFk';
@@ -34,7 +35,7 @@ const project = {
   motions: [
     // Below h16's step for the root, under s12's for some rotations: a few channels with keys over.
     { name: 'cmu_tight', mtn: 'cmu.mtn', tolerances: { position: 0.005, rotationDeg: 0.05 } },
-    { name: 'walk_loose', mtn: 'walk.mtn' },
+    { name: 'walk_loose', mtn: 'walk2.mtn' },
     // A bound far below what h16/s12 can hold the walk to.
     { name: 'walk_object', mtn: 'walk.mtn', tolerances: { object: 0.005 } },
   ],
@@ -45,8 +46,9 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-unreachable-build-'));
   copyFileSync(join(root, 'assets', 'cmu_01_01.mtn'), join(dir, 'cmu.mtn'));
   copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'walk.mtn'));
+  copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'walk2.mtn'));
   writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project));
-  const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--no-cache'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json'], { cwd: dir, encoding: 'utf8' });
   out = { rc: r.status ?? -1, err: r.stderr.split('\n').filter((l) => l !== '') };
   report = JSON.parse(readFileSync(join(dir, 'out', 's.report.json'), 'utf8')) as BuildReport;
 }, 120_000);
@@ -123,4 +125,18 @@ describe('a build with keys over their tolerance', () => {
       perJoint.forEach((e, j) => expect(e, `frame ${f} joint ${j}`).toBeLessThanOrEqual(floor + 1e-9)),
     );
   });
+
+  it('says the same of a motion carried from the last build (a rebuild after another motion changed)', () => {
+    const walk = readMtn(new Uint8Array(readFileSync(join(dir, 'walk2.mtn'))));
+    walk.translation[0] += 1;
+    writeFileSync(join(dir, 'walk2.mtn'), writeMtn(walk));
+    const first = readFileSync(join(dir, 'out', 's.report.json'), 'utf8');
+    const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--json'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).carried).toBe(2);
+    const again = JSON.parse(readFileSync(join(dir, 'out', 's.report.json'), 'utf8')) as BuildReport;
+    const before = JSON.parse(first) as BuildReport;
+    expect(again.warnings).toEqual(before.warnings);
+    expect(again.motions.find((m) => m.name === 'cmu_tight')).toEqual(before.motions.find((m) => m.name === 'cmu_tight'));
+  }, 120_000);
 });
