@@ -137,6 +137,8 @@ describe('a build with keys over their tolerance', () => {
     const again = JSON.parse(readFileSync(join(dir, 'out', 's.report.json'), 'utf8')) as BuildReport;
     const before = JSON.parse(first) as BuildReport;
     expect(again.warnings).toEqual(before.warnings);
-    expect(again.motions.find((m) => m.name === 'cmu_tight')).toEqual(before.motions.find((m) => m.name === 'cmu_tight'));
+    expect(again.motions.find((m) => m.name === 'cmu_tight')).toEqual(
+      before.motions.find((m) => m.name === 'cmu_tight'),
+    );
   }, 120_000);
 });
