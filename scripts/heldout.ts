@@ -22,6 +22,8 @@ import { precisionFloor } from '../shared/compress/unreachable';
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { guaranteeViolations } from '../shared/testing/hostileMotions';
+import { independentObjectErrors } from '../shared/testing/independentFk';
+import { readMt3 } from '../shared/mt3/read';
 import { runImportJob } from '../electron/interchange/importJob';
 
 const DEFAULT_DIRS = ['/usr/share/assimp/models', '/usr/share/assimp/models-nonbsd'];
@@ -101,10 +103,17 @@ interface CompressRow {
   method: string;
   level: string;
   keys: number;
+  /** The .mt3's bytes and the compression's milliseconds (round 4). */
+  bytes: number;
+  ms: number;
   /** Keys of the rotation channels alone (what the refined removal pass works on). */
   rotationKeys: number;
-  /** Skeleton-aware: the object-space bound asked, whether it was met, and the motion's object-space floor. */
-  object?: { tolerance: number; met: boolean; error: number; floor: number };
+  /**
+   * Skeleton-aware: the bound the mode held (the floor when the one asked was below it: `requested`), whether it
+   * was met, the motion's object-space floor, and the written file's object-space error by an independent decoder
+   * and FK (shared/testing/independentFk.ts), every frame.
+   */
+  object?: { tolerance: number; requested?: number; met: boolean; error: number; floor: number; independent: number };
   violations: string[];
   keysOverFloor: number;
   /** Keys over their tolerance by channel kind (translation, rotation, offset). */
@@ -139,6 +148,8 @@ function compressAll(m: Motion): CompressRow[] {
           method: method.label,
           level: label,
           keys: -1,
+          bytes: -1,
+          ms: 0,
           rotationKeys: -1,
           violations: [`compress threw: ${(e as Error).stack ?? String(e)}`],
           keysOverFloor: 0,
@@ -157,12 +168,24 @@ function compressAll(m: Motion): CompressRow[] {
             met: r.skeleton.met,
             error: r.objectError!.maxError,
             floor: precisionFloor(m, r.skeleton.shell).object!,
+            ...(r.skeleton.requestedObjectTolerance !== undefined
+              ? { requested: r.skeleton.requestedObjectTolerance }
+              : {}),
+            independent: independentObjectErrors(m, readMt3(r.bytes), r.skeleton.shell).reduce(
+              (w, perJoint) => perJoint.reduce((x, e) => Math.max(x, e), w),
+              0,
+            ),
           }
         : undefined;
+      // A bound the mode says it met is met at every frame by the independent check.
+      if (object?.met && !(object.independent <= object.tolerance + 1e-9))
+        violations.push(`object-space error ${object.independent} over the bound it says it met, ${object.tolerance}`);
       rows.push({
         method: method.label,
         level: label,
         keys: r.totalKeys,
+        bytes: r.mt3Bytes,
+        ms: r.ms,
         rotationKeys,
         ...(object ? { object } : {}),
         violations,

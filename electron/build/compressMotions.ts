@@ -6,6 +6,7 @@
  * cache, and report each finished motion with the time left. Results come
  * back in archive order whatever order they finished in.
  */
+import { isUnreachableSummary } from '../../shared/compress/unreachable';
 import type { CompressOptions } from '../../shared/compress/types';
 import { BuildEta } from '../../shared/project/eta';
 import { FormatError, inFile, isBundleRefusal } from '../../shared/errors';
@@ -430,6 +431,7 @@ function rememberedValue(c: CacheCandidate): CompressedMotion | undefined {
     Array.isArray(v.warnings) &&
     v.warnings.every(warningOk) &&
     oeOk &&
+    (v.unreachable === undefined || isUnreachableSummary(v.unreachable)) &&
     (v.skeleton === undefined || (v.skeleton !== null && typeof v.skeleton === 'object'));
   return ok ? ({ ...v, bytes: c.bytes } as CompressedMotion) : undefined;
 }

@@ -25,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { unmetLinesOf, type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
 import { formatStrCode } from '../../shared/strcode';
 import {
@@ -397,7 +397,7 @@ export function pendingLastBuild(
       const r = motions?.results[k];
       const at = motions?.fragments?.[k];
       return r && at
-        ? [partDigest(prepared, k, inputs[k]!), at[0], at[1], r.totalKeys, r.mtnBytes, r.warnings.map((w) => w.message)]
+        ? [partDigest(prepared, k, inputs[k]!), at[0], at[1], r.totalKeys, r.mtnBytes, unmetLinesOf(prepared, k, r)]
         : null;
     });
     const plan = planDigest(prepared);

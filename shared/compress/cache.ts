@@ -1,3 +1,4 @@
+import type { PrecisionFloor } from './unreachable';
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
 import type { Mt3StreamMemo } from '../mt3/write';
@@ -30,6 +31,11 @@ export class CompressCache {
   readonly streams: Mt3StreamMemo = new WeakMap();
   /** The object-space error's own memo for this motion (objectError.ts): only frames an edit changed are redone. */
   readonly objectMemo = new ObjectErrorMemo();
+  /**
+   * The precision floor of these samples by shell ('' without one; unreachable.ts): it depends on the samples alone,
+   * so an edit that leaves keys over their tolerance does not measure it again.
+   */
+  readonly floors = new Map<string, PrecisionFloor>();
   /** Channels reused / recompressed by the last run (for tests and the bench). */
   reused = 0;
   computed = 0;
@@ -47,6 +53,7 @@ export class CompressCache {
     const samples = [m.translation, m.rotation, m.offset];
     if (samples.some((a, i) => a !== this.samples[i])) {
       this.channels.clear();
+      this.floors.clear();
       this.samples = samples;
     }
     this.reused = 0;

@@ -27,6 +27,8 @@ export interface CompressReportJson {
   /** The skeleton-aware mode's bound and outcome, when it was used. */
   skeleton: {
     objectTolerance: number;
+    /** The bound asked, when it was below the motion's floor and the mode held it to that floor (objectTolerance). */
+    requestedObjectTolerance?: number;
     shell: number;
     met: boolean;
     rounds: number;
@@ -120,7 +122,11 @@ export function objectErrorJson(
   };
 }
 
-function unreachableJson(motion: Motion, s: UnreachableSummary | undefined): CompressReportJson['unreachable'] {
+/** The report's `unreachable` (a compression's or a build motion's) from the summary, the channels named. */
+export function unreachableJson(
+  motion: Pick<Motion, 'joints'>,
+  s: UnreachableSummary | undefined,
+): CompressReportJson['unreachable'] {
   if (!s) return null;
   return {
     keys: s.keys,

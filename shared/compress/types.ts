@@ -1,3 +1,4 @@
+import type { PrecisionFloor } from './unreachable';
 import type { Mt3Motion } from '../mt3/types';
 import type { ObjectErrorReport } from './objectError';
 
@@ -98,7 +99,16 @@ export interface CompressWarning {
 
 /** What the skeleton-aware mode did. */
 export interface SkeletonModeReport {
+  /**
+   * The bound the mode held the motion to: the one asked, or the motion's object-space floor when the one asked is
+   * below it (requestedObjectTolerance then says what was asked; docs/compression.md#below-the-floor).
+   */
   objectTolerance: number;
+  /**
+   * Present when the bound asked was below what h16/s12 can hold this motion to (its object-space error with every
+   * frame a key): the bound asked. objectTolerance is then that floor.
+   */
+  requestedObjectTolerance?: number;
   shell: number;
   /** Compress-and-check rounds run. */
   rounds: number;
@@ -130,6 +140,11 @@ export interface CompressResult {
   objectError: ObjectErrorReport | null;
   /** Present in the skeleton-aware mode. */
   skeleton?: SkeletonModeReport;
+  /**
+   * The motion's precision floor (unreachable.ts), set by compressMotion when some key is over its tolerance (a
+   * warning), for the summary of such keys that the CLI and builds give.
+   */
+  precisionFloor?: PrecisionFloor;
 }
 
 /**

@@ -16,7 +16,7 @@ import { MotionFlag, type Motion } from '../motion/types';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
 import { objectSpaceError } from './objectError';
 import { offsetSource, rotationSource, translationSource } from './sources';
-import type { ChannelKind, CompressResult } from './types';
+import type { ChannelKind, CompressResult, CompressWarning, SkeletonModeReport } from './types';
 
 /** A channel with keys over its tolerance: every such key, ascending, with its error in the written file. */
 export interface UnreachableChannel {
@@ -62,25 +62,98 @@ export const WORST_SHOWN = 3;
  */
 export function unreachableSummary(motion: Motion, r: CompressResult): UnreachableSummary | undefined {
   if (r.warnings.length === 0) return undefined;
-  const channels: UnreachableChannel[] = r.warnings.map((w) => {
-    const ch = r.channels.find((c) => c.kind === w.kind && c.joint === w.joint);
+  return unreachableOf(
+    r.warnings,
+    (w) => r.channels.find((c) => c.kind === w.kind && c.joint === w.joint)?.errors,
+    r.totalKeys,
+    r.precisionFloor ?? precisionFloor(motion, r.skeleton ? r.skeleton.shell : undefined),
+  );
+}
+
+/**
+ * The summary from a compression's warnings (each with every key of its channel over the tolerance), each channel's
+ * per-frame errors in the written file (`errorsOf`) and the motion's floor: what unreachableSummary gives, made where
+ * the motion is not at hand (a build keeps it with each motion's result: shared/project/plan.ts) or where the errors
+ * were measured again (shared/compress/verify.ts).
+ */
+export function unreachableOf(
+  warnings: readonly Pick<CompressWarning, 'kind' | 'joint' | 'tolerance' | 'keyFrames' | 'frame' | 'error'>[],
+  errorsOf: (w: Pick<CompressWarning, 'kind' | 'joint'>) => ArrayLike<number> | undefined,
+  totalKeys: number,
+  floor: PrecisionFloor,
+): UnreachableSummary {
+  const channels: UnreachableChannel[] = warnings.map((w) => {
+    const errors = errorsOf(w);
     const frames = w.keyFrames.slice();
     return {
       kind: w.kind,
       joint: w.joint,
       tolerance: w.tolerance,
       frames,
-      errors: frames.map((f) => (ch ? ch.errors[f] : w.error)),
+      errors: frames.map((f) => (errors ? errors[f] : w.error)),
       worstFrame: w.frame,
       worstError: w.error,
     };
   });
-  return {
-    channels,
-    keys: channels.reduce((s, c) => s + c.frames.length, 0),
-    totalKeys: r.totalKeys,
-    floor: precisionFloor(motion, r.skeleton ? r.skeleton.shell : undefined),
-  };
+  return { channels, keys: channels.reduce((s, c) => s + c.frames.length, 0), totalKeys, floor: { ...floor } };
+}
+
+/**
+ * Whether `v` has the shape of an UnreachableSummary (a build's cache entry or record claims one; the report's lines
+ * are made from it).
+ */
+export function isUnreachableSummary(v: unknown): v is UnreachableSummary {
+  const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  const nums = (x: unknown) => Array.isArray(x) && x.every(num);
+  if (v === null || typeof v !== 'object') return false;
+  const s = v as Record<string, unknown>;
+  const f = s.floor as Record<string, unknown> | null | undefined;
+  return (
+    num(s.keys) &&
+    num(s.totalKeys) &&
+    f !== null &&
+    typeof f === 'object' &&
+    num(f.position) &&
+    num(f.rotationDeg) &&
+    (f.offset === null || num(f.offset)) &&
+    (f.object === null || num(f.object)) &&
+    Array.isArray(s.channels) &&
+    s.channels.every((c: unknown) => {
+      const k = c as Record<string, unknown> | null;
+      return (
+        k !== null &&
+        typeof k === 'object' &&
+        (k.kind === 'translation' || k.kind === 'rotation' || k.kind === 'offset') &&
+        Number.isInteger(k.joint) &&
+        num(k.tolerance) &&
+        nums(k.frames) &&
+        nums(k.errors) &&
+        (k.frames as number[]).length === (k.errors as number[]).length &&
+        num(k.worstFrame) &&
+        num(k.worstError)
+      );
+    })
+  );
+}
+
+/**
+ * An upper bound of the motion's object-space floor (PrecisionFloor.object) that costs no FK: the root translation's
+ * and the offsets' rounding, plus s12's largest rotation error (2 asin(1/2047): each component off by at most half
+ * a step) times the lever arms of a chain, as the skeleton-aware mode's guaranteed allocation bounds them
+ * (chain_j reach_j, `levers`), with 1 % to spare for the second-order terms. An object-space bound at or above it is
+ * surely at or above the floor.
+ */
+export function objectFloorUpperBound(motion: Motion, levers: number): number {
+  const N = motion.frameCount;
+  let bound = roundedPositions(translationSource(motion), N).error;
+  if ((motion.flags & MotionFlag.OFFSETS) !== 0) {
+    let offsets = 0;
+    for (let j = 0; j < motion.joints.length; j++)
+      offsets = Math.max(offsets, roundedPositions(offsetSource(motion, j), N).error);
+    // Every joint of the deepest chain moves a point below it by its offset's error.
+    bound += offsets * motion.joints.length;
+  }
+  return 1.01 * (bound + 2 * Math.asin(1 / 2047) * levers);
 }
 
 /** The motion's precision floor (PrecisionFloor); with `shell`, its object-space error too. */
@@ -172,13 +245,15 @@ export function worstChannels(s: UnreachableSummary): UnreachableChannel[] {
 /**
  * The summary as lines for a terminal: how many keys of how many channels are over their tolerance, the worst
  * WORST_SHOWN channels with their real key frames, the precision floor, and `keptBy` (where the whole list is).
- * `objectTolerance`: the skeleton-aware mode's bound, said beside the object-space floor.
+ * `objectTolerance`: the skeleton-aware mode's bound, said beside the object-space floor; `asked`: the bound asked,
+ * when the mode held the motion to its floor instead (SkeletonModeReport.requestedObjectTolerance).
  */
 export function unreachableLines(
   s: UnreachableSummary,
   jointNames: readonly string[],
   keptBy: string,
   objectTolerance?: number,
+  asked: number | undefined = objectTolerance,
 ): string[] {
   const count = (kind: ChannelKind) => s.channels.filter((c) => c.kind === kind).length;
   const parts: string[] = [];
@@ -212,11 +287,28 @@ export function unreachableLines(
   const object =
     f.object !== null
       ? `; the smallest object-space bound it can be held to is about ${shown(f.object)} (its object-space error with every frame a key${
-          objectTolerance !== undefined ? `; the bound asked is ${shown(objectTolerance)}` : ''
+          asked !== undefined ? `; the bound asked is ${shown(asked)}` : ''
         })`
       : '';
   lines.push(
     `h16/s12 store every frame of this motion within ${floors.join(', ')}: tolerances from there are met everywhere${object}; ${keptBy}`,
   );
   return lines;
+}
+
+/**
+ * The line that says the skeleton-aware mode held a motion to its floor because the bound asked was below it
+ * (SkeletonModeReport.requestedObjectTolerance); undefined when it was not.
+ */
+export function objectBoundLine(
+  skeleton: Pick<SkeletonModeReport, 'objectTolerance' | 'requestedObjectTolerance' | 'met'>,
+): string | undefined {
+  const asked = skeleton.requestedObjectTolerance;
+  if (asked === undefined) return undefined;
+  const floor = shown(skeleton.objectTolerance);
+  return (
+    `object-space bound ${shown(asked)} is below ${floor}, the least h16/s12 can hold this motion to (its ` +
+    `object-space error with every frame a key): held to ${floor} instead` +
+    (skeleton.met ? `, which every frame meets` : `, NOT met`)
+  );
 }

@@ -22,7 +22,8 @@ import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack } from 
 import { writeMt3 } from '../mt3/write';
 import type { CompressedMotion } from '../project/plan';
 import { gvStrCode } from '../strcode';
-import { mt3Frame, skeletonPositionTolerances, SKELETON_ROUNDS, toleranceWarning } from './compress';
+import { mt3Frame, objectFloorAbove, skeletonPositionTolerances, SKELETON_ROUNDS, toleranceWarning } from './compress';
+import { precisionFloor, unreachableOf } from './unreachable';
 import { defaultShell, objectSpaceError } from './objectError';
 import { hasKeyFrame } from './keyList';
 import { squadIllConditionedFrame } from './rotationFit';
@@ -100,7 +101,11 @@ function verifyOrThrow(
   if ((mt3.offsets !== null) !== ((frame.flags & Mt3Flag.ROOT) !== 0))
     fail('its offset streams do not match the motion');
 
-  const objectTolerance = options.objectTolerance;
+  const shell = options.shell ?? defaultShell(motion);
+  // A bound below the motion's floor is held at the floor, as compressMotion does.
+  const asked = options.objectTolerance;
+  const clamp = asked === undefined ? undefined : objectFloorAbove(motion, asked, shell);
+  const objectTolerance = clamp?.object ?? asked;
   const skeletonMode = objectTolerance !== undefined;
   const positional = skeletonMode ? skeletonPositionTolerances(motion, options, objectTolerance) : options;
   const claimedChannels = Array.isArray(claim.channels) ? claim.channels : [];
@@ -122,6 +127,7 @@ function verifyOrThrow(
 
   const channels: CompressedMotion['channels'] = [];
   const warnings: CompressWarning[] = [];
+  const errorsOf = new Map<string, Float64Array>();
   let totalKeys = 0;
   const check = (
     kind: ChannelKind,
@@ -149,6 +155,7 @@ function verifyOrThrow(
     if (!met) {
       const over = Array.from(frames).filter((f) => errors[f] > tolerance);
       warnings.push(toleranceWarning(kind, joint, tolerance, maxError, maxErrorFrame, over));
+      errorsOf.set(`${kind} ${joint}`, errors);
     }
     channels.push({ kind, joint, tolerance, maxError, maxErrorFrame, met });
     totalKeys += frames.length;
@@ -192,7 +199,6 @@ function verifyOrThrow(
     );
   });
 
-  const shell = options.shell ?? defaultShell(motion);
   const oe = objectSpaceError(motion, mt3, shell);
   let skeleton: CompressedMotion['skeleton'];
   if (skeletonMode) {
@@ -203,6 +209,7 @@ function verifyOrThrow(
       fail('its skeleton-aware round count is not one the compressor gives');
     skeleton = {
       objectTolerance,
+      ...(clamp?.object !== undefined ? { requestedObjectTolerance: asked } : {}),
       shell,
       rounds: rounds as number,
       met: true,
@@ -238,6 +245,16 @@ function verifyOrThrow(
       tolerance: w.tolerance,
       message: w.message,
     })),
+    ...(warnings.length > 0
+      ? {
+          unreachable: unreachableOf(
+            warnings,
+            (w) => errorsOf.get(`${w.kind} ${w.joint}`),
+            totalKeys,
+            clamp?.floor ?? precisionFloor(motion, skeletonMode ? shell : undefined),
+          ),
+        }
+      : {}),
   };
 }
 

@@ -6,7 +6,8 @@
  * project never leaves a half-built .mar/.sar behind.
  */
 import { compressMotion } from '../compress/compress';
-import { objectErrorJson, type CompressReportJson } from '../compress/report';
+import { objectErrorJson, unreachableJson, type CompressReportJson } from '../compress/report';
+import { objectBoundLine, unreachableLines, unreachableOf, type UnreachableSummary } from '../compress/unreachable';
 import type { ObjectErrorReport } from '../compress/objectError';
 import type { ChannelReport, CompressOptions, CompressResult, CompressWarning } from '../compress/types';
 import { FormatError, inFile } from '../errors';
@@ -448,8 +449,15 @@ export interface BuildReportMotion {
   ratio: number;
   /** Largest error over all frames per channel kind, after quantisation (units / degrees; 0 when the kind has no channel). */
   maxError: { translation: number; rotationDeg: number; offset: number };
-  /** Channels whose tolerance the stored precision cannot meet (compression still succeeded). */
+  /**
+   * What the build says of keys over their tolerance (compression still succeeded): one summary of three lines
+   * (unreachableLines: how many keys of how many channels, the worst channels with their real key frames, the
+   * precision floor), after a line saying so when the skeleton-aware bound asked was below the motion's floor.
+   * The report's `warnings` give them after the motion's name.
+   */
   unmetTolerances: string[];
+  /** Every key over its tolerance, by channel, with its error in the written file, and the precision floor; null when none. */
+  unreachable: CompressReportJson['unreachable'];
   /** 'refined' or 'classic'. */
   method: string;
   /** Object-space error of the written bytes per joint (FK at joints and virtual points), motion units. */
@@ -564,6 +572,8 @@ export interface CompressedMotion extends Pick<
   objectError: Omit<ObjectErrorReport, 'frameMaxError'> | null;
   channels: Pick<ChannelReport, 'kind' | 'joint' | 'tolerance' | 'maxError' | 'maxErrorFrame' | 'met'>[];
   warnings: Pick<CompressWarning, 'kind' | 'joint' | 'frame' | 'error' | 'tolerance' | 'message'>[];
+  /** The keys over their tolerance (unreachable.ts), when there are any and the compressor measured the floor. */
+  unreachable?: UnreachableSummary;
 }
 
 /** The summary a build keeps of a CompressResult. */
@@ -601,7 +611,40 @@ export function compressedMotionOf(r: CompressResult): CompressedMotion {
       tolerance: w.tolerance,
       message: w.message,
     })),
+    ...(r.warnings.length > 0 && r.precisionFloor
+      ? {
+          unreachable: unreachableOf(
+            r.warnings,
+            (w) => r.channels.find((c) => c.kind === w.kind && c.joint === w.joint)?.errors,
+            r.totalKeys,
+            r.precisionFloor,
+          ),
+        }
+      : {}),
   };
+}
+
+/**
+ * What a build says of motion k's keys over their tolerance (BuildReportMotion.unmetTolerances): the summary of
+ * `actguy compress` (unreachableLines), after objectBoundLine when the skeleton-aware bound asked was below the
+ * motion's floor. A result without that summary (a carried motion: the last build's lines, kept as its warnings)
+ * says its warnings' messages.
+ */
+export function unmetLinesOf(prepared: PreparedBuild, k: number, res: CompressedMotion): string[] {
+  const bound = res.skeleton ? objectBoundLine(res.skeleton) : undefined;
+  if (!res.unreachable && !bound) return res.warnings.map((w) => w.message);
+  const lines = bound ? [bound] : [];
+  if (res.unreachable)
+    lines.push(
+      ...unreachableLines(
+        res.unreachable,
+        prepared.motions[k].joints.map((j) => j.name),
+        'the build report lists every key over its tolerance (the motion\'s "unreachable")',
+        res.skeleton?.objectTolerance,
+        res.skeleton?.requestedObjectTolerance ?? res.skeleton?.objectTolerance,
+      ),
+    );
+  return lines;
 }
 
 export interface BuildProgress {
@@ -706,7 +749,8 @@ export function motionReportEntry(prepared: PreparedBuild, k: number, res: Compr
       rotationDeg: worst(res, 'rotation'),
       offset: worst(res, 'offset'),
     },
-    unmetTolerances: res.warnings.map((w) => w.message),
+    unmetTolerances: unmetLinesOf(prepared, k, res),
+    unreachable: res.unreachable ? unreachableJson(p, res.unreachable) : null,
     method: res.method,
     objectError: objectErrorJson(p, res.objectError),
     skeleton: res.skeleton ? { ...res.skeleton } : null,

@@ -36,7 +36,12 @@ import type { OffThreadCompression } from '../../build/compressPool';
 import { onInterrupt, untouched } from '../interrupt';
 import { printJson } from '../json';
 import { refuseOutputClashes } from '../../pathIdentity';
-import { unreachableLines, unreachableSummary, type UnreachableSummary } from '../../../shared/compress/unreachable';
+import {
+  objectBoundLine,
+  unreachableLines,
+  unreachableSummary,
+  type UnreachableSummary,
+} from '../../../shared/compress/unreachable';
 
 /**
  * The smallest motion compressed in a worker thread rather than on the CLI's own (as SHARE_MIN_MTN_BYTES: about 330
@@ -199,6 +204,8 @@ export const compressCommand: CliCommand = {
       if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
       // One summary for every channel over its tolerance (a tight object-space bound or a tolerance of 0 puts every
       // channel there: one line each was a wall), the report lists every key (docs/compression.md#the-guarantee).
+      const bound = result.skeleton && objectBoundLine(result.skeleton);
+      if (bound) console.error(`warning: ${input}: ${bound}`);
       if (unreachable)
         for (const line of unreachableLines(
           unreachable,
@@ -207,6 +214,7 @@ export const compressCommand: CliCommand = {
             ? `the report ${reportPath} lists every key over its tolerance`
             : '--report FILE lists every key over its tolerance',
           result.skeleton?.objectTolerance,
+          result.skeleton?.requestedObjectTolerance ?? result.skeleton?.objectTolerance,
         ))
           console.error(`warning: ${input}: ${line}`);
       if (json)
@@ -282,7 +290,14 @@ function compressJson(
           jointName: name(oe.maxErrorJoint),
           frame: oe.maxErrorFrame,
           ...(result.skeleton
-            ? { tolerance: result.skeleton.objectTolerance, met: result.skeleton.met, rounds: result.skeleton.rounds }
+            ? {
+                tolerance: result.skeleton.objectTolerance,
+                ...(result.skeleton.requestedObjectTolerance !== undefined
+                  ? { requestedTolerance: result.skeleton.requestedObjectTolerance }
+                  : {}),
+                met: result.skeleton.met,
+                rounds: result.skeleton.rounds,
+              }
             : {}),
         }
       : null,
