@@ -41,6 +41,17 @@ test('the refined result replaces the greedy one; the classic checkbox and the o
   await expect(page.getByTestId('skeleton-status')).toHaveText(/Object bound 2 u met/);
   const bounded = Number(/max object-space: ([\d.]+)u/.exec(await worst.innerText())![1]);
   expect(bounded).toBeLessThanOrEqual(2);
+  // A bound below what the format can hold this motion to: the readout says what was asked and the floor it held.
+  await field.fill('0.0001');
+  await field.press('Enter');
+  await waitForCompression(page);
+  await expect(page.getByTestId('skeleton-status')).toHaveText(
+    /^Object bound 0\.0001 u is below this motion's floor: held to [\d.]+ u, met \(\d+ rounds?\)$/,
+  );
+  await expect(page.getByTestId('skeleton-status')).toHaveAttribute('title', /below .*held to/);
+  await page.keyboard.press('Control+z');
+  await waitForCompression(page);
+  await expect(page.getByTestId('skeleton-status')).toHaveText(/Object bound 2 u met/);
   // Undo turns the bound off again (with the keyboard back on the app, not in the field).
   await field.blur();
   await page.getByTestId('curve-canvas').hover();

@@ -3,6 +3,7 @@ import { revealChannelFrame } from '../app/playhead';
 import { documentStore } from '../state/documentStore';
 import { useCompression, useDocument } from '../state/hooks';
 import { parseTypedNumber, quotedTyped, steppedText, typedNumberAttributes } from './typedNumber';
+import { objectBoundLine } from '../../shared/compress/unreachable';
 
 /**
  * Compressor choice for the open motion: the classic rule (ActGuy's original
@@ -167,9 +168,16 @@ export function CompressorReadout() {
         On screen: {label}
       </p>
       {result.skeleton && (
-        <p className={result.skeleton.met ? 'small' : 'small bad'} data-testid="skeleton-status">
-          Object bound {result.skeleton.objectTolerance} u {result.skeleton.met ? 'met' : 'NOT met'} (
-          {result.skeleton.rounds} round{result.skeleton.rounds === 1 ? '' : 's'})
+        <p
+          className={result.skeleton.met ? 'small' : 'small bad'}
+          data-testid="skeleton-status"
+          title={objectBoundLine(result.skeleton)}
+        >
+          {result.skeleton.requestedObjectTolerance !== undefined
+            ? `Object bound ${result.skeleton.requestedObjectTolerance} u is below this motion's floor: held to ${Number(result.skeleton.objectTolerance.toPrecision(3))} u, `
+            : `Object bound ${result.skeleton.objectTolerance} u `}
+          {result.skeleton.met ? 'met' : 'NOT met'} ({result.skeleton.rounds} round
+          {result.skeleton.rounds === 1 ? '' : 's'})
         </p>
       )}
       {oe && (
