@@ -170,3 +170,33 @@ test('the playback and event controls name their keys in their tooltips, keys th
   await page.keyboard.press('Escape');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * A work mode that hid the control with the keyboard dropped it to the page's start (Tab began again at the menu
+ * bar): Ctrl+2 with a project row focused. The keyboard now goes to the first control of the mode's panel, and back
+ * to the viewport's panel in the full layout; and a page shortcut no longer blurs a focused button (only Space does,
+ * which would click it), so going back to the full layout keeps it. Mutations that fail: App's keepKeyboardShown
+ * effect removed; shortcuts.ts blurring a button after any shortcut again.
+ */
+test('a work mode that hides the focused control hands the keyboard to the panel it shows', async ({
+  page,
+  workspace,
+  pageErrors,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace);
+  const inArea = (id: string) =>
+    page.evaluate((area) => !!document.activeElement?.closest(`[data-testid="${area}"]`), id);
+  await page.getByTestId('project-motion').first().focus();
+  expect(await inArea('area-project')).toBe(true);
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('area-project')).toBeHidden();
+  await expect.poll(() => inArea('area-sev')).toBe(true);
+  expect(await focused(page)).not.toBe('BODY');
+  // Back to the full layout from a control the full layout hides? The SEV editor stays: the keyboard stays where it is.
+  const before = await focused(page);
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('area-project')).toBeVisible();
+  expect(await focused(page)).toBe(before);
+  expect(pageErrors).toEqual([]);
+});

@@ -148,8 +148,9 @@ export function installShortcuts(): () => void {
     e.preventDefault();
     if ('command' in shortcut) runCommand({ command: shortcut.command });
     else runAction(shortcut.action);
-    // Keep Space from also "clicking" a focused button.
-    if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
+    // Keep Space from also "clicking" a focused button (a button acts on Space's key-up, which no keydown handler can
+    // prevent); any other key leaves the keyboard where it is (a work mode's Ctrl+2 dropped it to the page's start).
+    if (e.key === ' ' && document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
     // The keyboard stays in the event list or row (a deleted marker took the focus with it): the next nudge or paste goes there too.
     if (scope?.isConnected && (document.activeElement === null || document.activeElement === document.body))
       scope.focus({ preventScroll: true });

@@ -1,5 +1,5 @@
 import { DropOverlay } from './DropOverlay';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { MenuBar } from './MenuBar';
 import { pageDrawsMenuBar } from '../app/shortcuts';
 import { Viewport } from './Viewport';
@@ -13,6 +13,7 @@ import { MshExportDialog } from '../interchange/MshExportDialog';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { Splitter } from './Splitter';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
+import { keepKeyboardShown, leftByItself } from './keyboardHome';
 import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
@@ -65,6 +66,31 @@ export function App() {
   useEffect(() => installModalFocusTrap(document), []);
   useEffect(() => installModalFocusReturn(document), []);
   const states = panelStates(pl);
+  // A work mode or a collapsed panel that hides the control with the keyboard hands it to the mode's panel.
+  const root = useRef<HTMLDivElement>(null);
+  const lastFocused = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = root.current;
+    const onFocus = (e: FocusEvent) => {
+      if (e.target instanceof HTMLElement) lastFocused.current = e.target;
+    };
+    // Focus given up to nothing while the control is still shown is the user's (or code's) doing: not handed back.
+    const onBlur = (e: FocusEvent) => {
+      if (e.relatedTarget === null && e.target === lastFocused.current && leftByItself(e.target))
+        lastFocused.current = null;
+    };
+    el?.addEventListener('focusin', onFocus);
+    el?.addEventListener('focusout', onBlur);
+    return () => {
+      el?.removeEventListener('focusin', onFocus);
+      el?.removeEventListener('focusout', onBlur);
+    };
+  }, []);
+  const shownKey = `${pl.maximized}|${Object.values(states).join(',')}`;
+  useLayoutEffect(
+    () => keepKeyboardShown(root.current, `area-${pl.maximized ?? 'viewport'}`, lastFocused.current),
+    [shownKey],
+  );
   // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
   // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).
   const ownHeights = sevPanel || pl.maximized !== null;
@@ -127,6 +153,7 @@ export function App() {
   const split = (show: boolean) => (show ? '5px' : '0px');
   return (
     <div
+      ref={root}
       className={`app with-project${side ? ' side-by-side' : ''}${beside ? ' beside' : ''}`}
       data-maximized={pl.maximized ?? 'none'}
       data-arrangement={arrangement}
