@@ -176,9 +176,10 @@ const SKELETON_START = 0.6;
  * When no over frame can take another key, or after SKELETON_ROUNDS, it falls back to the guaranteed
  * allocation theta_j = D_rot / (chain_j reach_j) (chain_j: the most joints on a root-to-leaf chain through j),
  * which bounds every point by the object tolerance however the errors line up (keys placed so far stay: they
- * only lower errors).
+ * only lower errors). compressMotion holds a bound below the motion's floor at the floor first, so through it the
+ * fallback is a safety net; exported for the test that drives it below the floor (skeleton.test.ts).
  */
-function compressSkeletonAware(
+export function compressSkeletonAware(
   motion: Motion,
   options: CompressOptions,
   objectTolerance: number,
