@@ -25,7 +25,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { unmetLinesOf, type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { unmetLinesOf } from '../../shared/project/unmetLines';
 import type { ResolvedProject } from '../../shared/project/types';
 import { formatStrCode } from '../../shared/strcode';
 import {

@@ -97,6 +97,13 @@ interface EditCase {
 
 const CASES: EditCase[] = [
   // The motion (renderer/state/documentStore.ts) and the keys at the playhead (renderer/app/keyEdits.ts).
+  // The .sev as a colleague changed it on disk, taken in by the page's "Reload from disk" (changedOnDisk.ts).
+  {
+    member: 'sevStore.reloadAsStep',
+    run: () =>
+      sevStore.getState().reloadAsStep('Reload walk.sev from disk', WALK_SEV.replace('event 21 1 2', 'event 22 1 2')),
+    label: 'Reload walk.sev from disk',
+  },
   {
     member: 'keys.toggle',
     run: () => documentStore.getState().keys.toggle(1, 10),

@@ -50,14 +50,22 @@ export class CompressCache {
 
   /** Called at the start of a run: forgets everything when the samples are not the ones cached. */
   begin(m: Motion): void {
+    this.forSamples(m);
+    this.reused = 0;
+    this.computed = 0;
+  }
+
+  /**
+   * Forgets everything when `m`'s samples are not the ones cached, and keeps the last run's counts (the precision
+   * floor is looked up after a run, whose counts the tests and the bench read).
+   */
+  forSamples(m: Motion): void {
     const samples = [m.translation, m.rotation, m.offset];
     if (samples.some((a, i) => a !== this.samples[i])) {
       this.channels.clear();
       this.floors.clear();
       this.samples = samples;
     }
-    this.reused = 0;
-    this.computed = 0;
   }
 
   get<T extends PositionTrack | RotationTrack>(channel: string, signature: string): CachedChannel<T> | undefined {

@@ -111,7 +111,7 @@ export function objectFloorCeiling(motion: Motion, shell: number): number {
 /** The motion's precision floor (unreachable.ts), `cache`'s when it has it. */
 function floorOf(motion: Motion, shell: number | undefined, cache: CompressCache | undefined): PrecisionFloor {
   if (!cache) return precisionFloor(motion, shell);
-  cache.begin(motion);
+  cache.forSamples(motion);
   const key = shell === undefined ? '' : String(shell);
   let floor = cache.floors.get(key);
   if (!floor) {

@@ -16,7 +16,7 @@ import { MotionFlag, type Motion } from '../motion/types';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
 import { objectSpaceError } from './objectError';
 import { offsetSource, rotationSource, translationSource } from './sources';
-import type { ChannelKind, CompressResult, CompressWarning, SkeletonModeReport } from './types';
+import type { ChannelKind, CompressResult, CompressWarning } from './types';
 
 /** A channel with keys over its tolerance: every such key, ascending, with its error in the written file. */
 export interface UnreachableChannel {
@@ -52,9 +52,6 @@ export interface UnreachableSummary {
   totalKeys: number;
   floor: PrecisionFloor;
 }
-
-/** How many of the worst channels the summary names. */
-export const WORST_SHOWN = 3;
 
 /**
  * The keys over their tolerance in a compression, from its warnings (each names every key of its channel over the
@@ -220,95 +217,4 @@ function roundedPositions(source: Float64Array, N: number): { track: PositionTra
   };
 }
 
-/** A channel as a person reads it: `rotation of joint 3 LeftLeg`, `root translation`. */
-export function channelName(kind: ChannelKind, joint: number, jointName?: string): string {
-  if (kind === 'translation') return 'root translation';
-  return `${kind} of joint ${joint}${jointName ? ` ${jointName}` : ''}`;
-}
-
-/** A number as the summary shows it: four significant digits. */
-const shown = (v: number) =>
-  v
-    .toPrecision(4)
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
-
-/** The channels over tolerance, worst first: error over tolerance (a tolerance of 0 first), then error. */
-export function worstChannels(s: UnreachableSummary): UnreachableChannel[] {
-  const ratio = (c: UnreachableChannel) => (c.tolerance > 0 ? c.worstError / c.tolerance : Infinity);
-  return s.channels
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => ratio(b.c) - ratio(a.c) || b.c.worstError - a.c.worstError || a.i - b.i)
-    .map((x) => x.c);
-}
-
-/**
- * The summary as lines for a terminal: how many keys of how many channels are over their tolerance, the worst
- * WORST_SHOWN channels with their real key frames, the precision floor, and `keptBy` (where the whole list is).
- * `objectTolerance`: the skeleton-aware mode's bound, said beside the object-space floor; `asked`: the bound asked,
- * when the mode held the motion to its floor instead (SkeletonModeReport.requestedObjectTolerance).
- */
-export function unreachableLines(
-  s: UnreachableSummary,
-  jointNames: readonly string[],
-  keptBy: string,
-  objectTolerance?: number,
-  asked: number | undefined = objectTolerance,
-): string[] {
-  const count = (kind: ChannelKind) => s.channels.filter((c) => c.kind === kind).length;
-  const parts: string[] = [];
-  if (count('translation')) parts.push('the root translation');
-  const rot = count('rotation');
-  if (rot) parts.push(`${rot} joint rotation${rot === 1 ? '' : 's'}`);
-  const off = count('offset');
-  if (off) parts.push(`${off} joint offset${off === 1 ? '' : 's'}`);
-  const n = s.channels.length;
-  const lines = [
-    `tolerance not reachable at ${s.keys} of ${s.totalKeys} keys, in ${n} channel${n === 1 ? '' : 's'} (${parts.join(', ')}` +
-      `${objectTolerance !== undefined ? `, at the tolerances the object-space bound ${shown(objectTolerance)} gives them` : ''}): ` +
-      `h16/s12 cannot store the source that closely there (stored precision limit); every frame that is not a key is within its tolerance`,
-  ];
-  const unit = (kind: ChannelKind) => (kind === 'rotation' ? ' deg' : ' units');
-  const worst = worstChannels(s).slice(0, WORST_SHOWN);
-  lines.push(
-    `worst: ` +
-      worst
-        .map(
-          (c) =>
-            `${channelName(c.kind, c.joint, jointNames[c.joint])} at frame ${c.worstFrame}, ${shown(c.worstError)}${unit(c.kind)} ` +
-            `against ${shown(c.tolerance)}${unit(c.kind)}${c.frames.length > 1 ? ` (${c.frames.length} keys over it)` : ''}`,
-        )
-        .join('; ') +
-      (n > worst.length ? `; and ${n - worst.length} more channel${n - worst.length === 1 ? '' : 's'}` : ''),
-  );
-  const f = s.floor;
-  const floors = [`${shown(f.position)} units (root translation)`, `${shown(f.rotationDeg)} deg (rotations)`];
-  if (f.offset !== null) floors.push(`${shown(f.offset)} units (offsets)`);
-  const object =
-    f.object !== null
-      ? `; the smallest object-space bound it can be held to is about ${shown(f.object)} (its object-space error with every frame a key${
-          asked !== undefined ? `; the bound asked is ${shown(asked)}` : ''
-        })`
-      : '';
-  lines.push(
-    `h16/s12 store every frame of this motion within ${floors.join(', ')}: tolerances from there are met everywhere${object}; ${keptBy}`,
-  );
-  return lines;
-}
-
-/**
- * The line that says the skeleton-aware mode held a motion to its floor because the bound asked was below it
- * (SkeletonModeReport.requestedObjectTolerance); undefined when it was not.
- */
-export function objectBoundLine(
-  skeleton: Pick<SkeletonModeReport, 'objectTolerance' | 'requestedObjectTolerance' | 'met'>,
-): string | undefined {
-  const asked = skeleton.requestedObjectTolerance;
-  if (asked === undefined) return undefined;
-  const floor = shown(skeleton.objectTolerance);
-  return (
-    `object-space bound ${shown(asked)} is below ${floor}, the least h16/s12 can hold this motion to (its ` +
-    `object-space error with every frame a key): held to ${floor} instead` +
-    (skeleton.met ? `, which every frame meets` : `, NOT met`)
-  );
-}
+export { channelName, objectBoundLine, unreachableLines, worstChannels, WORST_SHOWN } from './unreachableText';

@@ -7,7 +7,8 @@
  */
 import { compressMotion } from '../compress/compress';
 import { objectErrorJson, unreachableJson, type CompressReportJson } from '../compress/report';
-import { objectBoundLine, unreachableLines, unreachableOf, type UnreachableSummary } from '../compress/unreachable';
+import { unreachableOf, type UnreachableSummary } from '../compress/unreachable';
+import { unmetLinesOf } from './unmetLines';
 import type { ObjectErrorReport } from '../compress/objectError';
 import type { ChannelReport, CompressOptions, CompressResult, CompressWarning } from '../compress/types';
 import { FormatError, inFile } from '../errors';
@@ -622,29 +623,6 @@ export function compressedMotionOf(r: CompressResult): CompressedMotion {
         }
       : {}),
   };
-}
-
-/**
- * What a build says of motion k's keys over their tolerance (BuildReportMotion.unmetTolerances): the summary of
- * `actguy compress` (unreachableLines), after objectBoundLine when the skeleton-aware bound asked was below the
- * motion's floor. A result without that summary (a carried motion: the last build's lines, kept as its warnings)
- * says its warnings' messages.
- */
-export function unmetLinesOf(prepared: PreparedBuild, k: number, res: CompressedMotion): string[] {
-  const bound = res.skeleton ? objectBoundLine(res.skeleton) : undefined;
-  if (!res.unreachable && !bound) return res.warnings.map((w) => w.message);
-  const lines = bound ? [bound] : [];
-  if (res.unreachable)
-    lines.push(
-      ...unreachableLines(
-        res.unreachable,
-        prepared.motions[k].joints.map((j) => j.name),
-        'the build report lists every key over its tolerance (the motion\'s "unreachable")',
-        res.skeleton?.objectTolerance,
-        res.skeleton?.requestedObjectTolerance ?? res.skeleton?.objectTolerance,
-      ),
-    );
-  return lines;
 }
 
 export interface BuildProgress {
