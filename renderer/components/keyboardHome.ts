@@ -5,7 +5,7 @@
  * of the panel the mode shows (the viewport's panel in the full layout).
  */
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea, [tabindex]';
+import { focusables } from './modalFocus';
 
 /** True when `el` takes no room on the page (it or a panel around it is hidden). */
 function hidden(el: HTMLElement): boolean {
@@ -46,9 +46,7 @@ export function leftByItself(el: EventTarget | null): boolean {
 function focusFirst(root: HTMLElement, home: string): void {
   const area = root.querySelector<HTMLElement>(`[data-testid="${home}"]`);
   if (!area || hidden(area)) return;
-  const first = [...area.querySelectorAll<HTMLElement>(FOCUSABLE)].find(
-    (el) => el.tabIndex >= 0 && !hidden(el) && el.getAttribute('aria-hidden') !== 'true',
-  );
+  const first = focusables(area).find((el) => el.tabIndex >= 0 && el.getAttribute('aria-hidden') !== 'true');
   if (first) first.focus({ preventScroll: true });
   else {
     area.tabIndex = -1;

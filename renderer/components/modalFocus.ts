@@ -7,7 +7,7 @@ const FOCUSABLE =
   'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
 
 /** The controls Tab can reach in `dialog`, in document order (hidden ones left out). */
-function focusables(dialog: Element): HTMLElement[] {
+export function focusables(dialog: Element): HTMLElement[] {
   return Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((e) => e.getClientRects().length > 0);
 }
 
