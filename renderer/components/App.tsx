@@ -12,6 +12,7 @@ import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { Splitter } from './Splitter';
+import { PanelBoundary } from './PanelBoundary';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
 import { keepKeyboardShown, leftByItself } from './keyboardHome';
 import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
@@ -21,6 +22,7 @@ import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
 import {
   PANEL_MIN,
+  PANEL_TITLES,
   ROWS,
   SIDE_MAX,
   SIDE_MIN,
@@ -283,7 +285,9 @@ function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; child
       data-testid={`area-${props.id}`}
       data-state={props.state}
     >
-      {props.children}
+      <PanelBoundary id={props.id} title={PANEL_TITLES[props.id]}>
+        {props.children}
+      </PanelBoundary>
       {props.mode && <PanelModeButton mode={props.mode} />}
       <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
     </div>
@@ -296,7 +300,9 @@ function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode
   return (
     <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
       {props.state === 'collapsed' && <PanelStrip panel={props.id} />}
-      {props.children}
+      <PanelBoundary id={props.id} title={PANEL_TITLES[props.id]}>
+        {props.children}
+      </PanelBoundary>
       {props.state !== 'collapsed' && <PanelToggle panel={props.id} collapsed={false} />}
     </div>
   );

@@ -94,7 +94,6 @@ export function EventTrack() {
   const table = useProject((p) => p.tables?.table ?? null);
   const viewStart = useSession((s) => s.viewStart);
   const viewEnd = useSession((s) => s.viewEnd);
-  const playhead = useSession((s) => s.playhead);
   const motion = useMotionShape();
   /** A marker drag: `group` moves the whole selection. */
   const drag = useRef<{ index: number; x0: number; frame0: number; moved: boolean; group: boolean } | null>(null);
@@ -124,6 +123,13 @@ export function EventTrack() {
   const span = Math.max(1e-6, viewEnd - viewStart);
   const toX = (f: number) => axis.left + ((f - viewStart) / span) * (axis.right - axis.left);
   const toFrame = (x: number) => viewStart + ((x - axis.left) / (axis.right - axis.left)) * span;
+  // The playhead line's pixel, not the playhead: the track (its markers, waveforms, sound look-ups) re-renders when
+  // the line moves on screen, not at every animation frame of playback in between.
+  const playheadX = useSession((s) =>
+    Math.round(
+      axis.left + ((s.playhead - s.viewStart) / Math.max(1e-6, s.viewEnd - s.viewStart)) * (axis.right - axis.left),
+    ),
+  );
 
   useEffect(() => {
     host.current?.setAttribute('data-plot-left', String(axis.left));
@@ -305,7 +311,7 @@ export function EventTrack() {
         <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
       </div>
       {motion && <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />}
-      <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
+      <div className="sev-track-playhead" style={{ left: playheadX }} />
       {boxSpan && (
         <div
           className="sev-box"

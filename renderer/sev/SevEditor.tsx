@@ -56,7 +56,9 @@ export function SevEditor() {
   const documentId = useDocument((d) => d.documentId);
   const motionPath = useDocument((d) => d.path);
   const selectedJoint = useSession((s) => s.selectedJoint);
-  const playhead = useSession((s) => s.playhead);
+  // The frame the playhead is on, not the playhead itself: the editor re-renders when the frame changes, not at every
+  // animation frame of playback in between (the playhead moves in fractions of a frame).
+  const playheadFrame = useSession((s) => Math.round(s.playhead));
   const textWarnings = useSevTextWarnings();
 
   useEffect(() => startAudition(), []);
@@ -287,7 +289,7 @@ export function SevEditor() {
                 defs.length
                   ? addEventTitle(
                       doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
-                      Math.max(0, Math.min(motion?.frameCount ?? 65535, Math.round(playhead))),
+                      Math.max(0, Math.min(motion?.frameCount ?? 65535, playheadFrame)),
                       addJointLabel(selectedJoint >= 0 ? selectedJoint : null, motion?.joints[selectedJoint]?.name),
                     )
                   : NO_SE_DEFINED_YET
@@ -296,7 +298,7 @@ export function SevEditor() {
               + Add event at playhead
             </button>
             <span className="dim">
-              frame <b data-testid="sev-playhead">{Math.round(playhead)}</b>
+              frame <b data-testid="sev-playhead">{playheadFrame}</b>
             </span>
             <span className="dim sev-add-se-field">
               SE{' '}

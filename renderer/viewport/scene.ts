@@ -30,6 +30,7 @@ import {
   motionExtent,
   poseExtentNdc,
 } from './framing';
+import { counted, disposeDrawables, liveMaterials } from './gpuResources';
 
 /** Line segments (parent -> child) of a skeleton plus joint points. */
 class SkeletonGraphic {
@@ -55,7 +56,10 @@ class SkeletonGraphic {
     this.bonePositions = new Float32Array(Math.max(1, J - 1) * 2 * 3);
     const bg = new THREE.BufferGeometry();
     bg.setAttribute('position', new THREE.BufferAttribute(this.bonePositions, 3));
-    this.bones = new THREE.LineSegments(bg, new THREE.LineBasicMaterial({ color, transparent: true, opacity: 0.95 }));
+    this.bones = new THREE.LineSegments(
+      bg,
+      counted(new THREE.LineBasicMaterial({ color, transparent: true, opacity: 0.95 })),
+    );
     this.pointPositions = new Float32Array(J * 3);
     const pg = new THREE.BufferGeometry();
     pg.setAttribute('position', new THREE.BufferAttribute(this.pointPositions, 3));
@@ -63,13 +67,15 @@ class SkeletonGraphic {
     if (this.pointColors) pg.setAttribute('color', new THREE.BufferAttribute(this.pointColors, 3));
     this.points = new THREE.Points(
       pg,
-      new THREE.PointsMaterial({
-        color: jointColors ? '#ffffff' : color,
-        vertexColors: jointColors,
-        size: pointSize,
-        sizeAttenuation: false,
-        transparent: true,
-      }),
+      counted(
+        new THREE.PointsMaterial({
+          color: jointColors ? '#ffffff' : color,
+          vertexColors: jointColors,
+          size: pointSize,
+          sizeAttenuation: false,
+          transparent: true,
+        }),
+      ),
     );
     this.bones.frustumCulled = false;
     this.points.frustumCulled = false;
@@ -124,10 +130,7 @@ class SkeletonGraphic {
   }
 
   dispose(): void {
-    this.bones.geometry.dispose();
-    (this.bones.material as THREE.Material).dispose();
-    this.points.geometry.dispose();
-    (this.points.material as THREE.Material).dispose();
+    disposeDrawables(this.bones, this.points);
   }
 }
 
@@ -182,7 +185,11 @@ export class ViewportScene {
    * clientWidth, which would force a layout in every frame the DOM changed in.
    */
   private size = { w: 1, h: 1 };
+  /** The animation frame asked for, 0 when none: frames are asked for only when something changed (invalidate). */
   private raf = 0;
+  /** The host has no size (its panel is hidden by a work mode or collapsed): nothing is drawn until it has one. */
+  private hidden = false;
+  private disposed = false;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly resizeObserver: ResizeObserver;
   private lastFrameAllRequest = -1;
@@ -216,13 +223,15 @@ export class ViewportScene {
     const markerGeo = new THREE.SphereGeometry(1, 16, 12);
     this.lockMarker = new THREE.Mesh(
       new THREE.TorusGeometry(1, 0.18, 8, 24),
-      new THREE.MeshBasicMaterial({ color: COLORS.lock, depthTest: false, transparent: true }),
+      counted(new THREE.MeshBasicMaterial({ color: COLORS.lock, depthTest: false, transparent: true })),
     );
     this.lockMarker.rotation.x = Math.PI / 2;
     this.lockMarker.renderOrder = 10;
     this.selectedMarker = new THREE.Mesh(
       markerGeo,
-      new THREE.MeshBasicMaterial({ color: COLORS.selection, depthTest: false, transparent: true, opacity: 0.85 }),
+      counted(
+        new THREE.MeshBasicMaterial({ color: COLORS.selection, depthTest: false, transparent: true, opacity: 0.85 }),
+      ),
     );
     this.selectedMarker.renderOrder = 11;
     this.scene.add(this.lockMarker, this.selectedMarker);
@@ -263,7 +272,7 @@ export class ViewportScene {
       preferencesStore.subscribe(inv),
     );
     this.syncMotion();
-    this.loop();
+    this.invalidate();
   }
 
   /** Selects the source joint drawn nearest to a client point (within 12 px). */
@@ -288,13 +297,17 @@ export class ViewportScene {
     if (best >= 0) sessionStore.getState().select(best);
   }
 
+  /** Asks for a frame that draws the scene again; none while the panel is hidden (its showing again asks). */
   invalidate(): void {
     this.needsRender = true;
+    if (!this.raf && !this.hidden && !this.disposed) this.raf = requestAnimationFrame(this.loop);
   }
 
   private resize(): void {
-    const w = Math.max(1, this.host.clientWidth);
-    const h = Math.max(1, this.host.clientHeight);
+    const w = this.host.clientWidth;
+    const h = this.host.clientHeight;
+    this.hidden = w === 0 || h === 0;
+    if (this.hidden) return;
     this.size = { w, h };
     this.renderer.setSize(w, h, true);
     this.camera.aspect = w / h;
@@ -332,7 +345,7 @@ export class ViewportScene {
     tg.setAttribute('position', new THREE.BufferAttribute(traj, 3));
     const trajectory = new THREE.Line(
       tg,
-      new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }),
+      counted(new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 })),
     );
     trajectory.frustumCulled = false;
     this.scene.add(source.group, decoded.group, trajectory, ...onion.map((o) => o.group));
@@ -363,15 +376,13 @@ export class ViewportScene {
   }
 
   private rebuildGrid(bounds: THREE.Box3): void {
-    for (const child of [...this.grid.children]) {
-      this.grid.remove(child);
-      (child as THREE.GridHelper).geometry.dispose();
-    }
+    this.disposeGrid();
     const size = bounds.getSize(new THREE.Vector3());
     const extent = Math.max(size.x, size.z, size.y) * 1.6 || 100;
     const cell = Math.pow(10, Math.floor(Math.log10(extent / 10)));
     const divisions = Math.min(200, Math.ceil(extent / cell));
     const grid = new THREE.GridHelper(divisions * cell, divisions, COLORS.gridMajor, COLORS.grid);
+    counted(grid.material as THREE.Material);
     const center = bounds.getCenter(new THREE.Vector3());
     grid.position.set(
       Math.round(center.x / cell) * cell,
@@ -381,18 +392,20 @@ export class ViewportScene {
     this.grid.add(grid);
   }
 
+  private disposeGrid(): void {
+    disposeDrawables(...(this.grid.children as THREE.GridHelper[]));
+  }
+
+  /** Takes the trace path and its keys (one geometry, two materials) out of the scene and frees them. */
+  private disposeTrace(): void {
+    if (this.traceLine && this.traceKeys) disposeDrawables(this.traceLine, this.traceKeys);
+    this.traceLine = null;
+    this.traceKeys = null;
+  }
+
   /** The linear trace path through the decoded trace keys (MOVE stream). */
   private rebuildTrace(): void {
-    if (this.traceLine) {
-      this.scene.remove(this.traceLine);
-      this.traceLine.geometry.dispose();
-      this.traceLine = null;
-    }
-    if (this.traceKeys) {
-      this.scene.remove(this.traceKeys);
-      this.traceKeys.geometry.dispose();
-      this.traceKeys = null;
-    }
+    this.disposeTrace();
     const mt3 = compressionStore.getState().result?.mt3;
     const m = documentStore.getState().motion;
     let pts: Float32Array | null = null;
@@ -412,11 +425,11 @@ export class ViewportScene {
     if (!pts) return;
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.BufferAttribute(pts, 3));
-    this.traceLine = new THREE.Line(g, new THREE.LineBasicMaterial({ color: COLORS.trace }));
+    this.traceLine = new THREE.Line(g, counted(new THREE.LineBasicMaterial({ color: COLORS.trace })));
     this.traceLine.frustumCulled = false;
     this.traceKeys = new THREE.Points(
       g,
-      new THREE.PointsMaterial({ color: COLORS.trace, size: 7, sizeAttenuation: false }),
+      counted(new THREE.PointsMaterial({ color: COLORS.trace, size: 7, sizeAttenuation: false })),
     );
     this.traceKeys.frustumCulled = false;
     this.scene.add(this.traceLine, this.traceKeys);
@@ -494,8 +507,8 @@ export class ViewportScene {
   }
 
   private loop = (): void => {
-    this.raf = requestAnimationFrame(this.loop);
-    if (!this.needsRender) return;
+    this.raf = 0;
+    if (!this.needsRender || this.hidden) return;
     this.needsRender = false;
     this.updatePose();
     this.renderer.render(this.scene, this.camera);
@@ -530,6 +543,13 @@ export class ViewportScene {
     set('ghost', c && c.decoded.group.visible && c.source.group.visible ? '1' : '0');
     set('onionCount', String(c?.onionShown.length ?? 0));
     set('poseBox', c ? this.poseBox(c) : '');
+    // What the viewport holds on the GPU and how many frames it drew, for the tests that check closing a motion
+    // frees what opening it made and that a hidden viewport draws nothing (e2e/viewport-resources.spec.ts).
+    const { memory, render } = this.renderer.info;
+    set('glGeometries', String(memory.geometries));
+    set('glTextures', String(memory.textures));
+    set('glMaterials', String(liveMaterials()));
+    set('glFrames', String(render.frame));
   }
 
   /** Screen bounding box (left, top, right, bottom in canvas CSS px) of the joints of both skeletons drawn. */
@@ -680,21 +700,28 @@ export class ViewportScene {
   private disposeContent(): void {
     const c = this.content;
     if (!c) return;
-    this.scene.remove(c.source.group, c.decoded.group, c.trajectory, ...c.onion.map((o) => o.group));
+    this.scene.remove(c.source.group, c.decoded.group, ...c.onion.map((o) => o.group));
     c.source.dispose();
     c.decoded.dispose();
     for (const o of c.onion) o.dispose();
-    c.trajectory.geometry.dispose();
+    disposeDrawables(c.trajectory);
     this.content = null;
   }
 
   dispose(): void {
     cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    this.disposed = true;
     for (const u of this.unsubscribers) u();
     this.resizeObserver.disconnect();
     this.disposeContent();
+    this.disposeTrace();
+    this.disposeGrid();
+    disposeDrawables(this.lockMarker, this.selectedMarker);
     this.controls.dispose();
     this.renderer.dispose();
+    // Hands the WebGL context back now rather than at garbage collection: a page holds only a few at once.
+    this.renderer.forceContextLoss();
     this.renderer.domElement.remove();
     this.label.remove();
   }
