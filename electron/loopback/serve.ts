@@ -28,6 +28,7 @@ import { systemFileKindOfPath } from '../../shared/systemFiles';
 import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
+import { portHolders, portTakenMessage } from './portHolder';
 import { writesInFlight } from '../fsutil';
 import { userDataFolder } from '../userDataFolder';
 import { waitForWritesBeforeQuit } from '../quitWaits';
@@ -195,8 +196,10 @@ async function main(): Promise<void> {
     anyPortIfTaken: !!args['any-port-if-taken'],
   });
   if (port && server.port !== port)
+    // Whose program holds it is said: another user's is reached by every tab and bookmark of that address
+    // (docs/security.md round 40).
     process.stderr.write(
-      `actguy web: port ${port} is in use, so this run serves on port ${server.port}: the browser keeps ActGuy's preferences per address, so this window starts without those saved on port ${port}${stateDir ? ', and copies of unsaved work are kept for this run only' : ''}\n`,
+      `actguy web: ${portTakenMessage(port, server.port, portHolders(port), process.getuid?.(), !!stateDir)}\n`,
     );
   const backupsDir = backupsDirOf(stateDir, port, server.port);
   if (backupsDir) backups.use(createBackupStore(backupsDir, (m) => process.stderr.write(`actguy web: ${m}\n`)));
