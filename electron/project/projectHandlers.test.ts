@@ -209,8 +209,9 @@ describe('project handlers', () => {
     expect(check.motions.map((m) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
   }, 120_000);
 
-  // docs/security.md round 40: a received .sev repeating one event 10,000 times on a frame gave the Build dialog 100
-  // warnings and "1 more warnings not listed" (the input warnings were collapsed per file before they were counted).
+  // docs/security.md round 40: the input warnings were collapsed per file before the dialog's own count, so a received
+  // .sev repeating one event 10,000 times on a frame ended in "9899 more problems not listed" without the report that
+  // keeps them, and with one warning more of another motion in "2 more warnings not listed" of 9,900.
   // Mutation that fails: listedProblems again in buildJob's listedMessages.
   it("the Build dialog counts every warning it does not list, 10,000 of one .sev's among them", async () => {
     const { dir, project, text } = assetsProjectCopy('actguy-warn-', { motions: ['walk'] });
