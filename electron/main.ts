@@ -76,6 +76,7 @@ import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
 import { writesInFlight } from './fsutil';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
+import { profileFolderFromEnv } from './userDataFolder';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
@@ -105,13 +106,22 @@ applyAppIdentity(app, process.platform);
 app.enableSandbox();
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
-if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
+// The folder named is checked as `npm run web --user-data` checks its own (electron/userDataFolder.ts, docs/security.md
+// round 40): one another user made, or under a folder others may write, is refused below, before anything is read.
+const profileFolder = profileFolderFromEnv(process.env);
+if (profileFolder && 'dir' in profileFolder) {
+  for (const note of profileFolder.notes) warn(note);
+  app.setPath('userData', profileFolder.dir);
+}
+const profileRefusal = profileFolder && 'refusal' in profileFolder ? profileFolder.refusal : null;
 // Native crashes leave a minidump in <userData>/Crashpad for a bug report (set here: Electron's default for
 // crashDumps is not the same on every platform and version). Nothing is ever uploaded: uploadToServer is false and
 // no submit URL is given, so even a Crashpad settings file that says uploads are on has nowhere to send a report
 // (docs/install.md#where-actguy-keeps-things, docs/security.md round 12).
-const dumps = crashDumpsFolder(app.getPath('userData'));
-if ('path' in dumps) {
+const dumps = profileRefusal ? null : crashDumpsFolder(app.getPath('userData'));
+if (!dumps) {
+  // refused above: the app exits below, and starts nothing in the usual profile meanwhile
+} else if ('path' in dumps) {
   app.setPath('crashDumps', dumps.path);
   crashReporter.start({ uploadToServer: false });
 } else warn(dumps.problem);
@@ -764,6 +774,10 @@ if (refusedDebugSwitches.length > 0) {
   const refusal = debugSwitchesRefusal(APP_NAME, refusedDebugSwitches);
   console.error(refusal);
   dialog.showErrorBox(`${APP_NAME} could not start`, refusal);
+  app.exit(1);
+} else if (profileRefusal) {
+  console.error(`${APP_NAME}: ${profileRefusal}`);
+  dialog.showErrorBox(`${APP_NAME} could not start`, profileRefusal);
   app.exit(1);
 } else if (!app.requestSingleInstanceLock({ argv: process.argv, cwd: process.cwd() } satisfies LaunchData)) {
   // One instance per profile: a second launch focuses the first window, handing it its command line as it had it.

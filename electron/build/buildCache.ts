@@ -550,15 +550,21 @@ export function statePathProblem(dir: string, me: number): string | undefined {
     const next = join(at, name);
     try {
       folder = fs.statSync(at);
-      entry = fs.lstatSync(next);
     } catch {
-      // Not there yet (made 0700 under `at`, judged now) or not reachable: opening the state folder meets and says it.
-      return undefined;
+      return undefined; // not reachable: opening the state folder meets and says it
     }
+    // The folder a name is looked up in is judged before whether the name is there: one not there yet is made 0700
+    // under `at`, so `at` must be fit to make it in (docs/security.md round 40: a `--user-data` folder was made under a
+    // folder all may write, and only then refused).
     if (anotherUsers(folder.uid, me))
       return `${above(at)} belongs to another user (user id ${folder.uid}), who could put a folder of theirs in its place`;
     if (othersMayWrite(folder) && (folder.mode & 0o1000) === 0)
       return `${above(at)} can be written by other users (mode ${modeOf(folder)}, not sticky), who could put a folder of theirs in its place`;
+    try {
+      entry = fs.lstatSync(next);
+    } catch {
+      return undefined; // not there yet: made 0700 under `at`, judged above
+    }
     if (!entry.isSymbolicLink()) {
       at = next;
       continue;

@@ -68,7 +68,7 @@ export function loadSev(path: string): { source?: SevSource; errors: FormatError
  * first appear, then by line and column; errors without a line keep their place
  * at the head of their file's group. Stable.
  */
-function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
+export function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
   const fileRank = new Map<string, number>();
   for (const e of list) if (!fileRank.has(e.file ?? '')) fileRank.set(e.file ?? '', fileRank.size);
   return list

@@ -109,6 +109,39 @@ describe('actguy build: what it prints', () => {
     ]);
   });
 
+  // Round 40 (docs/security.md): 10,000 warnings of one received .sev (an event repeated on one frame) were collapsed
+  // per file first, so the count said "2 more warnings not listed" of 9,901. Mutation that fails: listedProblems
+  // again in builtMessages.
+  it("counts every warning not listed, 10,000 of one file's among them", async () => {
+    const { err } = capture();
+    const inputWarnings = Array.from(
+      { length: 10_000 },
+      (_, k) => new FormatError('SEV', `two events on frame 5 (${k})`, { line: k + 1, column: 1 }, 'walk.sev'),
+    );
+    const summary = {
+      totals: { motions: 1, keys: 10, events: 0 },
+      outputs: { mar: { path: 'a.mar', bytes: 1 }, sar: { path: 'a.sar', bytes: 1 }, report: 'out/r.json' },
+      warnings: [...inputWarnings.map((w) => w.message), 'walk_60: resampled from 60 fps'],
+    } as never;
+    behaviour.outcome = {
+      ok: true,
+      report: summary,
+      summary,
+      upToDate: true,
+      carried: 0,
+      written: [],
+      warnings: inputWarnings,
+      notes: [],
+    };
+    expect(await buildCommand.run(['p.actguy.json', '--quiet'])).toBe(0);
+    const lines = err.join('\n').split('\n');
+    expect(lines).toHaveLength(101);
+    expect(lines.slice(0, 100)).toEqual(inputWarnings.slice(0, 100).map((w) => `warning: ${w.message}`));
+    expect(lines[100]).toBe(
+      'warning: 9901 more warnings not listed (only the first 100 are; the report out/r.json keeps them all)',
+    );
+  });
+
   it('says a build was up to date, and how many motions a build carried from the last one, on its summary line', async () => {
     const { out } = capture();
     const summary = {

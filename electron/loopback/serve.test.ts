@@ -115,6 +115,34 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
 }
 
 describe('npm run web: what one run leaves for the next', () => {
+  it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
+    "says plainly when another user's program holds its port: that address reaches it, not ActGuy (round 40)",
+    async () => {
+      // A program of user 65534 listening on a free port of 127.0.0.1, as another local user's would.
+      const other = spawn(
+        process.execPath,
+        ['-e', "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>console.log(s.address().port))"],
+        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        const port = await new Promise<number>((ok) =>
+          createInterface({ input: other.stdout! }).once('line', (l) => ok(Number(l))),
+        );
+        const s = await serve(['--port', String(port), '--any-port-if-taken'], {});
+        try {
+          expect(Number(s.url.port)).not.toBe(port);
+          expect(s.stderr()).toContain(
+            `actguy web: port ${port} is held by a program of another user (user id 65534), not by ActGuy, so this run serves on port ${s.url.port}. A tab or bookmark of http://127.0.0.1:${port}/ now reaches that program`,
+          );
+        } finally {
+          await stop(s);
+        }
+      } finally {
+        other.kill();
+      }
+    },
+  );
+
   it('asks for its port; when another program holds it, serves on a free one and says what that costs', async () => {
     const held = await holdPort();
     try {

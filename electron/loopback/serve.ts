@@ -12,19 +12,13 @@
  * of unsaved work in the user's state folder with --keep-state (scripts/start-support.mjs webArgs; docs/tuner.md).
  * Tests give neither.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createCompressClient } from '../compressClient';
 import { createHandlers } from '../handlers';
 import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { defaultStateDir } from '../build/verdicts';
-import {
-  makeFolderNoFollow,
-  makeStateFolder,
-  stateFolderProblem,
-  stateFolderWarnings,
-  statePathProblem,
-} from '../build/buildCache';
+import { makeStateFolder } from '../build/buildCache';
 import { createRecentFilesStore } from '../recentFiles';
 import { BACKUPS_FOLDER, createBackupStore, deferredBackupStore } from '../unsavedBackups';
 import { findProjectListingSev } from '../systemFiles';
@@ -34,7 +28,9 @@ import { systemFileKindOfPath } from '../../shared/systemFiles';
 import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
-import { anotherUsers, writesInFlight } from '../fsutil';
+import { portHolders, portTakenMessage } from './portHolder';
+import { writesInFlight } from '../fsutil';
+import { userDataFolder } from '../userDataFolder';
 import { waitForWritesBeforeQuit } from '../quitWaits';
 
 /** The repository root: this bundle lives in dist/electron. */
@@ -92,19 +88,9 @@ function stateDirOf(args: Record<string, string | true>): string | null {
     // (one naming a workspace file, which Save then replaced) and recent files the user never opened, and received
     // the user's own.
     const named = resolve(String(args['user-data']));
-    const said: string[] = [];
-    const warn = stateFolderWarnings.warn;
-    // The build's wording (build state, ACTGUY_STATE_DIR) is not this option's: this run says its own.
-    stateFolderWarnings.warn = (m) => said.push(m);
-    let checked: { dir: string } | { why: string };
-    try {
-      checked = userDataFolder(named);
-    } finally {
-      stateFolderWarnings.warn = warn;
-    }
+    const checked = userDataFolder(named);
     if ('dir' in checked) {
-      // The one thing said of a folder used: it was made the user's alone.
-      for (const m of said) if (m.includes('it is now 0700')) process.stderr.write(`actguy web: ${m}\n`);
+      for (const m of checked.notes) process.stderr.write(`actguy web: ${m}\n`);
       return checked.dir;
     }
     process.stderr.write(
@@ -122,34 +108,6 @@ function stateDirOf(args: Record<string, string | true>): string | null {
     `actguy web: recent files and copies of unsaved work are kept for this run only: ${dir} cannot be used (${why})\n`,
   );
   return null;
-}
-
-/**
- * `--user-data DIR` as it may be used: the path to it walked as the state folder's is (every folder a name is looked
- * up in the user's or root's, and none that others may write unless sticky, as /tmp; a link the user named is
- * followed when it is the user's or root's), the folder made 0700 when it is not there, and one there already the
- * user's alone (made so when others could write it) and not another user's. Unlike the state folder's, the folder
- * above it is the user's choice and never changed (makeStateFolder makes that one 0700 too).
- */
-function userDataFolder(named: string): { dir: string } | { why: string } {
-  const me = process.getuid?.();
-  const pathWhy = (dir: string) => (me === undefined ? undefined : statePathProblem(dir, me));
-  const first = pathWhy(named);
-  if (first) return { why: first };
-  let dir = named;
-  try {
-    dir = realpathSync(named);
-  } catch {
-    // not there yet: made below, under the folders just walked
-  }
-  const why = makeFolderNoFollow(dir, 0o700) ?? pathWhy(dir) ?? stateFolderProblem(dir);
-  if (why) return { why };
-  try {
-    const owner = lstatSync(dir).uid;
-    return anotherUsers(owner) ? { why: `${dir} belongs to another user (user id ${owner})` } : { dir };
-  } catch (e) {
-    return { why: `${dir}: ${(e as Error).message}` };
-  }
 }
 
 /**
@@ -238,8 +196,10 @@ async function main(): Promise<void> {
     anyPortIfTaken: !!args['any-port-if-taken'],
   });
   if (port && server.port !== port)
+    // Whose program holds it is said: another user's is reached by every tab and bookmark of that address
+    // (docs/security.md round 40).
     process.stderr.write(
-      `actguy web: port ${port} is in use, so this run serves on port ${server.port}: the browser keeps ActGuy's preferences per address, so this window starts without those saved on port ${port}${stateDir ? ', and copies of unsaved work are kept for this run only' : ''}\n`,
+      `actguy web: ${portTakenMessage(port, server.port, portHolders(port), process.getuid?.(), !!stateDir)}\n`,
     );
   const backupsDir = backupsDirOf(stateDir, port, server.port);
   if (backupsDir) backups.use(createBackupStore(backupsDir, (m) => process.stderr.write(`actguy web: ${m}\n`)));

@@ -209,6 +209,30 @@ describe('project handlers', () => {
     expect(check.motions.map((m) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
   }, 120_000);
 
+  // docs/security.md round 40: the input warnings were collapsed per file before the dialog's own count, so a received
+  // .sev repeating one event 10,000 times on a frame ended in "9899 more problems not listed" without the report that
+  // keeps them, and with one warning more of another motion in "2 more warnings not listed" of 9,900.
+  // Mutation that fails: listedProblems again in buildJob's listedMessages.
+  it("the Build dialog counts every warning it does not list, 10,000 of one .sev's among them", async () => {
+    const { dir, project, text } = assetsProjectCopy('actguy-warn-', { motions: ['walk'] });
+    dirs.push(dir);
+    const sev = join(dir, 'walk.sev');
+    const head = readFileSync(sev, 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('event'));
+    writeFileSync(sev, [...head, ...Array.from({ length: 10_000 }, () => 'event 5 2 -')].join('\n') + '\n');
+    const { h, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    const started = await h.startBuild({ projectPath: project, projectText: text });
+    const built = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(built.state).toBe('done');
+    expect(built.warnings).toHaveLength(101);
+    expect(built.warnings.slice(0, 100).every((w) => w.includes('SE_CLOTH_SWISH events on frame 5'))).toBe(true);
+    expect(built.warnings[100]).toMatch(
+      /^9899 more warnings not listed \(only the first 100 are; the report .* keeps them all\)$/,
+    );
+  }, 120_000);
+
   it('a build output that resolves through a link to outside the project folder, or onto an input, is refused', async () => {
     const { dir, project } = workspace();
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));

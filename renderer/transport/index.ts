@@ -4,7 +4,7 @@
  * loopback client speaks to the local server with the page's token.
  */
 import type { ActGuyApi } from '../../shared/ipc/api';
-import { createLoopbackClient, tokenFromLocation } from './loopback';
+import { createLoopbackClient, takeToken } from './loopback';
 
 export { setInAppDialogs, type InAppDialogs, type InAppPickRequest, type InAppConfirmRequest } from './loopback';
 
@@ -24,10 +24,15 @@ export function getApi(): ActGuyApi {
     cached = window.actguy;
     return cached;
   }
-  const token = tokenFromLocation(window.location);
+  // Read once, then kept in this tab only and taken out of the address (takeToken).
+  const token = takeToken({
+    location: window.location,
+    history: window.history,
+    sessionStorage: () => window.sessionStorage,
+  });
   if (!token)
     throw new Error(
-      'ActGuy could not reach its main process: no Electron preload and no ?token= in the address (open the URL `npm run web` prints)',
+      'ActGuy could not reach its main process: no Electron preload, no ?token= in the address and none kept by this tab (open the URL `npm run web` prints)',
     );
   cached = createLoopbackClient({ token });
   return cached;

@@ -63,6 +63,65 @@ export function tokenFromLocation(loc: { search: string; hash: string }): string
   return fromHash || null;
 }
 
+/** Where a tab keeps its token once the page has read it from its URL (sessionStorage: this tab and origin only). */
+export const TOKEN_STORAGE_KEY = 'actguy-token';
+
+/** The URL without its token: `token=` taken out of the query and the hash, every other part kept as it was. */
+export function urlWithoutToken(href: string): string {
+  const url = new URL(href);
+  url.searchParams.delete('token');
+  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
+  if (hash.has('token')) {
+    hash.delete('token');
+    const rest = hash.toString();
+    url.hash = rest ? `#${rest}` : '';
+  }
+  // Part by part: an empty query or hash ('?', '#') is left out, as `search` and `hash` give them.
+  return `${url.origin}${url.pathname}${url.search}${url.hash}`;
+}
+
+/** What takeToken needs of the page (window's own members in the browser; plain objects in tests). */
+export interface TokenHome {
+  location: { href: string; search: string; hash: string };
+  history: { state: unknown; replaceState(state: unknown, unused: string, url: string): void };
+  /** Throws where the browser gives no storage (then the token stays in the URL, so that a reload still works). */
+  sessionStorage(): { getItem(key: string): string | null; setItem(key: string, value: string): void };
+}
+
+/**
+ * The page's token, taken out of its address (docs/security.md round 40). The URL `npm run web` prints carries it as
+ * `?token=`; once read it is kept in this tab's sessionStorage and the address is replaced by one without it, so that
+ * the address bar, a copied URL and the browser's history hold no token, and a reload of the tab finds it again (the
+ * page's cookie opens the page itself, electron/loopback/server.ts). A token in the URL replaces a kept one: a new
+ * run's URL opened in the same tab. Null when neither holds one.
+ */
+export function takeToken(home: TokenHome): string | null {
+  const fromUrl = tokenFromLocation(home.location);
+  let storage: ReturnType<TokenHome['sessionStorage']> | null = null;
+  try {
+    storage = home.sessionStorage();
+  } catch {
+    storage = null;
+  }
+  if (!fromUrl) {
+    try {
+      return storage?.getItem(TOKEN_STORAGE_KEY) || null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    if (!storage) return fromUrl;
+    storage.setItem(TOKEN_STORAGE_KEY, fromUrl);
+    // Only once it is kept: a token taken out but not kept would leave a reload with none.
+    if (storage.getItem(TOKEN_STORAGE_KEY) !== fromUrl) return fromUrl;
+  } catch {
+    return fromUrl;
+  }
+  home.history.replaceState(home.history.state, '', urlWithoutToken(home.location.href));
+  return fromUrl;
+}
+
 export interface LoopbackClientOptions {
   /** Base URL of the server (defaults to the page's origin). */
   baseUrl?: string;

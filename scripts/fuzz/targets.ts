@@ -68,6 +68,7 @@ import {
 } from './judge';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
+import { portTableTarget } from './portTableTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
@@ -731,6 +732,7 @@ export const TARGETS: FuzzTarget[] = [
       ),
   },
   ipcFrameTarget,
+  portTableTarget,
   journalTarget,
   cacheEntryTarget,
   verdictsTarget,
