@@ -29,7 +29,7 @@ import { compressChannelShare, compressMotion, compressWithShares } from './comp
 import type { CompressOptions, CompressResult } from './types';
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-const SEEDS = Number(env.ROUND5_SEEDS ?? 24);
+const SEEDS = Number(env.ROUND5_SEEDS ?? 12);
 const FIRST = Number(env.ROUND5_FIRST ?? 0);
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -93,7 +93,12 @@ describe('round 5: motions nobody tuned on', () => {
       expect(shapes).toContain(w);
   });
 
-  const tight: CompressOptions = { name: 'x', positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005 };
+  const tight: CompressOptions = {
+    name: 'x',
+    positionTolerance: 0.005,
+    rotationToleranceDeg: 0.05,
+    offsetTolerance: 0.005,
+  };
 
   it('holds on the most joints the format allows (1024)', () => {
     const m = wideMotion(3);
@@ -116,7 +121,14 @@ describe('round 5: motions nobody tuned on', () => {
   it('holds on 65,535 frames', () => {
     const m = longMotion(MAX_FRAME_COUNT);
     validateMotion(m);
-    expect(roundFiveViolations(m, { ...tight, rotationToleranceDeg: 0.5 }, false)).toEqual([]);
-    expect(roundFiveViolations(m, { ...tight, method: 'classic' }, false)).toEqual([]);
+    // Once per mode (a second run and the shares are the seeded cases' checks): 6-7 s a compression on 2 loaded cores.
+    for (const o of [
+      { ...tight, rotationToleranceDeg: 0.5 },
+      { ...tight, method: 'classic' as const },
+    ]) {
+      const r = compressMotion(m, o);
+      expect(r.mt3.numFrames).toBe(MAX_FRAME_COUNT);
+      expect([...guaranteeViolations(m, r), ...toleranceMismatches(m, o, r)]).toEqual([]);
+    }
   }, 120_000);
 });
