@@ -35,7 +35,7 @@ const FIRST = Number(env.ROUND5_FIRST ?? 0);
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What breaks the promise on one run: the guarantee, the tolerances asked, determinism, and the jobs' shares. */
-export function roundFiveViolations(m: Motion, options: CompressOptions, shares = true): string[] {
+function roundFiveViolations(m: Motion, options: CompressOptions, shares = true): string[] {
   let res: CompressResult;
   try {
     res = compressMotion(m, options);
@@ -61,7 +61,7 @@ export function roundFiveViolations(m: Motion, options: CompressOptions, shares 
 }
 
 /** Every run of a case, and the MSH export at its first run's tolerances. */
-export function roundFiveCaseViolations(c: RoundFiveCase): string[] {
+function roundFiveCaseViolations(c: RoundFiveCase): string[] {
   const bad: string[] = [];
   try {
     validateMotion(c.motion);
