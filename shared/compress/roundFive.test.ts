@@ -22,6 +22,7 @@ import {
   wideMotion,
   type RoundFiveCase,
 } from '../testing/roundFiveMotions';
+import { exportMshAnimation } from '../msh/export';
 import { mshViolations } from '../testing/sweepMotions';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
 import type { Motion } from '../motion/types';
@@ -116,6 +117,15 @@ describe('round 5: motions nobody tuned on', () => {
       const o = { ...tight, method, objectTolerance: 0.5 };
       expect(roundFiveViolations(m, o, false)).toEqual([]);
     }
+  });
+
+  it('refuses an MSH export past its u16 frame map as soon as the nodes fitted pass it, not after every node', () => {
+    // 24 animated nodes x 4,001 frames: the 17th node's map passes 0xFFFF words (17 x 4,001 = 68,017). About 65,000
+    // node-frames are fitted before any refusal can be sure: 3-14 s with other sessions' load.
+    const m = deepChainMotion(4000, 24);
+    expect(() => exportMshAnimation(m, { positionTolerance: 0.05, rotationToleranceDeg: 0.5 })).toThrow(
+      'MSH (res19): at least 17 animated nodes x 4001 frames need 68017 map words; anim_map_start is a u16 below 0xFFFF',
+    );
   });
 
   it('holds on 65,535 frames', () => {
