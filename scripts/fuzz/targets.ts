@@ -75,6 +75,7 @@ import { lastBuildTarget } from './lastBuildTarget';
 import { codeCacheTarget } from './codeCacheTarget';
 import { FBX_TARGET } from './fbxTarget';
 import { compressTarget } from './compressTarget';
+import { roundFiveTarget } from './roundFiveTarget';
 import { recentFilesTarget } from './recentFilesTarget';
 import { windowStateTarget } from './windowStateTarget';
 import { lastFolderTarget } from './lastFolderTarget';
@@ -739,6 +740,7 @@ export const TARGETS: FuzzTarget[] = [
   lastBuildTarget,
   codeCacheTarget,
   compressTarget,
+  roundFiveTarget,
   recentFilesTarget,
   windowStateTarget,
   lastFolderTarget,

@@ -232,10 +232,31 @@ export function fitMshNodes(
 ): MshNodeFit[] {
   checkMshOptions(options);
   const fits: MshNodeFit[] = [];
+  const S = motion.frameCount + 1;
+  let animated = 0,
+    keys = 0;
   for (let j = 0; j < motion.joints.length; j++) {
     if (!select(j)) continue;
     const rotTol = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
-    fits.push({ node: j, ...fitTrack(motion, j, options.positionTolerance, rotTol) });
+    const fit = fitTrack(motion, j, options.positionTolerance, rotTol);
+    fits.push({ node: j, ...fit });
+    // The u16 limits exportMshAnimation checks on the whole, refused as soon as the nodes fitted so far pass them
+    // (docs/compression.md#round-5-2026-12-05-motions-nobody-tuned-on: a 24-node chain of 8,001 frames fitted every
+    // node, 9.6 s, before its refusal): the other nodes can only add to both counts.
+    keys += fit.frames.length;
+    if (fit.frames.length > 1) animated++;
+    if (keys > 0xffff)
+      throw new FormatError(
+        'MSH',
+        `at least ${keys} keys do not fit the u16 frame map (at most 65535); loosen the tolerances`,
+        { where: 'res8' },
+      );
+    if (animated * S >= MSH_NO_MAP)
+      throw new FormatError(
+        'MSH',
+        `at least ${animated} animated nodes x ${S} frames need ${animated * S} map words; anim_map_start is a u16 below 0xFFFF`,
+        { where: 'res19' },
+      );
   }
   return fits;
 }

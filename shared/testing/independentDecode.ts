@@ -20,10 +20,16 @@ function slerp(p: number[], q: number[], u: number): number[] {
   if (th < 1e-6) return normalized(p.map((x, i) => (1 - u) * x + u * q[i]));
   return p.map((x, i) => (Math.sin((1 - u) * th) * x + Math.sin(u * th) * q[i]) / Math.sin(th));
 }
+/** The last key at or before frame t (a binary search: a 65,535-frame track of thousands of keys stays linear). */
 function keyIndex(frames: Uint16Array, t: number): number {
-  let k = 0;
-  while (k + 1 < frames.length && frames[k + 1] <= t) k++;
-  return k;
+  let lo = 0,
+    hi = frames.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (frames[mid] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 export function decodePos(frames: Uint16Array, pos: Uint16Array, vel: Uint16Array, t: number): number[] {
   const k = keyIndex(frames, t);

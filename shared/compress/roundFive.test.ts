@@ -1,0 +1,144 @@
+/**
+ * Round 5 (docs/compression.md#round-5-2026-12-05-motions-nobody-tuned-on): seeded motions of
+ * shared/testing/roundFiveMotions.ts, legal MTN that no capture looks like, compressed refined, classic and
+ * skeleton-aware. Every written MT3 is decoded by the independent decoder (every frame that is not a key within its
+ * tolerance, keys over it named with their real frames), each channel's tolerance is the one asked for, the motion
+ * validates as the MTN reader would take it, a second run and the channel shares of 2 and 3 jobs give the same bytes,
+ * and the MSH export keeps its promise. The named extremes: the most joints the format allows, a deep chain in the
+ * skeleton-aware mode, and 65,535 frames. ROUND5_SEEDS=n ROUND5_FIRST=k widen the seeded part by hand; `npm run
+ * fuzz -- --target round5` draws random seeds.
+ */
+import { describe, expect, it } from 'vitest';
+import { readMt3 } from '../mt3/read';
+import { validateMotion } from '../mtn/validate';
+import { independentObjectErrors } from '../testing/independentFk';
+import { guaranteeViolations } from '../testing/hostileMotions';
+import {
+  MAX_FRAME_COUNT,
+  MAX_JOINTS,
+  deepChainMotion,
+  longMotion,
+  roundFiveCase,
+  wideMotion,
+  type RoundFiveCase,
+} from '../testing/roundFiveMotions';
+import { exportMshAnimation } from '../msh/export';
+import { mshViolations } from '../testing/sweepMotions';
+import { toleranceMismatches } from '../testing/toleranceMismatches';
+import type { Motion } from '../motion/types';
+import { compressChannelShare, compressMotion, compressWithShares } from './compress';
+import type { CompressOptions, CompressResult } from './types';
+
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+const SEEDS = Number(env.ROUND5_SEEDS ?? 12);
+const FIRST = Number(env.ROUND5_FIRST ?? 0);
+
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** What breaks the promise on one run: the guarantee, the tolerances asked, determinism, and the jobs' shares. */
+function roundFiveViolations(m: Motion, options: CompressOptions, shares = true): string[] {
+  let res: CompressResult;
+  try {
+    res = compressMotion(m, options);
+  } catch (e) {
+    return [`threw ${(e as Error).message}`];
+  }
+  const bad = [...guaranteeViolations(m, res), ...toleranceMismatches(m, options, res)];
+  if (!same(compressMotion(m, options).bytes, res.bytes)) bad.push('a second run gives other bytes');
+  const sk = res.skeleton;
+  if (sk) {
+    // The object-space bound held, by an independent FK of the independent decoder's frames.
+    if (!sk.met) bad.push(`object-space bound ${sk.objectTolerance} not met`);
+    const worst = Math.max(...independentObjectErrors(m, readMt3(res.bytes), sk.shell).flat());
+    if (!(worst <= sk.objectTolerance * (1 + 1e-9) + 1e-9))
+      bad.push(`object-space error ${worst} over the bound ${sk.objectTolerance} (independent FK)`);
+  }
+  if (shares && options.objectTolerance === undefined)
+    for (const count of [2, 3]) {
+      const parts = Array.from({ length: count }, (_, i) => compressChannelShare(m, options, i, count));
+      if (!same(compressWithShares(m, options, parts).bytes, res.bytes)) bad.push(`${count} shares give other bytes`);
+    }
+  return bad;
+}
+
+/** Every run of a case, and the MSH export at its first run's tolerances. */
+function roundFiveCaseViolations(c: RoundFiveCase): string[] {
+  const bad: string[] = [];
+  try {
+    validateMotion(c.motion);
+  } catch (e) {
+    return [`seed ${c.seed} (${c.shape}): the generator made an illegal motion: ${(e as Error).message}`];
+  }
+  c.runs.forEach((run, k) => {
+    for (const v of roundFiveViolations(c.motion, run.options, k % 2 === 0))
+      bad.push(`seed ${c.seed} (${c.shape}), ${run.label}: ${v}`);
+  });
+  const o = c.runs[0].options;
+  for (const v of mshViolations(c.motion, o.positionTolerance, o.rotationToleranceDeg, o.rotationToleranceOverridesDeg))
+    bad.push(`seed ${c.seed} (${c.shape}), MSH: ${v}`);
+  return bad;
+}
+
+describe('round 5: motions nobody tuned on', () => {
+  it(`holds every promise on seeds ${FIRST}..${FIRST + SEEDS - 1}`, () => {
+    const bad: string[] = [];
+    for (let s = FIRST; s < FIRST + SEEDS; s++) bad.push(...roundFiveCaseViolations(roundFiveCase(s)));
+    expect(bad.slice(0, 20)).toEqual([]);
+  });
+
+  it('draws what round 5 asks for across the fixed seeds', () => {
+    const shapes = Array.from({ length: SEEDS }, (_, s) => roundFiveCase(FIRST + s).shape).join(' ');
+    for (const w of ['N=1 ', 'N=2 ', 'N=3 ', '29.97 fps', '120 fps', 'chain', 'flip-every', 'flip-other'])
+      expect(shapes).toContain(w);
+    for (const w of ['turn-179-181', 'non-unit', 'constant', 'near-range', 'keys:every', 'locks:', 'trace:'])
+      expect(shapes).toContain(w);
+  });
+
+  const tight: CompressOptions = {
+    name: 'x',
+    positionTolerance: 0.005,
+    rotationToleranceDeg: 0.05,
+    offsetTolerance: 0.005,
+  };
+
+  it('holds on the most joints the format allows (1024)', () => {
+    const m = wideMotion(3);
+    expect(m.joints.length).toBe(MAX_JOINTS);
+    validateMotion(m);
+    expect(roundFiveViolations(m, tight)).toEqual([]);
+    expect(roundFiveViolations(m, { ...tight, method: 'classic' }, false)).toEqual([]);
+    expect(roundFiveViolations(m, { ...tight, objectTolerance: 0.5 }, false)).toEqual([]);
+  });
+
+  it('holds its object-space bound on a deep chain (48 joints, 120 fps)', () => {
+    const m = deepChainMotion(120, 48);
+    validateMotion(m);
+    for (const method of ['refined', 'classic'] as const) {
+      const o = { ...tight, method, objectTolerance: 0.5 };
+      expect(roundFiveViolations(m, o, false)).toEqual([]);
+    }
+  });
+
+  it('refuses an MSH export past its u16 frame map as soon as the nodes fitted pass it, not after every node', () => {
+    // 24 animated nodes x 4,001 frames: the 17th node's map passes 0xFFFF words (17 x 4,001 = 68,017). About 65,000
+    // node-frames are fitted before any refusal can be sure: 3-14 s with other sessions' load.
+    const m = deepChainMotion(4000, 24);
+    expect(() => exportMshAnimation(m, { positionTolerance: 0.05, rotationToleranceDeg: 0.5 })).toThrow(
+      'MSH (res19): at least 17 animated nodes x 4001 frames need 68017 map words; anim_map_start is a u16 below 0xFFFF',
+    );
+  });
+
+  it('holds on 65,535 frames', () => {
+    const m = longMotion(MAX_FRAME_COUNT);
+    validateMotion(m);
+    // Once per mode (a second run and the shares are the seeded cases' checks): 6-7 s a compression on 2 loaded cores.
+    for (const o of [
+      { ...tight, rotationToleranceDeg: 0.5 },
+      { ...tight, method: 'classic' as const },
+    ]) {
+      const r = compressMotion(m, o);
+      expect(r.mt3.numFrames).toBe(MAX_FRAME_COUNT);
+      expect([...guaranteeViolations(m, r), ...toleranceMismatches(m, o, r)]).toEqual([]);
+    }
+  }, 120_000);
+});
