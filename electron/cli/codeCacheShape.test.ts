@@ -22,7 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheData, loadChunkWithCodeCache } from './codeCache';
+import { cacheData, defaultStateDir, loadChunkWithCodeCache } from './codeCache';
 
 const MAGIC = 'actguy-code-cache 2\n';
 const KEY = 'chunk.cjs\0digest\0node\0linux\0x64\0build';
@@ -152,5 +152,15 @@ describe('the code-cache folder', () => {
     expect(odd.save()).toBe(true);
     expect(readdirSync(folder).filter((f) => f.startsWith('chunk-other-'))).toHaveLength(1);
     expect(readdirSync(dir).sort()).toEqual(['chunk.cjs', 'state']);
+  });
+});
+
+// Mutation audit 2026-12-05: a Windows path judged absolute by POSIX rules (so %LOCALAPPDATA% always ignored) passed.
+describe('defaultStateDir on Windows', () => {
+  it('takes an absolute %LOCALAPPDATA% and ignores a relative one', () => {
+    expect(defaultStateDir({ LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local' }, 'win32')).toBe(
+      join('C:\\Users\\me\\AppData\\Local', 'ActGuy', 'state'),
+    );
+    expect(defaultStateDir({ LOCALAPPDATA: 'AppData' }, 'win32')).not.toContain(join('AppData', 'ActGuy'));
   });
 });
