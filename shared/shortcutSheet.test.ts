@@ -48,12 +48,30 @@ for (const platform of ['other', 'mac'] as const) {
       );
     });
 
-    it('gives every row keys and words', () => {
+    it('gives every row keys and words, each key once', () => {
       for (const s of sheet)
         for (const r of s.rows) {
           expect(r.keys.length).toBeGreaterThan(0);
+          expect(new Set(r.keys).size).toBe(r.keys.length);
           expect(r.does.trim()).not.toBe('');
         }
+    });
+
+    // Mutation audit 2026-12-05 (docs/testing.md): the page's words for a command ignored, and keys written as the DOM
+    // names them (the expectations above map them with keyLabel itself), passed the cases above.
+    it("says a command in the in-page menu's words, and each key as the menus write it", () => {
+      expect(section('Commands').find((r) => r.keys.includes('Space'))?.does).toBe('Playback: Play');
+      expect(section('Tuning keys').find((r) => r.does === 'Slower playback')?.keys).toEqual(['[']);
+      const keys = keysIn('Tuning keys');
+      for (const k of ['K', 'L', 'T', 'F', 'A', 'E', 'Q', 'O', '↑', '↓', 'Page Up', 'Page Down', 'Shift+→', 'Shift+←'])
+        expect(keys).toContain(k);
+      expect(keys).not.toContain('k');
+      expect([keyLabel('k'), keyLabel(' '), keyLabel('ArrowLeft'), keyLabel('Delete')]).toEqual([
+        'K',
+        'Space',
+        '←',
+        'Delete',
+      ]);
     });
   });
 }

@@ -99,6 +99,40 @@ describe('the record of the last build, written off the main thread', () => {
     expect(readdirSync(records())).toEqual([]);
   });
 
+  // Mutation audit 2026-12-05 (docs/testing.md): a write that ended removing the turn of the one queued behind it (the
+  // map's entry deleted whatever it held) passed the case above, which asks its removal before the first write ends.
+  it('a removal asked while a second write waits for the first ends after the second too', async () => {
+    const file = join(records(), 'a.json');
+    const gates = [0, 1].map(() => {
+      let arrive = (): void => undefined;
+      let release = (): void => undefined;
+      const reached = new Promise<void>((r) => (arrive = r));
+      const open = new Promise<void>((r) => (release = r));
+      return { reached, arrive, open, release };
+    });
+    let opens = 0;
+    asyncWriteIo.open = async (path, flags, mode) => {
+      const gate = gates[opens++];
+      if (gate) {
+        gate.arrive();
+        await gate.open;
+      }
+      return real.open(path, flags, mode);
+    };
+    const first = writeLastBuildAsync(file, target, pending, stamps);
+    const second = writeLastBuildAsync(file, target, { ...pending, plan: 'second' }, stamps);
+    await gates[0].reached;
+    gates[0].release();
+    await first;
+    expect(existsSync(file)).toBe(true);
+    // The second write is at its open; the removal is asked now, and must wait for it.
+    await gates[1].reached;
+    const removal = writeLastBuildAsync(file, target, pending, [undefined]);
+    gates[1].release();
+    await Promise.all([second, removal]);
+    expect(readdirSync(records())).toEqual([]);
+  });
+
   it('no pending record removes the old one, and nothing is written', async () => {
     const file = join(records(), 'a.json');
     writeLastBuild(file, target, pending, stamps);

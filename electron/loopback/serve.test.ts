@@ -341,6 +341,19 @@ describe('npm run web: what one run leaves for the next', () => {
       await stop(s);
     }
     expect((statSync(mine).mode & 0o7777).toString(8)).toBe('700');
+    // Mutation audit 2026-12-05 (docs/testing.md): a link the user named refused (not resolved first) passed the cases
+    // above.
+    // A link of the user's to their own folder: followed, and the folder used.
+    const link = join(dir, 'mine-link');
+    symlinkSync(mine, link);
+    const s3 = await serve(['--port', String(port), '--user-data', link], {});
+    try {
+      expect(s3.stderr()).not.toContain('cannot be used');
+      await api(s3).openMotion({ path: join(workspace, 'walk.mtn') });
+    } finally {
+      await stop(s3);
+    }
+    expect(existsSync(join(mine, 'recent-files.json'))).toBe(true);
   });
 
   // Mutation that fails: serve.ts's stop without waitForWritesBeforeQuit (the copy is never written, its temp stays).
