@@ -10,7 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { makeFolderNoFollow, stateFolderProblem, stateFolderWarnings, statePathProblem } from './build/buildCache';
 import { anotherUsers } from './fsutil';
 
-export type UserDataFolder =
+type UserDataFolder =
   /** The folder to use (resolved through the links the user named); `notes`: what was changed, to say (made 0700). */
   | { dir: string; notes: string[] }
   /** Why it is not used; nothing was read from it or written into it. */
