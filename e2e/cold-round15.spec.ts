@@ -73,3 +73,75 @@ test('the build dialog says what each written file weighs, the motions’ share 
   await page.keyboard.press('Escape');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * A right-click on an event did nothing: a Maya or MotionBuilder user looks there first for Delete, Copy, Nudge. It
+ * now selects the event (or keeps the selection it is in) and opens the Events menu's event commands at the
+ * pointer, each with its key, each one undo step as from the menu; Escape hands the keyboard to the event row.
+ * Mutations that fail: EventContextMenu not mounted in SevEditor; its contextmenu listener not selecting the event;
+ * EventList's right-click on a selected row collapsing the selection again; the Escape handler removed.
+ */
+test('a right-click on an event opens its commands at the pointer: one undo step each, Escape hands back the keys', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const markers = page.getByTestId('sev-marker');
+  const count = await markers.count();
+  const menu = page.getByTestId('sev-context-menu');
+  await markers.nth(3).click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(markers.nth(3)).toHaveAttribute('aria-pressed', 'true');
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    /^Cut EventsCtrl\+X$/,
+    /^Copy EventsCtrl\+C$/,
+    /^Paste Events at PlayheadCtrl\+V$/,
+    /^Delete EventsDelete$/,
+    /^Select All EventsCtrl\+A$/,
+    /^Nudge Events 1 Frame EarlierAlt\+←$/,
+    /^Nudge Events 1 Frame LaterAlt\+→$/,
+  ]);
+  await expect(page.getByTestId('sev-context-paste')).toBeDisabled();
+  // The keyboard is in the menu, then back on the event row with Escape (where Delete, Ctrl+C act).
+  await expect(page.getByTestId('sev-context-cut')).toBeFocused();
+  await saveScreenshot('round15-event-context-menu-1280x800');
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByTestId('sev-track')).toBeFocused();
+  // Delete from the menu: one named undo step.
+  await markers.nth(3).click({ button: 'right' });
+  await page.getByTestId('sev-context-delete').click();
+  await expect(menu).toHaveCount(0);
+  await expect(markers).toHaveCount(count - 1);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toHaveText(/^Undo Delete SE_\w+ at frame \d+/);
+  await page.getByTestId('menu-undo').click();
+  await expect(markers).toHaveCount(count);
+  // A right-click on a row of a selection keeps the selection: Copy takes both.
+  const rows = page.getByTestId('sev-event-row');
+  await rows
+    .nth(1)
+    .getByTestId('sev-event-resolved')
+    .click({ modifiers: ['Control'] });
+  await rows
+    .nth(2)
+    .getByTestId('sev-event-resolved')
+    .click({ modifiers: ['Control'] });
+  await expect(page.locator('[data-testid="sev-event-row"][aria-selected="true"]')).toHaveCount(2);
+  await rows.nth(2).getByTestId('sev-event-resolved').click({ button: 'right' });
+  await expect(page.locator('[data-testid="sev-event-row"][aria-selected="true"]')).toHaveCount(2);
+  await page.getByTestId('sev-context-copy').click();
+  await rows.nth(2).getByTestId('sev-event-resolved').click({ button: 'right' });
+  await expect(page.getByTestId('sev-context-paste')).toHaveText(/^Paste 2 Events at Playhead/);
+  // Near the window's corner the menu opens inside it.
+  const box = (await menu.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(800);
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
