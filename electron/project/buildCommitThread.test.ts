@@ -120,6 +120,8 @@ describe("the app's Build commits off the main thread", () => {
     const s = await ended(runner, buildId);
     expect(s.state).toBe('done');
     expect(s.written).toEqual([path]);
+    // Its size, for the build dialog (docs/user-guide.md, fifteenth round).
+    expect(s.writtenBytes).toEqual([mar.byteLength]);
     expect(readFileSync(path).equals(Buffer.from(mar))).toBe(true);
     expect(writesInFlight.size).toBe(0);
     expect(readdirSync(join(dir, 'out'))).toEqual(['stage.mar']);

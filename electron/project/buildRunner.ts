@@ -240,7 +240,11 @@ export function createBuildRunner(
           // Written off the main thread too, before the build is done: a build started after it finds the record.
           if (keep) await writeLastBuildAsync(keep.file, keep.target, keep.pending, installed);
           if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
-          end({ state: 'done', written: m.outputs.map((o) => o.path) });
+          end({
+            state: 'done',
+            written: m.outputs.map((o) => o.path),
+            writtenBytes: m.outputs.map((o) => o.bytes.byteLength),
+          });
         } catch (e) {
           end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });
         }

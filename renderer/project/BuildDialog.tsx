@@ -10,6 +10,7 @@ import { isSevDirty } from '../sev/sevStore';
 import { isProjectDirty } from './projectStore';
 import { saveProjectAndSev } from './projectFiles';
 import { basenameOf } from '../../shared/project/paths';
+import { exactBytes, sizeText, writtenRows } from './buildOutputs';
 
 /** "walk.sev", "walk.sev and the project file", "a, b and c". */
 function listed(names: readonly string[]): string {
@@ -213,8 +214,26 @@ export function BuildDialog() {
         )}
         {s && s.state === 'done' && (
           <ul className="build-written small" data-testid="build-written">
-            {s.written.map((w) => (
-              <li key={w}>wrote {w}</li>
+            {writtenRows(s).map((w) => (
+              <li key={w.path} data-testid="build-output" data-name={w.name} data-bytes={w.bytes ?? ''}>
+                wrote {w.path}
+                {w.bytes !== null && (
+                  <>
+                    {' · '}
+                    <b data-testid="build-output-size" title={exactBytes(w.bytes)}>
+                      {sizeText(w.bytes)}
+                    </b>
+                  </>
+                )}
+                {w.holds && (
+                  <div
+                    className={`build-output-holds ${w.overBudget ? 'bad' : 'dim'}`}
+                    data-testid="build-output-holds"
+                  >
+                    {w.holds}
+                  </div>
+                )}
+              </li>
             ))}
             {s.warnings.length > 0 && (
               <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">

@@ -104,6 +104,8 @@ export function EventList() {
                       else s.toggleEventSelected(ev.index);
                       return;
                     }
+                    // A right-click on a row of the selection keeps it: its menu acts on them all (EventContextMenu).
+                    if (e.button === 2 && s.selectedEvents.includes(ev.index)) return;
                     if (s.selectedEvent !== ev.index || s.selectedEvents.length > 1) revealEvent(ev.index);
                   }}
                 >

@@ -11,6 +11,7 @@ import { FLOOR_NAMES } from './resolve';
 import { useShownSevProblems } from './sevProblems';
 import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
+import { EventContextMenu } from './EventContextMenu';
 import { SeTable } from './SeTable';
 import { SevBody } from './SevBody';
 import { SePicker } from './SePicker';
@@ -378,6 +379,7 @@ export function SevEditor() {
           <FootstepPanel />
           <EventTrack />
           <SevBody list={<EventList />} table={<SeTable />} />
+          <EventContextMenu />
         </>
       )}
     </section>

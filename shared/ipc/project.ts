@@ -140,6 +140,8 @@ export interface BuildStatus {
   warnings: string[];
   /** Files written (state 'done', not dry run): .mar, .sar, report. */
   written: string[];
+  /** The size in bytes of each file in `written`, in its order (the build dialog shows what the build wrote). */
+  writtenBytes?: number[];
   /** The build report (state 'done'; null when up to date). */
   report: BuildReport | null;
   /**
