@@ -69,6 +69,13 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   expect(scales).toEqual(report.budget.motions.map((m: { scale: number }) => m.scale));
   await expect(dialog.getByTestId('build-budget-scale').first()).toHaveText(`×${scales[0].toFixed(3)}`);
   await expect(dialog.getByTestId('build-budget-limiting')).toHaveText(report.budget.limitingMotion);
+  // Sizes in the dialog's one unit (KiB, as the written files' lines), to the byte in the tooltip.
+  const used = dialog.getByTestId('build-budget-used');
+  await expect(used).toHaveText(`${(report.budget.usedBytes / 1024).toFixed(1)} KiB`);
+  await expect(used).toHaveAttribute('title', `${report.budget.usedBytes.toLocaleString('en-US')} bytes`);
+  await expect(dialog.getByTestId('build-budget-bytes').first()).toHaveText(
+    `${(report.budget.motions[0].mt3Bytes / 1024).toFixed(1)} KiB`,
+  );
   expect(statSync(workspace.path('out/stage.mar')).size).toBeLessThanOrEqual(budget);
   await saveScreenshot('project-budget-build-dialog');
   await dialog.getByTestId('build-close').click();

@@ -1,4 +1,5 @@
 import type { BuildReportBudget } from '../../shared/project/plan';
+import { exactBytes, sizeText } from './buildOutputs';
 
 /**
  * A budget build's choice in the build dialog: the .mar against the budget, the motion that limits the stage,
@@ -9,7 +10,11 @@ export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
   return (
     <div className="build-budget" data-testid="build-budget">
       <p className="small">
-        Budget: the .mar takes <b>{budget.usedBytes}</b> of {budget.marBytes} bytes (
+        Budget: the .mar takes{' '}
+        <b data-testid="build-budget-used" title={exactBytes(budget.usedBytes)}>
+          {sizeText(budget.usedBytes)}
+        </b>{' '}
+        of <span title={exactBytes(budget.marBytes)}>{sizeText(budget.marBytes)}</span> (
         {((budget.usedBytes / budget.marBytes) * 100).toFixed(1)}%). Worst error / tolerance{' '}
         {budget.worstRatio.toFixed(3)}, limited by <b data-testid="build-budget-limiting">{budget.limitingMotion}</b>.
       </p>
@@ -18,7 +23,7 @@ export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
           <tr>
             <th>Motion</th>
             <th title="factor applied to the motion's tolerances (overrides stay as set)">Tolerance scale</th>
-            <th>MT3 bytes</th>
+            <th title="the motion's compressed size in the .mar">MT3 size</th>
             <th title="worst channel error over its own tolerance as set">Error / tol</th>
           </tr>
         </thead>
@@ -36,7 +41,9 @@ export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
                 {m.name === budget.limitingMotion && <span className="dim"> (limits)</span>}
               </td>
               <td data-testid="build-budget-scale">×{m.scale.toFixed(3)}</td>
-              <td>{m.mt3Bytes}</td>
+              <td data-testid="build-budget-bytes" title={exactBytes(m.mt3Bytes)}>
+                {sizeText(m.mt3Bytes)}
+              </td>
               <td>{m.worstRatio.toFixed(3)}</td>
             </tr>
           ))}
