@@ -114,6 +114,11 @@ function loadedNameOf(path: string): string {
   return join(canonicalPath(dirname(path)), basename(path));
 }
 
+/** Whether `a` and `b` name the same document as LoadedFiles remembers it (a Save, not a Save As elsewhere). */
+export function sameLoadedName(a: string, b: string): boolean {
+  return loadedNameOf(a) === loadedNameOf(b);
+}
+
 /** What main remembers of a document: the state read, and whether its name was a link then (compared through it). */
 interface Loaded {
   state: DiskState;
