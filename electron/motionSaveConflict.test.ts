@@ -196,10 +196,12 @@ describe("a motion's Save over files changed on disk", () => {
     await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
   });
 
-  it('a Save As to another file is no conflict, even over one there', async () => {
-    const { documentId, mtnBytes } = await opened();
-    writeFileSync(mtn, flipped(mtn));
+  it('a Save As to another file is no conflict, even over one opened before and changed since', async () => {
     const other = join(ws, 'walk_60fps.mtn');
+    await openedMotion(handlers, other);
+    const { documentId, mtnBytes } = await opened();
+    writeFileSync(other, flipped(other));
+    writeFileSync(mtn, flipped(mtn));
     await handlers.saveMotion({ documentId, path: other, mtnBytes, tuningText: MINE });
     expect(new Uint8Array(readFileSync(other))).toEqual(mtnBytes);
     expect(readFileSync(tuningPathOf(other), 'utf8')).toBe(MINE);
