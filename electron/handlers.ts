@@ -219,7 +219,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const path = tuningPathOf(motionPath);
     // What the page is shown is what the motion's Save compares with: none, or the bytes read. A tuning file the page
     // is not shown (a link out, too large, unreadable) is not remembered: Save refuses the first and replaces the rest.
-    const tuningRead = (bytes: Uint8Array | null): void => loadedFiles.remember(path, bytes);
+    const tuningRead = (bytes: Uint8Array | null): void => {
+      loadedFiles.remember(path, bytes);
+    };
     const leadsTo = linkOutOf(dirname(motionPath), path);
     if (leadsTo !== null)
       return {
