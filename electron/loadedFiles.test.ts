@@ -245,6 +245,16 @@ describe('Save SEV and Save Project over a file changed on disk', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${text}# two\n`);
   });
 
+  it('Open Project remembers the project it read: a change since is refused', async () => {
+    const path = join(ws, 'sample.actguy.json');
+    const r = await handlers.openProject({ path });
+    expect(r.status).toBe('opened');
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, `${text} `);
+    const e = await refusal(handlers.saveProject({ path, text: JSON.stringify(JSON.parse(text), null, 4) }));
+    expect(e.change).toBe('changed');
+  });
+
   it('a read the page did not show: the save that names the read shown compares with it', async () => {
     const path = join(ws, 'walk.sev');
     const shown = await handlers.readProjectText({ path });

@@ -187,7 +187,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
       const bytes = fd === undefined ? readBytes(path, TEXT_LIMIT) : readBytesOf(fd, path, TEXT_LIMIT);
       const text = decodeUtf8Text(bytes, kind, path);
-      if (rememberAs !== undefined) read?.(loaded.remember(rememberAs, bytes, true));
+      if (rememberAs !== undefined) {
+        // Remembered whether or not the caller names the read to the page (an optional call skips its argument).
+        const version = loaded.remember(rememberAs, bytes, true);
+        read?.(version);
+      }
       return text;
     } catch (e) {
       if (e instanceof FormatError) throw e;
