@@ -360,12 +360,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // on disk since the page loaded it: checked now, and again inside the write, right before it installs them.
     const overwriteChanged = req.overwriteChanged === true;
     // By the names given, their folders resolved (a link put at the motion's name since is found as a link).
-    const stillAsLoaded = sameLoadedName(doc.path, given)
-      ? [
-          loadedFiles.check(given, overwriteChanged),
-          ...(tuning ? [loadedFiles.check(tuningPathOf(given), overwriteChanged)] : []),
-        ]
-      : [];
+    // The tuning file's first comparison follows the policy's judgement of its name, below (a link put there is
+    // refused as the policy words it, round 32).
+    const ownFile = sameLoadedName(doc.path, given);
+    const stillAsLoaded = ownFile ? [loadedFiles.check(given, overwriteChanged)] : [];
     const beforeInstall = (): void => stillAsLoaded.forEach((still) => still());
     // The folder as checked: the motion is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
@@ -393,6 +391,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (tuning) {
       policy.allowFile(tuning.path, { beside: true });
       files.push({ path: policy.check(tuning.path, 'write'), bytes: new TextEncoder().encode(tuning.text) });
+      if (ownFile) stillAsLoaded.push(loadedFiles.check(tuningPathOf(given), overwriteChanged));
     }
     try {
       // Off the main thread (a motion may be 30 MB): written and flushed in Node's thread pool, renamed here.
