@@ -12,7 +12,10 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { repoRoot } from './electron-binary';
 import { openSampleProject } from './sev-ui';
-import { dragProjectRow } from './ui';
+import { dragProjectRow, waitForDocument } from './ui';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { makeMotion, MotionFlag } from '../shared/motion/types';
 
 /** How many `event` lines a .sev text has. */
 const eventsIn = (text: string): number => text.split('\n').filter((l) => /^\s*event\s/.test(l)).length;
@@ -178,5 +181,84 @@ test('Save Project over a project changed on disk asks: Cancel, Reload from disk
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('project-dirty')).toHaveCount(0);
   expect(onDisk()).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
+  expect(pageErrors).toEqual([]);
+});
+
+test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel, Reload from disk (drops the edits, says so), Save anyway", async ({
+  page,
+  workspace,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const mtn = workspace.path('walk.mtn');
+  const tuning = workspace.path('walk.mtn.actguy-tuning.json');
+  const original = readFileSync(mtn);
+  const dialog = page.getByTestId('confirm-dialog');
+  const save = async () => {
+    await page.getByTestId('curve-canvas').hover();
+    await page.keyboard.press('Control+s');
+  };
+  const setRotation = async (deg: string) => {
+    await page.getByTestId('tol-rotation').fill(deg);
+    await page.getByTestId('tol-rotation').press('Enter');
+    await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  };
+  await setRotation('2'); // my edit
+
+  // A colleague saves a tuning file beside the motion meanwhile (the open found none).
+  const theirs = `${JSON.stringify({ version: 1, tolerances: { rotationDeg: 3 } })}\n`;
+  writeFileSync(tuning, theirs);
+
+  // Cancel, by Escape: nothing written, the edit kept.
+  await save();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('walk.mtn.actguy-tuning.json changed on disk');
+  await expect(dialog).toContainText('was created on disk since the editor found none there');
+  await expect(dialog).toContainText('they are lost (Undo does not bring them back)');
+  await expect(page.getByTestId('confirm-reload')).toHaveText('Reload from disk (drop edits)');
+  await expect(page.getByTestId('confirm-overwrite')).toHaveText('Save anyway');
+  await expect.poll(() => focusedId(page)).toBe('confirm-cancel');
+  await saveScreenshot('save-conflict-motion-1280x800');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await expect(page.getByTestId('confirm-reload')).toBeInViewport();
+  await saveScreenshot('save-conflict-motion-1920x1080');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  expect(readFileSync(tuning, 'utf8')).toBe(theirs);
+  expect(readFileSync(mtn)).toEqual(original);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('tol-rotation')).toHaveValue('2');
+
+  // Reload from disk: the motion opened again with their tuning, saved as it is on disk; nothing written.
+  await save();
+  await page.getByTestId('confirm-reload').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('tol-rotation')).toHaveValue('3');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  expect(readFileSync(tuning, 'utf8')).toBe(theirs);
+  expect(readFileSync(mtn)).toEqual(original);
+
+  // Save anyway: the .mtn changed on disk since this open (its mirror flag turned), my version is written over it.
+  await setRotation('2');
+  const m = readMtn(original);
+  writeFileSync(mtn, writeMtn(makeMotion({ ...m, flags: m.flags ^ MotionFlag.MIRROR_UPPER })));
+  await save();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('walk.mtn changed on disk');
+  await page.getByTestId('confirm-overwrite').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  expect(readMtn(readFileSync(mtn)).flags).toBe(m.flags);
+  expect(JSON.parse(readFileSync(tuning, 'utf8')).tolerances.rotationDeg).toBe(2);
+
+  // What was written is what the next Save compares with: a plain edit and Save asks nothing.
+  await setRotation('1.5');
+  await save();
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await expect(dialog).toHaveCount(0);
+  expect(JSON.parse(readFileSync(tuning, 'utf8')).tolerances.rotationDeg).toBe(1.5);
   expect(pageErrors).toEqual([]);
 });

@@ -114,6 +114,8 @@ describe('handlers', () => {
     expect(await handlers.readProjectText({ path: join(outside, 'walk.sev') })).toEqual({
       path: join(outside, 'walk.sev'),
       text: null,
+      // The read named (none there): a save may compare with it (electron/loadedFiles.ts).
+      loadedAs: 'none',
     });
     await handlers.saveSev({ path: join(outside, 'walk.sev'), text: 'sev 1\nmotion walk\nse 0 SE_A\nevent 3 0 -\n' });
     expect(readFileSync(join(outside, 'walk.sev'), 'utf8')).toContain('event 3 0 -');

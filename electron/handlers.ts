@@ -39,7 +39,7 @@ import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
 import { openIfBeside } from './besideFiles';
-import { ChangedOnDiskError } from './loadedFiles';
+import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputsAsync } from './build/commit';
@@ -157,6 +157,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   // to be saved are parsed there, one worker for both, started at the first check.
   const checkers = existsSync(defaultTextCheckWorkerPath()) ? workerCheckers() : null;
   const checkMotion = ctx.checkMotion ?? checkers?.motion ?? inProcessMotionChecker;
+  /**
+   * What the page loaded of each file it may save back: a motion's .mtn and tuning file here, a .sev and a project
+   * file in the project handlers. A save compares the file on disk with it first (docs/security.md, round 39 and
+   * "Saves of a motion compare too").
+   */
+  const loadedFiles = new LoadedFiles();
 
   // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
@@ -211,6 +217,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const readTuningBeside = (motionPath: string): TuningFileRead | null => {
     if (extname(motionPath).toLowerCase() !== '.mtn') return null;
     const path = tuningPathOf(motionPath);
+    // What the page is shown is what the motion's Save compares with: none, or the bytes read. A tuning file the page
+    // is not shown (a link out, too large, unreadable) is not remembered: Save refuses the first and replaces the rest.
+    const tuningRead = (bytes: Uint8Array | null): void => {
+      loadedFiles.remember(path, bytes);
+    };
     const leadsTo = linkOutOf(dirname(motionPath), path);
     if (leadsTo !== null)
       return {
@@ -222,7 +233,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath), beside: true });
     let judged: number | undefined;
     try {
-      if (!existsSync(path)) return null;
+      if (!existsSync(path)) {
+        tuningRead(null);
+        return null;
+      }
       try {
         judged = openIfBeside(policy, path, canonicalPath(path));
       } catch (e) {
@@ -237,7 +251,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       // The limit holds for the file opened, not only the one stat saw: a file swapped in between was read whole.
       const limit = { bytes: TUNING_MAX_BYTES, of: 'a tuning file' };
       const bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
-      return { path, text: decodeUtf8Text(bytes, 'TUNING', path) };
+      const text = decodeUtf8Text(bytes, 'TUNING', path);
+      tuningRead(bytes);
+      return { path, text };
     } catch (e) {
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
     } finally {
@@ -312,6 +328,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (abort.signal.aborted) return { status: 'cancelled' };
     if (loaded.status !== 'loaded') return loaded;
     const m = loaded.motion;
+    // An .mtn is shown as its bytes as read (in the worker): its Save compares the file on disk with them.
+    if (m.kind === 'mtn') loadedFiles.remember(m.path, m.mtnBytes);
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
     const inputs = m.kind === 'mtn' ? [] : [m.path, ...(m.skeletonPath ? [m.skeletonPath] : [])];
     documents.set(documentId, { path: m.path, name: m.name, inputs });
@@ -338,6 +356,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       if (typeof req.tuningText !== 'string') throw new Error('saveMotion: tuningText must be a string');
       tuning = { path: tuningPathOf(path), text: req.tuningText };
     }
+    // Save over the motion's own file (not a Save As elsewhere) writes nothing over a .mtn or tuning file that changed
+    // on disk since the page loaded it: checked now, and again inside the write, right before it installs them.
+    const overwriteChanged = req.overwriteChanged === true;
+    // By the names given, their folders resolved (a link put at the motion's name since is found as a link).
+    // The tuning file's first comparison follows the policy's judgement of its name, below (a link put there is
+    // refused as the policy words it, round 32).
+    const ownFile = sameLoadedName(doc.path, given);
+    const stillAsLoaded = ownFile ? [loadedFiles.check(given, overwriteChanged)] : [];
+    const beforeInstall = (): void => stillAsLoaded.forEach((still) => still());
     // The folder as checked: the motion is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
     // Read (and the tuning parsed against its joints) off the main thread: a 30 MB motion takes about 0.1 s.
@@ -364,16 +391,29 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (tuning) {
       policy.allowFile(tuning.path, { beside: true });
       files.push({ path: policy.check(tuning.path, 'write'), bytes: new TextEncoder().encode(tuning.text) });
+      if (ownFile) stillAsLoaded.push(loadedFiles.check(tuningPathOf(given), overwriteChanged));
     }
     try {
       // Off the main thread (a motion may be 30 MB): written and flushed in Node's thread pool, renamed here.
-      if (files.length === 1) await writeFileAtomicAsync(path, mtnBytes, folder ? { folder } : {});
-      else await commitOutputsAsync(files, folder ? { folders: [folder] } : {});
+      if (files.length === 1)
+        await writeFileAtomicAsync(path, mtnBytes, { ...(folder ? { folder } : {}), beforeRename: beforeInstall });
+      else
+        await commitOutputsAsync(files, {
+          ...(folder ? { folders: [folder] } : {}),
+          beforeCommitPoint: beforeInstall,
+          // Remembered while the commit's lock is held: a second Save of the same pair compares with this one's files.
+          installed: () => {
+            loadedFiles.remember(path, mtnBytes);
+            if (tuning) loadedFiles.remember(tuning.path, files[1].bytes);
+          },
+        });
     } catch (e) {
+      if (e instanceof ChangedOnDiskError) throw e;
       throw new Error(
         `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       );
     }
+    loadedFiles.remember(path, mtnBytes);
     const name = baseNameOf(path);
     // A document the page closed while its motion was checked stays closed (the file is written all the same).
     if (documents.get(req.documentId)) {
@@ -443,6 +483,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   const projectHandlers = createProjectHandlers({
     policy,
+    loadedFiles,
     dialogs,
     launchBuild: ctx.launchBuild,
     checkText: ctx.checkText ?? checkers?.text,

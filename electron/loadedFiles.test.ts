@@ -245,6 +245,37 @@ describe('Save SEV and Save Project over a file changed on disk', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${text}# two\n`);
   });
 
+  it('Open Project remembers the project it read: a change since is refused', async () => {
+    const path = join(ws, 'sample.actguy.json');
+    const r = await handlers.openProject({ path });
+    expect(r.status).toBe('opened');
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, `${text} `);
+    const e = await refusal(handlers.saveProject({ path, text: JSON.stringify(JSON.parse(text), null, 4) }));
+    expect(e.change).toBe('changed');
+  });
+
+  it('a read the page did not show: the save that names the read shown compares with it', async () => {
+    const path = join(ws, 'walk.sev');
+    const shown = await handlers.readProjectText({ path });
+    const text = shown.text ?? '';
+    expect(shown.loadedAs).toMatch(/^[0-9a-f]{64}$/);
+    // A colleague's save, read by the page again (a motion selected again) and skipped: it keeps edits made meanwhile.
+    writeFileSync(path, `${text}# theirs\n`);
+    const skipped = await handlers.readProjectText({ path });
+    expect(skipped.loadedAs).not.toBe(shown.loadedAs);
+    const e = await refusal(handlers.saveSev({ path, text: `${text}# mine\n`, loadedAs: shown.loadedAs }));
+    expect(e.change).toBe('changed');
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# theirs\n`);
+    // Naming the newer read (or none: the last read) saves; after a save, what it wrote is compared.
+    await handlers.saveSev({ path, text: `${text}# mine\n`, loadedAs: skipped.loadedAs });
+    await handlers.saveSev({ path, text: `${text}# again\n`, loadedAs: shown.loadedAs });
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# again\n`);
+    // A missing file is read as `none`; a name that is no read is refused before anything is compared.
+    expect((await handlers.readProjectText({ path: join(ws, 'new.sev') })).loadedAs).toBe('none');
+    await expect(handlers.saveSev({ path, text, loadedAs: '../x' })).rejects.toThrow(/loadedAs must name a read/);
+  });
+
   it('the refusal reaches the page as changedOnDisk, with its path and change', async () => {
     const path = join(ws, 'walk.sev');
     const text = await load(path);

@@ -114,6 +114,11 @@ function loadedNameOf(path: string): string {
   return join(canonicalPath(dirname(path)), basename(path));
 }
 
+/** Whether `a` and `b` name the same document as LoadedFiles remembers it (a Save, not a Save As elsewhere). */
+export function sameLoadedName(a: string, b: string): boolean {
+  return loadedNameOf(a) === loadedNameOf(b);
+}
+
 /** What main remembers of a document: the state read, and whether its name was a link then (compared through it). */
 interface Loaded {
   state: DiskState;
@@ -129,9 +134,24 @@ function isLinkNow(name: string): boolean {
   }
 }
 
+/** How a read is named to the page (ProjectTextFile.loadedAs): the SHA-256 of its bytes, or `none`. */
+function versionOf(state: DiskState): string {
+  return state.kind === 'file' ? state.sha256 : 'none';
+}
+
+/** Whether `v` may name a read: a SHA-256 in lower-case hex, or `none`. */
+export function isLoadedVersion(v: unknown): v is string {
+  return typeof v === 'string' && (v === 'none' || /^[0-9a-f]{64}$/.test(v));
+}
+
+/** The reads of a file kept since its last save, for a page that shows an earlier one: the newest few. */
+const READS_KEPT = 8;
+
 /** The documents main loaded for the page, by their name (loadedNameOf of the path read or written). */
 export class LoadedFiles {
   private readonly loaded = new Map<string, Loaded>();
+  /** The reads of each name since its last save (newest last), by which a save may name what the page shows. */
+  private readonly reads = new Map<string, Loaded[]>();
   /** What a refusal found at the name: a save with `overwrite` may replace exactly that. */
   private readonly refused = new Map<string, Loaded>();
 
@@ -139,7 +159,7 @@ export class LoadedFiles {
    * Remembers what was just read (or written) at `given`: `bytes`, or that nothing was there (null). A name that is a
    * link now (it stood there when the user chose it: the policy writes through such a one) is compared through it.
    */
-  remember(given: string, bytes: Uint8Array | string | null): void {
+  remember(given: string, bytes: Uint8Array | string | null, asRead = false): string {
     const path = loadedNameOf(given);
     const throughLink = isLinkNow(path);
     let st: Stats | null = null;
@@ -148,8 +168,12 @@ export class LoadedFiles {
     } catch {
       // gone at once: the next save compares with the bytes, and finds it deleted
     }
-    this.loaded.set(path, { state: bytes === null ? { kind: 'absent' } : stateOfBytes(bytes, st), throughLink });
+    const entry: Loaded = { state: bytes === null ? { kind: 'absent' } : stateOfBytes(bytes, st), throughLink };
+    this.loaded.set(path, entry);
     this.refused.delete(path);
+    // A read joins the earlier reads a page may still show; a save (or a read not offered by name) starts afresh.
+    this.reads.set(path, asRead ? [...(this.reads.get(path) ?? []), entry].slice(-READS_KEPT) : []);
+    return versionOf(entry.state);
   }
 
   /** What was remembered of `path`, if anything. */
@@ -160,15 +184,21 @@ export class LoadedFiles {
   /**
    * The check before a save of `path`: throws ChangedOnDiskError when the file on disk is not what the page loaded
    * (with `overwrite`, not what the last refusal found there). Returns the function to call again right before the
-   * rename, which throws the same way. A path never loaded passes.
+   * rename, which throws the same way. A path never loaded passes. `shown`: the read the page shows
+   * (ProjectTextFile.loadedAs), when it kept edits over a later read: compared with that one while it is kept.
    */
-  check(given: string, overwrite = false): () => void {
+  check(given: string, overwrite = false, shown?: string): () => void {
     const path = loadedNameOf(given);
     const confirmed = overwrite ? this.refused.get(path) : undefined;
     const checkNow = (): void => {
       // Looked up at each call: an earlier save of the same file, renamed in between (saves of a file go in turn),
       // remembered what it wrote.
-      const expected = confirmed ?? this.loaded.get(path);
+      // The read the page shows, while no save of the file has landed since (then what it wrote is compared).
+      const shownRead =
+        shown === undefined
+          ? undefined
+          : [...(this.reads.get(path) ?? [])].reverse().find((r) => versionOf(r.state) === shown);
+      const expected = confirmed ?? shownRead ?? this.loaded.get(path);
       if (!expected) return;
       const now = diskStateOf(path, expected.throughLink);
       const change = changeBetween(expected.state, now);

@@ -199,6 +199,13 @@ export interface CommitOptions {
    * and to install, once one resolves elsewhere (an app export that waited on its compression).
    */
   folders?: readonly FolderPin[];
+  /**
+   * Called last before the commit point, once every temp is written and every old target linked aside, in the same
+   * turn of the event loop as the journal's write and the renames: what it throws refuses the commit (every temp and
+   * backup removed, no journal written, the old files in place) and is thrown as it is. A motion's Save checks here
+   * that its .mtn and tuning file are still what the page loaded (electron/loadedFiles.ts).
+   */
+  beforeCommitPoint?: () => void;
 }
 
 export interface OutputFile {
@@ -937,13 +944,17 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
     release();
     throw e;
   }
-  /** A failure before the commit point: every temp and backup goes, and the error names the user's files. */
-  const abandon = (e: unknown): never => {
-    if ((e as Error).name === 'CommitKilled') throw e;
+  /** Removes every temp and backup made so far (before the commit point). */
+  const dropTemps = (): void => {
     for (const x of entries) {
       unlinkQuiet(fs, x.temp);
       unlinkQuiet(fs, x.backup);
     }
+  };
+  /** A failure before the commit point: every temp and backup goes, and the error names the user's files. */
+  const abandon = (e: unknown): never => {
+    if ((e as Error).name === 'CommitKilled') throw e;
+    dropTemps();
     if (e instanceof OutputWriteError) throw e;
     throw new OutputWriteError(
       `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`,
@@ -1006,6 +1017,18 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
           } catch (e) {
             throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`);
           }
+      } catch (e) {
+        abandon(e);
+      }
+      // The caller's last word, thrown as it is: nothing is installed yet, and no journal says to install it.
+      if (options.beforeCommitPoint)
+        try {
+          options.beforeCommitPoint();
+        } catch (e) {
+          dropTemps();
+          throw e;
+        }
+      try {
         step('journal');
         writeJournal(fs, jpath, {
           tool: 'actguy commit',

@@ -61,7 +61,7 @@ describe("readProjectText says when a project's file lies outside its folder", (
     await openPicked(file);
     const read = (path: string) => h.readProjectText({ path, project: file });
     expect(await read(join(dir, 'walk.sev'))).not.toHaveProperty('outsideProject');
-    expect(await read(join(dir, 'own.sev'))).toEqual({ path: join(dir, 'own.sev'), text: null });
+    expect(await read(join(dir, 'own.sev'))).toEqual({ path: join(dir, 'own.sev'), text: null, loadedAs: 'none' });
     for (const path of [join(dir, '..', 'mine', 'walk.sev'), join(other, 'walk.sev'), join(dir, 'linked.sev')]) {
       const r = await read(path);
       expect(r.outsideProject, path).toBe(true);

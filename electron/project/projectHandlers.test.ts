@@ -627,7 +627,11 @@ describe('project handlers: arguments and refusals', () => {
     const { h, openPicked, policy } = testProjectHandlers();
     await openPicked(project);
     policy.allowTree(dir);
-    expect(await h.readProjectText({ path: join(dir, 'new.SEV') })).toEqual({ path: join(dir, 'new.SEV'), text: null });
+    expect(await h.readProjectText({ path: join(dir, 'new.SEV') })).toEqual({
+      path: join(dir, 'new.SEV'),
+      text: null,
+      loadedAs: 'none',
+    });
     await expect(h.readProjectText({ path: join(dir, 'gone.sls') })).rejects.toThrow(
       `Could not read ${join(dir, 'gone.sls')}: no such file`,
     );

@@ -43,7 +43,7 @@ import { openRecentFileOrRefuse } from '../recentFiles';
 import { openIfBeside } from '../besideFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
-import { ChangedOnDiskError, LoadedFiles } from '../loadedFiles';
+import { ChangedOnDiskError, isLoadedVersion, LoadedFiles } from '../loadedFiles';
 
 /** Sound file types Web Audio decodes in Chromium. */
 export const SOUND_EXTENSIONS = ['wav', 'ogg', 'mp3', 'flac'] as const;
@@ -182,12 +182,16 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    * the name the page loads it by to edit (a .sev, a project file), so that a save checks first that the file there
    * is still what was read.
    */
-  const readText = (path: string, fd?: number, rememberAs?: string): string => {
+  const readText = (path: string, fd?: number, rememberAs?: string, read?: (version: string) => void): string => {
     try {
       const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
       const bytes = fd === undefined ? readBytes(path, TEXT_LIMIT) : readBytesOf(fd, path, TEXT_LIMIT);
       const text = decodeUtf8Text(bytes, kind, path);
-      if (rememberAs !== undefined) loaded.remember(rememberAs, bytes);
+      if (rememberAs !== undefined) {
+        // Remembered whether or not the caller names the read to the page (an optional call skips its argument).
+        const version = loaded.remember(rememberAs, bytes, true);
+        read?.(version);
+      }
       return text;
     } catch (e) {
       if (e instanceof FormatError) throw e;
@@ -232,7 +236,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     path: string,
     text: string,
     unchanged: string,
-    save: { given: string; overwriteChanged: boolean },
+    save: { given: string; overwriteChanged: boolean; loadedAs?: string },
   ): Promise<SavedFile> => {
     // Only what ActGuy reads back: a text past TEXT_MAX_BYTES is refused by every open (a project padded to 70 MB
     // passed its check and was written, then File › Open Project refused it). Refused before the check worker is
@@ -243,7 +247,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         `Could not save ${path}: the text is ${bytes} bytes, and ActGuy opens a text file of at most ${TEXT_MAX_BYTES} bytes (64 MiB), so it would not open again; nothing was written and your edits are kept.`,
       );
     // Not over a file that changed on disk since the page loaded it: checked now, and again right before the rename.
-    const stillAsLoaded = loaded.check(save.given, save.overwriteChanged);
+    const stillAsLoaded = loaded.check(save.given, save.overwriteChanged, save.loadedAs);
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
     const { errors } = await checkText({ kind, path, text });
@@ -421,22 +425,29 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (!existsSync(path)) {
         if (extname(path).toLowerCase() === '.sev') {
           // The editor starts an empty one: a file made there since is a change its save asks about.
-          loaded.remember(given, null);
-          return { path: given, text: null, ...outside };
+          const loadedAs = loaded.remember(given, null, true);
+          return { path: given, text: null, ...outside, loadedAs };
         }
         throw new Error(`Could not read ${path}: no such file`);
       }
       // A .sev granted only beside a motion is judged on the descriptor read (besideFiles.ts; round 31).
       const judged = openIfBeside(policy, given, path);
       try {
-        return { path: given, text: readText(path, judged, edited ? given : undefined), ...outside };
+        let loadedAs: string | undefined;
+        const text = readText(path, judged, edited ? given : undefined, (v) => (loadedAs = v));
+        return { path: given, text, ...outside, ...(loadedAs !== undefined && { loadedAs }) };
       } finally {
         if (judged !== undefined) closeSync(judged);
       }
     },
 
     saveSev: async (raw) => {
-      const req = requireObject<{ path: string; text: string; overwriteChanged?: unknown }>(raw, 'saveSev');
+      const req = requireObject<{ path: string; text: string; overwriteChanged?: unknown; loadedAs?: unknown }>(
+        raw,
+        'saveSev',
+      );
+      if (req.loadedAs !== undefined && !isLoadedVersion(req.loadedAs))
+        throw new Error('saveSev: loadedAs must name a read (a SHA-256 in hex, or none)');
       const given = requirePath(req.path, 'saveSev: path');
       if (extname(given).toLowerCase() !== '.sev')
         throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
@@ -454,7 +465,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         path,
         req.text,
         `the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save SEV')}`,
-        { given, overwriteChanged: req.overwriteChanged === true },
+        {
+          given,
+          overwriteChanged: req.overwriteChanged === true,
+          ...(req.loadedAs !== undefined && { loadedAs: req.loadedAs }),
+        },
       );
     },
 

@@ -4,7 +4,9 @@
  * cancels, the focus goes back where it was): "Save anyway" saves again with `overwriteChanged`, which main honours
  * only for that file while it is still what the refusal found (changed once more, it asks again); "Reload from disk"
  * shows the disk's version as one undo step, so Ctrl+Z brings the edits back; "Cancel" keeps the edits and writes
- * nothing. No choice loses work.
+ * nothing. No choice loses work without saying so: a motion's reload opens the file again, which its undo history
+ * cannot hold as a step (a file's frames and joints may differ), so its question says the edits are replaced and that
+ * Cancel (or Save As) keeps them.
  */
 import { basenameOf } from '../../shared/project/paths';
 import { ActGuyApiError, type ChangedOnDisk, type ChangeOnDisk } from '../../shared/ipc/transport';
@@ -20,8 +22,13 @@ export function reloadable(change: ChangeOnDisk): boolean {
   return change === 'changed' || change === 'created';
 }
 
+/** How a document reloads from disk: as an undo step (a .sev, a project), or by replacing the edits (a motion). */
+export interface ReloadKind {
+  replacesEdits?: boolean;
+}
+
 /** The question's text for `name`. */
-export function changedOnDiskText(name: string, change: ChangeOnDisk): string {
+export function changedOnDiskText(name: string, change: ChangeOnDisk, reload: ReloadKind = {}): string {
   const what: Record<ChangeOnDisk, string> = {
     changed: `${name} changed on disk since it was opened here (another program or person saved it).`,
     created: `${name} was created on disk since the editor found none there (another program or person saved it).`,
@@ -34,7 +41,11 @@ export function changedOnDiskText(name: string, change: ChangeOnDisk): string {
   return (
     `${what[change]}\n` +
     'Cancel keeps your edits and writes nothing. ' +
-    (reloadable(change) ? 'Reload from disk shows the version on disk; Undo (Ctrl+Z) brings your edits back. ' : '') +
+    (!reloadable(change)
+      ? ''
+      : reload.replacesEdits
+        ? 'Reload from disk opens the version on disk in place of your edits: they are lost (Undo does not bring them back), so choose Cancel, then Save As, to keep them in another file. '
+        : 'Reload from disk shows the version on disk; Undo (Ctrl+Z) brings your edits back. ') +
     `Save anyway writes your version over ${change === 'deleted' ? 'its name' : 'what is there now'}.`
   );
 }
@@ -43,15 +54,21 @@ export function changedOnDiskText(name: string, change: ChangeOnDisk): string {
 export type ChangedOnDiskChoice = 'overwrite' | 'reload' | 'cancel';
 
 /** Asks what to do with a save of `path` refused over `change` (Cancel the default, focused, and Escape's answer). */
-export async function askChangedOnDisk(path: string, change: ChangeOnDisk): Promise<ChangedOnDiskChoice> {
+export async function askChangedOnDisk(
+  path: string,
+  change: ChangeOnDisk,
+  reload: ReloadKind = {},
+): Promise<ChangedOnDiskChoice> {
   const name = basenameOf(path);
   const pick = await askChoice({
     title: `${name} changed on disk`,
-    text: changedOnDiskText(name, change),
+    text: changedOnDiskText(name, change, reload),
     // Cancel first: the dialog focuses it, so Enter, like Escape, writes nothing.
     buttons: [
       { id: 'cancel', label: 'Cancel', primary: true },
-      ...(reloadable(change) ? [{ id: 'reload', label: 'Reload from disk' }] : []),
+      ...(reloadable(change)
+        ? [{ id: 'reload', label: reload.replacesEdits ? 'Reload from disk (drop edits)' : 'Reload from disk' }]
+        : []),
       { id: 'overwrite', label: 'Save anyway' },
     ],
   });
@@ -69,6 +86,7 @@ export type SaveOverChange<T> = { status: 'saved'; value: T } | { status: 'reloa
 export async function saveMindingDisk<T>(
   save: (overwriteChanged: boolean) => Promise<T>,
   reload: () => Promise<void>,
+  reloadKind: ReloadKind = {},
 ): Promise<SaveOverChange<T>> {
   let overwrite = false;
   for (;;) {
@@ -77,7 +95,7 @@ export async function saveMindingDisk<T>(
     } catch (e) {
       const changed = changedOnDiskOf(e);
       if (!changed) throw e;
-      const choice = await askChangedOnDisk(changed.path, changed.change);
+      const choice = await askChangedOnDisk(changed.path, changed.change, reloadKind);
       if (choice === 'cancel') return { status: 'cancelled' };
       if (choice === 'reload') {
         await reload();

@@ -12,6 +12,7 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
+import { saveMindingDisk } from './changedOnDisk';
 import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from '../tuner/motionTuning';
 import { confirmUnsaved } from './unsaved';
 import { busy, connectedApi, notifyError, requireApi } from './appApi';
@@ -231,15 +232,30 @@ export async function save(): Promise<boolean> {
   // The tuner's settings go with the motion: into the project when it holds this motion, else beside the .mtn.
   const inProject = projectTuning.covers(doc);
   const tuningText = inProject ? undefined : tuningTextToSave(doc);
+  const path = doc.path;
+  let reload = false;
   const ok = await busy(
     'Save',
     async () => {
-      const r = await requireApi().saveMotion({
-        documentId,
-        path: doc.path!,
-        mtnBytes: writeMtn(motion),
-        ...(tuningText !== undefined ? { tuningText } : {}),
-      });
+      const mtnBytes = writeMtn(motion);
+      // A .mtn or tuning file changed on disk since it was opened is not replaced without asking
+      // (renderer/app/changedOnDisk.ts); a reload opens the file again, once this save is over.
+      const outcome = await saveMindingDisk(
+        (overwriteChanged) =>
+          requireApi().saveMotion({
+            documentId,
+            path,
+            mtnBytes,
+            ...(tuningText !== undefined ? { tuningText } : {}),
+            ...(overwriteChanged && { overwriteChanged: true }),
+          }),
+        async () => {
+          reload = true;
+        },
+        { replacesEdits: true },
+      );
+      if (outcome.status !== 'saved') return false;
+      const r = outcome.value;
       if (r.status === 'cancelled') return false;
       if (tuningText !== undefined) markTuningSaved(documentId);
       // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
@@ -255,6 +271,10 @@ export async function save(): Promise<boolean> {
     undefined,
     (id) => dismissOnceSaveSettles(id, documentId),
   );
+  if (reload && documentStore.getState().documentId === documentId) {
+    await openPath(path, false);
+    return false;
+  }
   if (ok === true && inProject) return projectTuning.store();
   return ok === true;
 }

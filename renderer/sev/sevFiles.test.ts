@@ -166,6 +166,38 @@ describe('reading a .sev through the API', () => {
     expect(sevStore.getState().file!.path).toBe('/p/cmu.sev');
   });
 
+  it('a read skipped over edits leaves Save SEV naming the read the editor shows, then none once it saved', async () => {
+    const saved: SaveSevRequest[] = [];
+    let reply = { text: WALK, loadedAs: 'a'.repeat(64) };
+    let answer: () => void = () => undefined;
+    setAppApi(
+      fakeApi({
+        readProjectText: ({ path }) => new Promise((done) => (answer = () => done({ path, ...reply }))),
+        saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: req.text.length }),
+      }),
+    );
+    sevStore.getState().close();
+    const first = loadSev('/p/walk.sev', 'walk');
+    answer();
+    await first;
+    // Read again (the motion selected again) while the user edits: the editor keeps the edits, not the newer file.
+    reply = { text: `${WALK}event 40 0 1\n`, loadedAs: 'b'.repeat(64) };
+    const second = loadSev('/p/walk.sev', 'walk');
+    moveFirstEvent();
+    answer();
+    await second;
+    expect(sevStore.getState().file!.doc!.events.map((e) => e.frame)).toEqual([6, 21]);
+    expect(await saveSev()).toBe(true);
+    expect(saved[0].loadedAs).toBe('a'.repeat(64));
+    // Saved: main compares the next save with what it wrote, so it names no read.
+    moveFirstEvent();
+    sevStore
+      .getState()
+      .edit('move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e, frame: e.frame + 1 })) }));
+    expect(await saveSev()).toBe(true);
+    expect(saved[1].loadedAs).toBeUndefined();
+  });
+
   it('Reload from disk asks before it drops text fixed here and not saved; Cancel keeps it', async () => {
     const BROKEN = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 5 0 1\nbogus one\nbogus two\n';
     const read: string[] = [];

@@ -68,12 +68,20 @@ export async function saveSev(): Promise<boolean> {
   try {
     // A file changed on disk since it was read is not replaced without asking (renderer/app/changedOnDisk.ts).
     const text = serializeSev(doc);
+    const loadedAs = shownRead.get(f.path);
     const outcome = await saveMindingDisk(
       (overwriteChanged) =>
-        requireApi().saveSev({ path: f.path, text, ...(overwriteChanged && { overwriteChanged: true }) }),
+        requireApi().saveSev({
+          path: f.path,
+          text,
+          ...(overwriteChanged && { overwriteChanged: true }),
+          ...(loadedAs !== undefined && { loadedAs }),
+        }),
       () => reloadSevAsStep(f.path),
     );
     if (outcome.status !== 'saved') return false;
+    // What was written is what main compares the next save with (its last save of the file).
+    if (shownRead.get(f.path) === loadedAs) shownRead.delete(f.path);
     sevStore.getState().markSaved(doc);
     ensureSevListed(f.path, f.motionName);
     notify('info', `Saved ${f.path}.`);
@@ -111,6 +119,19 @@ function ensureSevListed(sevPath: string, motionName: string): void {
   }));
 }
 
+/**
+ * The read of each .sev that the editor shows, as main named it (ProjectTextFile.loadedAs): a read skipped over edits
+ * (loadSev) leaves the editor on an earlier one, and its save asks main to compare the file on disk with that one, so
+ * a file changed on disk meanwhile is asked about (docs/security.md, "Saves of a motion compare too"). Forgotten once a
+ * save of the file lands (main then compares with what it wrote).
+ */
+const shownRead = new Map<string, string>();
+
+/** What the next save of the .sev at `path` names as the read the editor shows. */
+export function shownReadOf(path: string): string | undefined {
+  return shownRead.get(path);
+}
+
 /** Reads a SEV into the editor (a missing file starts an empty one). */
 export async function loadSev(path: string, motionName: string): Promise<void> {
   const asked = sevStore.getState().file;
@@ -121,6 +142,7 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     // Edits that arrived while the file was read (typed, or restored after a crash) are never replaced: they were not
     // asked about (tried cold, round 5: a restored walk.sev gave way to the tuner's cmu_01_01.sev read meanwhile).
     if (sevWasEditedSince(asked)) return;
+    if (r.loadedAs !== undefined) shownRead.set(path, r.loadedAs);
     // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
     const before = sevStore.getState().file;
     // Edited against the motion the tuner shows now (selectMotion opened it just before).
@@ -159,6 +181,7 @@ export async function reloadSevAsStep(path: string): Promise<void> {
     if (sevStore.getState().file?.path !== path) return;
     const why =
       r.text === null ? 'it is no longer on disk' : sevStore.getState().reloadAsStep(reloadStepLabel(path), r.text);
+    if (!why && r.loadedAs !== undefined) shownRead.set(path, r.loadedAs);
     if (why) {
       notify('error', `Could not reload ${basenameOf(path)} from disk: ${why}. Your edits are kept, not saved.`);
       return;

@@ -101,6 +101,12 @@ export interface SaveMotionRequest {
    * omitted: a tuning file there stays as it is.
    */
   tuningText?: string;
+  /**
+   * Save anyway: replace the .mtn (and tuning file) although it changed on disk since it was opened, as long as it is
+   * still what the refused save found there (electron/loadedFiles.ts). Without it such a save is refused, with the
+   * reply's `changedOnDisk`.
+   */
+  overwriteChanged?: boolean;
 }
 
 export interface SaveMotionAsRequest {

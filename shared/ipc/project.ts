@@ -44,6 +44,12 @@ export interface ProjectTextFile {
    * before a save writes there (docs/security.md, round 35).
    */
   outsideProject?: true;
+  /**
+   * Which read this was (for a .sev or a project file): its SHA-256 in hex, or `none` when there was no file. A save
+   * that names it (SaveSevRequest.loadedAs) compares the file on disk with this read, not with a later one the page
+   * did not show (loadSev keeps edits made while a file was read; electron/loadedFiles.ts).
+   */
+  loadedAs?: string;
 }
 
 /** Writes a .sev atomically (the serializer's text; comments are the user's). */
@@ -59,6 +65,11 @@ export interface SaveSevRequest {
    * (ActGuyApiError.changedOnDisk): main replaces the file only while it is still what that refusal found.
    */
   overwriteChanged?: boolean;
+  /**
+   * The read the editor shows (ProjectTextFile.loadedAs), when it did not show the last one: the file on disk is
+   * compared with that read. Omitted: with the last read or save of the file.
+   */
+  loadedAs?: string;
 }
 
 /** What a project file dialog picks: a motion to add, a SEV to attach, or a sound file whose folder holds the audition sounds. */
