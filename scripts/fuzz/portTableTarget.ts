@@ -1,8 +1,9 @@
 /**
  * Fuzz target `port-table`: the reader of /proc/net/tcp and tcp6 that names who holds the port `npm run web` asked
  * for (listenerUids, electron/loopback/portHolder.ts; docs/security.md round 40). Every text is read: an input is
- * accepted when the reader returns user ids (whole numbers, not negative) and throws nothing; anything else is a
- * defect. Rejected inputs do not exist here: a line it cannot use is skipped.
+ * accepted when the reader names a listener of the port (user ids: whole numbers, not negative), rejected when it
+ * finds none (a line it cannot use is skipped, so a table whose listener line the mutation broke names nobody);
+ * a throw or anything else returned is a defect.
  */
 import { listenerUids } from '../../electron/loopback/portHolder';
 import { mutateText, type Rng } from './mutate';
@@ -25,7 +26,7 @@ function mutate(rnd: Rng, seed: Uint8Array): Uint8Array {
   return Buffer.from(mutateText(rnd, Buffer.from(seed).toString('utf8'), TOKENS, 1 << 16));
 }
 
-function run(input: Uint8Array): 'accepted' {
+function run(input: Uint8Array): 'accepted' | 'rejected' {
   let uids: number[];
   try {
     uids = listenerUids(PORT, Buffer.from(input).toString('utf8'));
@@ -34,7 +35,7 @@ function run(input: Uint8Array): 'accepted' {
   }
   const bad = uids.find((u) => !Number.isInteger(u) || u < 0);
   if (bad !== undefined) throw new FuzzDefect('invalid', `returned ${bad} as a user id`);
-  return 'accepted';
+  return uids.length > 0 ? 'accepted' : 'rejected';
 }
 
 export const portTableTarget: FuzzTarget = { name: 'port-table', ext: 'txt', seeds, mutate, run };
