@@ -48,10 +48,10 @@ export interface AdversarialCase {
   runs: AdversarialRun[];
 }
 
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+export type Rand = () => number;
+export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
-const randomAxis = (r: Rand) => [r() - 0.5, r() - 0.5, r() - 0.5];
+export const randomAxis = (r: Rand) => [r() - 0.5, r() - 0.5, r() - 0.5];
 
 const ROTATION_SHAPES = [
   'smooth',

@@ -13,6 +13,7 @@
 import type { CompressOptions } from '../compress/types';
 import { H16_MAX } from '../math/half';
 import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../motion/types';
+import { pick, randomAxis, type AdversarialCase, type AdversarialRun, type Rand } from './adversarialMotions';
 import { axisAngle, quatProduct } from './quaternions';
 import { seededRandom } from './random';
 
@@ -37,22 +38,9 @@ const TOLERANCES: readonly (readonly [number, number])[] = [
   [0.5, 2],
 ];
 
-export interface RoundFiveRun {
-  label: string;
-  options: CompressOptions;
-}
-
-export interface RoundFiveCase {
-  seed: number;
-  /** What the generator chose, for a failure message. */
-  shape: string;
-  motion: Motion;
-  runs: RoundFiveRun[];
-}
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const randomAxis = (r: Rand) => [r() - 0.5, r() - 0.5, r() - 0.5];
+/** A round-5 case has the adversarial generator's shape: its seed, what was chosen, the motion, the runs. */
+export type RoundFiveRun = AdversarialRun;
+export type RoundFiveCase = AdversarialCase;
 
 function rotationTrack(shape: RotationShape, N: number, r: Rand): number[][] {
   const ax = randomAxis(r);
