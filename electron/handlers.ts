@@ -413,7 +413,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       );
     }
-    loadedFiles.remember(path, mtnBytes);
+    // The pair's commit remembered both under its lock (installed); a lone .mtn is remembered here, hashed once.
+    if (files.length === 1) loadedFiles.remember(path, mtnBytes);
     const name = baseNameOf(path);
     // A document the page closed while its motion was checked stays closed (the file is written all the same).
     if (documents.get(req.documentId)) {
