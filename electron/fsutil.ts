@@ -361,9 +361,9 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
-    // Checked again last: the window left is this check and the rename, not the seconds of a compression.
-    if (options.folder) refuseMovedFolder(options.folder, path);
-    io.renameSync(tmp, path);
+    // Checked again last, and renamed through the folder checked (renameIntoPinned): a swap after the check moves
+    // nothing, and none of the seconds of a compression before it.
+    renameIntoPinned(options.folder, tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
     if (fd !== null)
@@ -603,7 +603,9 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
         refusedBeforeRename = true;
         throw e;
       }
-    atomicWriteIo.renameSync(tmp, path);
+    // The folder checked once more, and the rename made through it: the comparison above reads and hashes the file
+    // (a 30 MB motion: a tenth of a second), and a swap in that time no longer moves where the file lands.
+    renameIntoPinned(options.folder, tmp, path);
     return true;
   } catch (e) {
     if (fd !== null) await io.close(fd).catch(() => undefined);
@@ -764,6 +766,87 @@ export function pinFoldersOf(paths: readonly string[]): FolderPin[] {
 function refuseMovedFolder(pin: FolderPin, path: string): void {
   const problem = movedFolderProblem(pin);
   if (problem) throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
+}
+
+/**
+ * The folders of `pins` opened for the rename that installs a write, each checked to be the folder pinned: what
+ * movedFolderProblem asks, then the folder open is the one at the pinned real path and, where it was there at the
+ * pin, the very folder pinned (device and inode). On Linux a path through `/proc/self/fd/N` reaches the open folder
+ * itself, whatever is at its name by then, so a folder on the path swapped for a link after this check no longer
+ * moves where the file lands: the window between the last check and the rename that rounds 17 and 40 left open
+ * (docs/security.md, round 41). `at(p)`: `p` through its folder's descriptor when that folder is one of `pins`, else
+ * `p` (elsewhere than Linux, or without /proc: only the check, as before). Throws (code EFOLDERMOVED) as
+ * refuseMovedFolder does. `close` closes the descriptors.
+ */
+export interface PinnedFolders {
+  at(p: string): string;
+  close(): void;
+}
+
+export function openPinnedFolders(pins: readonly FolderPin[], path: string): PinnedFolders {
+  const open = new Map<string, number>();
+  const close = () => {
+    for (const fd of open.values()) closeSync(fd);
+    open.clear();
+  };
+  const moved = (pin: FolderPin, now: string) => {
+    close();
+    return Object.assign(
+      new Error(`its folder ${pin.dir} changed after it was checked (${now}); nothing was written there`),
+      { code: 'EFOLDERMOVED', path },
+    );
+  };
+  for (const pin of pins) {
+    refuseMovedFolder(pin, path);
+    if (process.platform !== 'linux' || open.has(resolve(pin.dir))) continue;
+    let fd: number;
+    try {
+      fd = openSync(resolve(pin.dir), constants.O_RDONLY | constants.O_DIRECTORY);
+    } catch {
+      throw moved(pin, 'it is gone');
+    }
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // No /proc: the check above is all there is.
+      closeSync(fd);
+      continue;
+    }
+    open.set(resolve(pin.dir), fd);
+    const st = fstatSync(fd);
+    if (real !== pin.real) throw moved(pin, `it now leads to ${real}`);
+    if (pin.anchor === pin.dir && (st.dev !== pin.dev || st.ino !== pin.ino))
+      throw moved(pin, 'another folder is there now');
+  }
+  return {
+    at: (p) => {
+      const fd = open.get(dirname(resolve(p)));
+      return fd === undefined ? p : join(`/proc/self/fd/${fd}`, basename(p));
+    },
+    close,
+  };
+}
+
+/**
+ * Renames the temp `tmp` over `path` as the last step of a write: through the folder's descriptor when the write was
+ * pinned (openPinnedFolders), else by name. An error names the two paths as given, never the descriptor's.
+ */
+function renameIntoPinned(folder: FolderPin | undefined, tmp: string, path: string): void {
+  if (!folder) return atomicWriteIo.renameSync(tmp, path);
+  const pinned = openPinnedFolders([folder], path);
+  const from = pinned.at(tmp);
+  const to = pinned.at(path);
+  try {
+    atomicWriteIo.renameSync(from, to);
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    throw Object.assign(new Error(e.message.split(from).join(tmp).split(to).join(path)), {
+      code: (e as NodeJS.ErrnoException).code,
+    });
+  } finally {
+    pinned.close();
+  }
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */
