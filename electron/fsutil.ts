@@ -768,6 +768,9 @@ function refuseMovedFolder(pin: FolderPin, path: string): void {
   if (problem) throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
 }
 
+/** Linux's O_PATH (x86-64 and Arm): Node's fs.constants does not name it. */
+const O_PATH_LINUX = 0o10000000;
+
 /**
  * The folders of `pins` opened for the rename that installs a write, each checked to be the folder pinned: what
  * movedFolderProblem asks, then the folder open is the one at the pinned real path and, where it was there at the
@@ -801,9 +804,13 @@ export function openPinnedFolders(pins: readonly FolderPin[], path: string): Pin
     if (process.platform !== 'linux' || open.has(resolve(pin.dir))) continue;
     let fd: number;
     try {
-      fd = openSync(resolve(pin.dir), constants.O_RDONLY | constants.O_DIRECTORY);
-    } catch {
-      throw moved(pin, 'it is gone');
+      // O_PATH: the folder is only named through, never read, so a folder the user may write but not list works too.
+      fd = openSync(resolve(pin.dir), O_PATH_LINUX | constants.O_DIRECTORY);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw moved(pin, 'it is gone');
+      // Not to be opened so (an older kernel): the check above is all there is.
+      continue;
     }
     let real: string;
     try {
