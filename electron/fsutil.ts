@@ -349,10 +349,11 @@ interface AtomicWriteOptions {
 export function writeFileAtomic(path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
   const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder, options.own);
   const io = atomicWriteIo;
+  const { made, pinned } = tempHome(options.folder, tmp, path);
   let fd: number | null = null;
   try {
     try {
-      fd = io.openSync(tmp, 'wx', mode ?? 0o666);
+      fd = io.openSync(made, 'wx', mode ?? 0o666);
     } catch (e) {
       throw tempNotMadeError(e, path);
     }
@@ -373,12 +374,25 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
         /* already failing */
       }
     try {
-      io.unlinkSync(tmp);
+      io.unlinkSync(made);
     } catch {
       /* temp file may not exist */
     }
-    throw withoutTempPath(e, tmp, path);
+    throw withoutTempPath(e, [made, tmp], path);
+  } finally {
+    pinned?.close();
   }
+}
+
+/**
+ * Where a write makes its temp `tmp`: through its pinned folder, opened now (openPinnedFolders), so that a folder on
+ * the path swapped for a link while the temp is made and written gets none of it (docs/security.md, round 41); by
+ * name without a pin, or where the folder cannot be opened so. `pinned` is the caller's to close.
+ */
+function tempHome(folder: FolderPin | undefined, tmp: string, path: string): { made: string; pinned?: PinnedFolders } {
+  if (!folder) return { made: tmp };
+  const pinned = openPinnedFolders([folder], path);
+  return { made: pinned.at(tmp), pinned };
 }
 
 /**
@@ -575,10 +589,11 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
     options.own,
   );
   const io = asyncWriteIo;
+  const { made, pinned } = tempHome(options.folder, tmp, path);
   let fd: number | null = null;
   let refusedBeforeRename = false;
   try {
-    fd = await io.open(tmp, 'wx', mode ?? 0o666).catch((e: unknown) => {
+    fd = await io.open(made, 'wx', mode ?? 0o666).catch((e: unknown) => {
       throw tempNotMadeError(e, path);
     });
     const written = tempMadeAs(fd);
@@ -590,12 +605,12 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
     fd = null;
     await io.close(open);
     if (options.stillWanted && !options.stillWanted()) {
-      atomicWriteIo.unlinkSync(tmp);
+      atomicWriteIo.unlinkSync(made);
       return false;
     }
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
-    refuseTempNotWritten(tmp, written, path);
+    refuseTempNotWritten(made, written, path);
     if (options.beforeRename)
       try {
         options.beforeRename();
@@ -610,12 +625,14 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
   } catch (e) {
     if (fd !== null) await io.close(fd).catch(() => undefined);
     try {
-      atomicWriteIo.unlinkSync(tmp);
+      atomicWriteIo.unlinkSync(made);
     } catch {
       /* temp file may not exist */
     }
     if (refusedBeforeRename) throw e;
-    throw withoutTempPath(e, tmp, path);
+    throw withoutTempPath(e, [made, tmp], path);
+  } finally {
+    pinned?.close();
   }
 }
 
@@ -938,9 +955,9 @@ function userPathError(e: unknown, path: string, what: string): NodeJS.ErrnoExce
 }
 
 /** The same error with the temp file's name replaced by the user's (node's messages quote the paths of the failing call). */
-function withoutTempPath(e: unknown, tmp: string, path: string): Error {
+function withoutTempPath(e: unknown, tmps: readonly string[], path: string): Error {
   if (!(e instanceof Error)) return new Error(String(e));
-  const err = new Error(e.message.split(tmp).join(path)) as NodeJS.ErrnoException;
+  const err = new Error(tmps.reduce((m, tmp) => m.split(tmp).join(path), e.message)) as NodeJS.ErrnoException;
   const code = (e as NodeJS.ErrnoException).code;
   if (code !== undefined) err.code = code;
   err.path = path;
