@@ -29,7 +29,7 @@ import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, saveAgainNext } from './fsErrors';
 import { inProcessMotionChecker } from './motionCheckJob';
 import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
-import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
+import { atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
 import { commitOutputs } from './build/commit';
 import { buildProject } from './build/build';
 import { readBuildInput } from './build/files';
@@ -332,6 +332,96 @@ describe('a folder swapped for a link while a write waits', () => {
     expect(readdirSync(victim)).toEqual([]);
     // Where the folder went, only the commit's own files (its lock and temps, named after the process, swept later).
     expect(readdirSync(`${out}-aside`).filter((n) => !n.includes('.actguy-'))).toEqual([]);
+  });
+
+  // Round 41: the instant between the last check and the rename. A folder swapped there (the motion's Save reads and
+  // hashes the file on disk in it) had the file land where the link led; now the rename goes through the folder
+  // checked, opened by descriptor. Mutation that fails these: renameIntoPinned or the commit renaming by name again.
+  describe('a swap after the last check, right before the rename (Linux)', () => {
+    const onLinux = process.platform === 'linux';
+    /** atomicWriteIo.renameSync swapping the folder first, once: the attacker's timing at its best. */
+    const swapAtRename = () => {
+      let swapped = false;
+      Object.assign(atomicWriteIo, {
+        renameSync: (a: string, b: string) => {
+          if (!swapped) swap();
+          swapped = true;
+          renameSync(a, b);
+        },
+      });
+    };
+    afterEach(() => {
+      Object.assign(atomicWriteIo, { renameSync });
+    });
+
+    it.runIf(onLinux)('writeFileAtomic: the file lands in the folder checked, never where the link leads', () => {
+      const folder = pinFolder(out);
+      swapAtRename();
+      writeFileAtomic(join(out, 'x.sev'), 'sev 1\n', { folder });
+      expect(readdirSync(victim)).toEqual([]);
+      expect(readFileSync(join(`${out}-aside`, 'x.sev'), 'utf8')).toBe('sev 1\n');
+    });
+
+    it.runIf(onLinux)(
+      'SEV save and a lone motion save (off the main thread): the same, through the handlers',
+      async () => {
+        const handlers = testHandlers({
+          app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+          compress: compress(),
+          checkText: inProcessTextChecker,
+          checkMotion: inProcessMotionChecker,
+        });
+        const sev = readFileSync(join(ws, 'walk.sev'), 'utf8');
+        swapAtRename();
+        const path = join(out, 'walk.sev');
+        const saved = await dispatchInvoke(handlers, 'saveSev', { path, text: sev });
+        expect(saved).toMatchObject({ ok: true });
+        expect(readdirSync(victim)).toEqual([]);
+        expect(readFileSync(join(`${out}-aside`, 'walk.sev'), 'utf8')).toBe(sev);
+        rmSync(out);
+        renameSync(`${out}-aside`, out);
+        const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+        swapAtRename();
+        const mtn = join(out, 'walk.mtn');
+        expect(await dispatchInvoke(handlers, 'saveMotion', { documentId, path: mtn, mtnBytes })).toMatchObject({
+          ok: true,
+        });
+        expect(readdirSync(victim)).toEqual([]);
+        expect(readFileSync(join(`${out}-aside`, 'walk.mtn'))).toEqual(Buffer.from(mtnBytes));
+      },
+    );
+
+    it.runIf(onLinux)(
+      'commitOutputs (a motion with its tuning file, a build, an MSH export): the journal and the renames too',
+      () => {
+        const folder = pinFolder(out)!;
+        let swapped = false;
+        const fs = {
+          renameSync: (a: string, b: string) => {
+            if (!swapped) swap();
+            swapped = true;
+            renameSync(a, b);
+          },
+        };
+        const files = ['a.res8', 'a.res19'].map((n) => ({ path: join(out, n), bytes: new Uint8Array([1, 2, 3]) }));
+        commitOutputs(files, { fs: fs as never, folders: [folder] });
+        expect(readdirSync(victim)).toEqual([]);
+        expect(
+          readdirSync(`${out}-aside`)
+            .filter((n) => !n.includes('.actguy-'))
+            .sort(),
+        ).toEqual(['a.res19', 'a.res8']);
+        expect(readFileSync(join(`${out}-aside`, 'a.res19'))).toEqual(Buffer.from([1, 2, 3]));
+      },
+    );
+
+    it.runIf(onLinux)('a swap just before the folder is opened is refused, as before', () => {
+      const folder = pinFolder(out)!;
+      swap();
+      expect(() => openPinnedFolders([folder], join(out, 'x.sev'))).toThrow(
+        `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written there`,
+      );
+    });
   });
 
   it('writeFileAtomic: the folder unchanged, the pinned write goes through', () => {

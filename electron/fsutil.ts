@@ -349,10 +349,11 @@ interface AtomicWriteOptions {
 export function writeFileAtomic(path: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {
   const { tmp, bytes, mode } = startAtomicWrite(path, data, options.folder, options.own);
   const io = atomicWriteIo;
+  const { made, pinned } = tempHome(options.folder, tmp, path);
   let fd: number | null = null;
   try {
     try {
-      fd = io.openSync(tmp, 'wx', mode ?? 0o666);
+      fd = io.openSync(made, 'wx', mode ?? 0o666);
     } catch (e) {
       throw tempNotMadeError(e, path);
     }
@@ -361,9 +362,9 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
-    // Checked again last: the window left is this check and the rename, not the seconds of a compression.
-    if (options.folder) refuseMovedFolder(options.folder, path);
-    io.renameSync(tmp, path);
+    // Checked again last, and renamed through the folder checked (renameIntoPinned): a swap after the check moves
+    // nothing, and none of the seconds of a compression before it.
+    renameIntoPinned(options.folder, tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
     if (fd !== null)
@@ -373,12 +374,25 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
         /* already failing */
       }
     try {
-      io.unlinkSync(tmp);
+      io.unlinkSync(made);
     } catch {
       /* temp file may not exist */
     }
-    throw withoutTempPath(e, tmp, path);
+    throw withoutTempPath(e, [made, tmp], path);
+  } finally {
+    pinned?.close();
   }
+}
+
+/**
+ * Where a write makes its temp `tmp`: through its pinned folder, opened now (openPinnedFolders), so that a folder on
+ * the path swapped for a link while the temp is made and written gets none of it (docs/security.md, round 41); by
+ * name without a pin, or where the folder cannot be opened so. `pinned` is the caller's to close.
+ */
+function tempHome(folder: FolderPin | undefined, tmp: string, path: string): { made: string; pinned?: PinnedFolders } {
+  if (!folder) return { made: tmp };
+  const pinned = openPinnedFolders([folder], path);
+  return { made: pinned.at(tmp), pinned };
 }
 
 /**
@@ -575,10 +589,11 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
     options.own,
   );
   const io = asyncWriteIo;
+  const { made, pinned } = tempHome(options.folder, tmp, path);
   let fd: number | null = null;
   let refusedBeforeRename = false;
   try {
-    fd = await io.open(tmp, 'wx', mode ?? 0o666).catch((e: unknown) => {
+    fd = await io.open(made, 'wx', mode ?? 0o666).catch((e: unknown) => {
       throw tempNotMadeError(e, path);
     });
     const written = tempMadeAs(fd);
@@ -590,12 +605,12 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
     fd = null;
     await io.close(open);
     if (options.stillWanted && !options.stillWanted()) {
-      atomicWriteIo.unlinkSync(tmp);
+      atomicWriteIo.unlinkSync(made);
       return false;
     }
     // Checked again last: the window left is this check and the rename, not the seconds of a check or a compression.
     if (options.folder) refuseMovedFolder(options.folder, path);
-    refuseTempNotWritten(tmp, written, path);
+    refuseTempNotWritten(made, written, path);
     if (options.beforeRename)
       try {
         options.beforeRename();
@@ -603,17 +618,21 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
         refusedBeforeRename = true;
         throw e;
       }
-    atomicWriteIo.renameSync(tmp, path);
+    // The folder checked once more, and the rename made through it: the comparison above reads and hashes the file
+    // (a 30 MB motion: a tenth of a second), and a swap in that time no longer moves where the file lands.
+    renameIntoPinned(options.folder, tmp, path);
     return true;
   } catch (e) {
     if (fd !== null) await io.close(fd).catch(() => undefined);
     try {
-      atomicWriteIo.unlinkSync(tmp);
+      atomicWriteIo.unlinkSync(made);
     } catch {
       /* temp file may not exist */
     }
     if (refusedBeforeRename) throw e;
-    throw withoutTempPath(e, tmp, path);
+    throw withoutTempPath(e, [made, tmp], path);
+  } finally {
+    pinned?.close();
   }
 }
 
@@ -766,6 +785,94 @@ function refuseMovedFolder(pin: FolderPin, path: string): void {
   if (problem) throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
 }
 
+/** Linux's O_PATH (x86-64 and Arm): Node's fs.constants does not name it. */
+const O_PATH_LINUX = 0o10000000;
+
+/**
+ * The folders of `pins` opened for the rename that installs a write, each checked to be the folder pinned: what
+ * movedFolderProblem asks, then the folder open is the one at the pinned real path and, where it was there at the
+ * pin, the very folder pinned (device and inode). On Linux a path through `/proc/self/fd/N` reaches the open folder
+ * itself, whatever is at its name by then, so a folder on the path swapped for a link after this check no longer
+ * moves where the file lands: the window between the last check and the rename that rounds 17 and 40 left open
+ * (docs/security.md, round 41). `at(p)`: `p` through its folder's descriptor when that folder is one of `pins`, else
+ * `p` (elsewhere than Linux, or without /proc: only the check, as before). Throws (code EFOLDERMOVED) as
+ * refuseMovedFolder does. `close` closes the descriptors.
+ */
+export interface PinnedFolders {
+  at(p: string): string;
+  close(): void;
+}
+
+export function openPinnedFolders(pins: readonly FolderPin[], path: string): PinnedFolders {
+  const open = new Map<string, number>();
+  const close = () => {
+    for (const fd of open.values()) closeSync(fd);
+    open.clear();
+  };
+  const moved = (pin: FolderPin, now: string) => {
+    close();
+    return Object.assign(
+      new Error(`its folder ${pin.dir} changed after it was checked (${now}); nothing was written there`),
+      { code: 'EFOLDERMOVED', path },
+    );
+  };
+  for (const pin of pins) {
+    refuseMovedFolder(pin, path);
+    if (process.platform !== 'linux' || open.has(resolve(pin.dir))) continue;
+    let fd: number;
+    try {
+      // O_PATH: the folder is only named through, never read, so a folder the user may write but not list works too.
+      fd = openSync(resolve(pin.dir), O_PATH_LINUX | constants.O_DIRECTORY);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw moved(pin, 'it is gone');
+      // Not to be opened so (an older kernel): the check above is all there is.
+      continue;
+    }
+    let real: string;
+    try {
+      real = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // No /proc: the check above is all there is.
+      closeSync(fd);
+      continue;
+    }
+    open.set(resolve(pin.dir), fd);
+    const st = fstatSync(fd);
+    if (real !== pin.real) throw moved(pin, `it now leads to ${real}`);
+    if (pin.anchor === pin.dir && (st.dev !== pin.dev || st.ino !== pin.ino))
+      throw moved(pin, 'another folder is there now');
+  }
+  return {
+    at: (p) => {
+      const fd = open.get(dirname(resolve(p)));
+      return fd === undefined ? p : join(`/proc/self/fd/${fd}`, basename(p));
+    },
+    close,
+  };
+}
+
+/**
+ * Renames the temp `tmp` over `path` as the last step of a write: through the folder's descriptor when the write was
+ * pinned (openPinnedFolders), else by name. An error names the two paths as given, never the descriptor's.
+ */
+function renameIntoPinned(folder: FolderPin | undefined, tmp: string, path: string): void {
+  if (!folder) return atomicWriteIo.renameSync(tmp, path);
+  const pinned = openPinnedFolders([folder], path);
+  const from = pinned.at(tmp);
+  const to = pinned.at(path);
+  try {
+    atomicWriteIo.renameSync(from, to);
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    throw Object.assign(new Error(e.message.split(from).join(tmp).split(to).join(path)), {
+      code: (e as NodeJS.ErrnoException).code,
+    });
+  } finally {
+    pinned.close();
+  }
+}
+
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */
 export interface FolderIo {
   /** Creates one folder whose parent exists (never recursive). */
@@ -848,9 +955,9 @@ function userPathError(e: unknown, path: string, what: string): NodeJS.ErrnoExce
 }
 
 /** The same error with the temp file's name replaced by the user's (node's messages quote the paths of the failing call). */
-function withoutTempPath(e: unknown, tmp: string, path: string): Error {
+function withoutTempPath(e: unknown, tmps: readonly string[], path: string): Error {
   if (!(e instanceof Error)) return new Error(String(e));
-  const err = new Error(e.message.split(tmp).join(path)) as NodeJS.ErrnoException;
+  const err = new Error(tmps.reduce((m, tmp) => m.split(tmp).join(path), e.message)) as NodeJS.ErrnoException;
   const code = (e as NodeJS.ErrnoException).code;
   if (code !== undefined) err.code = code;
   err.path = path;

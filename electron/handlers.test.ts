@@ -1,6 +1,6 @@
 import { inProcessTextChecker } from './project/textCheckJob';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
@@ -210,15 +210,18 @@ describe('handlers', () => {
     // injected where the file system would give it: opening the temp file beside the target.
     const before = readFileSync(target);
     const realOpen = atomicWriteIo.openSync;
+    // By name, or through the folder's descriptor, as a pinned save makes its temp (docs/security.md, round 41).
+    const inWorkspace = (path: string) =>
+      (path.startsWith('/proc/self/fd/') ? readlinkSync(dirname(path)) : path).startsWith(workspace);
     atomicWriteIo.openSync = ((path: string, flags: string) => {
-      if (String(path).startsWith(workspace))
+      if (inWorkspace(String(path)))
         throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
       return realOpen(path, flags);
     }) as typeof atomicWriteIo.openSync;
     // The save writes off the main thread: its open is refused there the same way.
     const realAsyncOpen = asyncWriteIo.open;
     asyncWriteIo.open = async (path, flags, mode) => {
-      if (String(path).startsWith(workspace))
+      if (inWorkspace(String(path)))
         throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
       return realAsyncOpen(path, flags, mode);
     };

@@ -12,7 +12,9 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
@@ -197,6 +199,27 @@ describe('Save SEV and Save Project over a file changed on disk', () => {
       expect(e.change).toBe('folder');
     });
   }
+
+  // Round 41: the comparison read the whole file at the name to hash it, whatever its size. A colleague who put a 3 GB
+  // sparse file there (or any file larger than 2 GiB) made Save fail with Node's "The value of "length" is out of
+  // range" (no question, no Save anyway) after allocating its size; under 2 GiB it was read and hashed on the main
+  // thread. A size other than the one read is a change without reading a byte. Mutation: the size not asked first.
+  it('Save SEV: a file of another size is a change without reading it (a 3 GB sparse file), and Save anyway replaces it', async () => {
+    const path = join(ws, 'walk.sev');
+    const text = (await handlers.readProjectText({ path })).text ?? '';
+    writeFileSync(path, '');
+    truncateSync(path, 3 * 1024 ** 3);
+    const e = await refusal(handlers.saveSev({ path, text: `${text}# my edit\n` }));
+    expect(e.change).toBe('changed');
+    expect(statSync(path).size).toBe(3 * 1024 ** 3);
+    // What the refusal found is not hashed either: Save anyway compares its size and time (written again since, with
+    // the same size: asked again), and replaces it.
+    utimesSync(path, new Date(2031, 1, 1), new Date(2031, 1, 1));
+    await refusal(handlers.saveSev({ path, text: `${text}# my edit\n`, overwriteChanged: true }));
+    await handlers.saveSev({ path, text: `${text}# my edit\n`, overwriteChanged: true });
+    expect(readFileSync(path, 'utf8')).toBe(`${text}# my edit\n`);
+    expect(temps()).toEqual([]);
+  });
 
   it('Save SEV: replaced by a link since it was loaded is refused, the file it leads to untouched', async () => {
     const path = join(ws, 'walk.sev');

@@ -26,7 +26,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../shared/mtn/read';
 import { defaultTuning, serializeTuning, tuningPathOf } from '../shared/tuning/sidecar';
 import type { ApiHandlers } from './handlers';
-import { asyncWriteIo } from './fsutil';
+import { asyncWriteIo, writeFileAtomicAsync } from './fsutil';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 
@@ -62,7 +62,9 @@ afterEach(() => {
 function swapAroundFirstOpen(plant?: Uint8Array): void {
   let opens = 0;
   asyncWriteIo.open = async (path, flags, mode) => {
-    if (++opens > 1 || dirname(path) !== share) return realAsyncIo.open(path, flags, mode);
+    // By name, or through the shared folder's descriptor (a pinned write's temp, round 41).
+    if (++opens > 1 || !(dirname(path) === share || path.startsWith('/proc/self/fd/')))
+      return realAsyncIo.open(path, flags, mode);
     renameSync(share, `${share}.away`);
     symlinkSync(theirs, share);
     const fd = await realAsyncIo.open(path, flags, mode);
@@ -74,18 +76,40 @@ function swapAroundFirstOpen(plant?: Uint8Array): void {
 }
 
 describe("a folder swapped for a link around the open of a save's temp, and put back", () => {
-  // Mutation that fails: writeFileAtomicAsync without refuseTempNotWritten (their file is installed as walk.sev).
-  it("a .sev save does not install the file put at the temp's name", async () => {
+  // Mutation that fails: writeFileAtomicAsync without refuseTempNotWritten (their file is installed as the file).
+  it("a write by name does not install the file put at the temp's name", async () => {
     const path = join(share, 'walk.sev');
     const before = readFileSync(path, 'utf8');
     swapAroundFirstOpen(new TextEncoder().encode('sev 1\n# theirs\n'));
-    await expect(handlers.saveSev({ path, text: `${before}# mine\n` })).rejects.toThrow(
+    await expect(writeFileAtomicAsync(path, `${before}# mine\n`)).rejects.toThrow(
       /changed while it was written.*nothing was written there/,
     );
     expect(readFileSync(path, 'utf8')).toBe(before);
     // The temp made in their folder is removed there too (round 36; round 35 left it).
     expect(readdirSync(theirs)).toEqual([]);
   });
+
+  // Round 41: a pinned write (every save) makes its temp through the folder it checked, so the swap gives their folder
+  // nothing, not even for an instant, and the save lands. Mutation that fails: the temp made by name (tempHome).
+  it.runIf(process.platform === 'linux')(
+    'a .sev save makes its temp in the folder checked: nothing reaches their folder, and it saves',
+    async () => {
+      const path = join(share, 'walk.sev');
+      const before = readFileSync(path, 'utf8');
+      let inTheirs: string[] | undefined;
+      swapAroundFirstOpen();
+      const open = asyncWriteIo.open;
+      asyncWriteIo.open = async (p, flags, mode) => {
+        const fd = await open(p, flags, mode);
+        inTheirs ??= readdirSync(theirs);
+        return fd;
+      };
+      await handlers.saveSev({ path, text: `${before}# mine\n` });
+      expect(readFileSync(path, 'utf8')).toBe(`${before}# mine\n`);
+      expect(inTheirs).toEqual([]);
+      expect(readdirSync(theirs)).toEqual([]);
+    },
+  );
 
   // Mutation that fails: the install without refuseTempNotWritten (the save says saved; walk.mtn is the old one and its
   // tuning file the new one).

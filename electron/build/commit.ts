@@ -60,6 +60,8 @@ import {
   type SmallFile,
   type TempMade,
   notReplaceableMessage,
+  openPinnedFolders,
+  type PinnedFolders,
 } from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
@@ -751,6 +753,23 @@ function rollBack(fs: CommitFs, jpath: string, journal: Journal): void {
   fs.unlinkSync(jpath);
 }
 
+/**
+ * `fs` with every path in one of `pinned`'s folders taken through that folder's descriptor (PinnedFolders.at): the
+ * commit's journal, renames and roll-back after its last check. What the journal says keeps the paths as named.
+ */
+function throughPinned(fs: CommitFs, pinned: PinnedFolders): CommitFs {
+  const at = pinned.at;
+  return {
+    ...fs,
+    writeFileSync: (p, d, o) => fs.writeFileSync(at(p), d, o),
+    renameSync: (a, b) => fs.renameSync(at(a), at(b)),
+    linkSync: (a, b) => fs.linkSync(at(a), at(b)),
+    copyFileSync: (a, b) => fs.copyFileSync(at(a), at(b)),
+    unlinkSync: (p) => fs.unlinkSync(at(p)),
+    lstatSync: (p) => fs.lstatSync(at(p)),
+  };
+}
+
 /** Installs the temps (state 'forward'); on a failure rolls back. Returns whether the new set is in place. */
 function rollForward(fs: CommitFs, jpath: string, journal: Journal, step: (label: string) => void): boolean {
   try {
@@ -1028,32 +1047,47 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
           dropTemps();
           throw e;
         }
+      // The folders checked once more and opened: the journal and the renames go through them (fsutil.ts
+      // openPinnedFolders), so a folder swapped for a link after this point moves nothing (docs/security.md, round 41).
+      let pinned: PinnedFolders;
       try {
-        step('journal');
-        writeJournal(fs, jpath, {
-          tool: 'actguy commit',
-          version: JOURNAL_VERSION,
-          state: 'forward',
-          outputs: targets,
-          entries,
-        });
+        pinned = openPinnedFolders(options.folders ?? [], files[0].path);
       } catch (e) {
-        abandon(e);
+        return abandon(
+          new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`),
+        );
       }
+      const via = throughPinned(fs, pinned);
       try {
-        rollForward(
-          fs,
-          jpath,
-          { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
-          step,
-        );
-      } catch (e) {
-        if ((e as Error).name === 'CommitKilled') throw e;
-        // Rolled back: old files are back in place, and a target that had none is gone again.
-        const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
-        throw new OutputWriteError(
-          `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`,
-        );
+        try {
+          step('journal');
+          writeJournal(via, jpath, {
+            tool: 'actguy commit',
+            version: JOURNAL_VERSION,
+            state: 'forward',
+            outputs: targets,
+            entries,
+          });
+        } catch (e) {
+          abandon(e);
+        }
+        try {
+          rollForward(
+            via,
+            jpath,
+            { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
+            step,
+          );
+        } catch (e) {
+          if ((e as Error).name === 'CommitKilled') throw e;
+          // Rolled back: old files are back in place, and a target that had none is gone again.
+          const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
+          throw new OutputWriteError(
+            `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`,
+          );
+        }
+      } finally {
+        pinned.close();
       }
       options.installed?.();
       return note;
