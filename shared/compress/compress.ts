@@ -85,19 +85,22 @@ export function compressMotionWith(
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   let known: PrecisionFloor | undefined;
+  let runCache = cache;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, strategy, cache, shouldStop);
     result.objectError =
       options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
+    // One cache for the floor and the rounds, so that they share the source's FK (ObjectErrorMemo.sharingSource).
+    runCache ??= new CompressCache();
     // A bound below the motion's object-space floor is held at that floor (docs/compression.md#below-the-floor).
     const asked = options.objectTolerance;
-    const floor = objectFloorAbove(motion, asked, shell, cache);
-    result = compressSkeletonAware(motion, options, floor?.object ?? asked, shell, strategy, cache, shouldStop);
+    const floor = objectFloorAbove(motion, asked, shell, runCache);
+    result = compressSkeletonAware(motion, options, floor?.object ?? asked, shell, strategy, runCache, shouldStop);
     if (floor?.object !== undefined) result.skeleton!.requestedObjectTolerance = asked;
     if (floor) known = floor.floor;
   }
-  if (result.warnings.length > 0) result.precisionFloor = known ?? floorOf(motion, result.skeleton?.shell, cache);
+  if (result.warnings.length > 0) result.precisionFloor = known ?? floorOf(motion, result.skeleton?.shell, runCache);
   result.ms = now() - t0;
   return result;
 }
@@ -115,7 +118,7 @@ function floorOf(motion: Motion, shell: number | undefined, cache: CompressCache
   const key = shell === undefined ? '' : String(shell);
   let floor = cache.floors.get(key);
   if (!floor) {
-    floor = precisionFloor(motion, shell);
+    floor = precisionFloor(motion, shell, cache.objectMemo);
     cache.floors.set(key, floor);
   }
   return floor;
