@@ -220,6 +220,7 @@ export function compressSkeletonAware(
       shouldStop,
       extraKeys,
       prepared,
+      false,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
@@ -231,7 +232,12 @@ export function compressSkeletonAware(
       positionTolerance,
       offsetTolerance,
     };
-    if (oe.maxError <= objectTolerance || last) return r;
+    if (oe.maxError <= objectTolerance || last) {
+      // Only the round returned is written: each round before it wrote the whole MT3 (12 MB for a 24-joint chain
+      // of 65,536 frames) for nothing.
+      writeResult(r, runCache);
+      return r;
+    }
     const errors = runCache.objectMemo.lastErrors();
     const endgame = rounds >= SKELETON_ENDGAME;
     if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) {
@@ -603,7 +609,10 @@ export function channelsToCompress(
   return { toCompress, total };
 }
 
-/** The per-channel compression of one set of tolerances (classic or refined keys). */
+/**
+ * The per-channel compression of one set of tolerances (classic or refined keys). With `write` false the MT3 is not
+ * written (bytes empty, mt3Bytes and ratio NaN: writeResult fills them): the skeleton-aware mode's rounds that go on.
+ */
 function compressChannels(
   motion: Motion,
   options: CompressOptions,
@@ -612,6 +621,7 @@ function compressChannels(
   shouldStop: (() => boolean) | undefined,
   extraKeys?: readonly (readonly number[])[],
   prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
+  write = true,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
@@ -627,22 +637,30 @@ function compressChannels(
     motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
   const method = strategy.method;
   const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
-  const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
-  const mtnBytes = mtnByteSize(N, J);
-  return {
+  const result: CompressResult = {
     method,
     mt3,
-    bytes,
+    bytes: new Uint8Array(0),
     channels,
     warnings,
     totalKeys,
-    mt3Bytes: bytes.length,
-    mtnBytes,
-    ratio: mtnBytes / bytes.length,
-    ms: now() - t0,
+    mt3Bytes: NaN,
+    mtnBytes: mtnByteSize(N, J),
+    ratio: NaN,
+    ms: 0,
     objectError: null,
   };
+  if (write) writeResult(result, cache);
+  result.ms = now() - t0;
+  return result;
+}
+
+/** Writes a result's MT3: its bytes, their count and the ratio. */
+function writeResult(r: CompressResult, cache: CompressCache | undefined): void {
+  r.bytes = writeMt3(r.mt3, cache?.streams);
+  r.mt3Bytes = r.bytes.length;
+  r.ratio = r.mtnBytes / r.bytes.length;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   sampleRotationTrackFrames,
 } from '../mt3/decode';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
+import { writeMt3 } from '../mt3/write';
 import { independentObjectErrors } from '../testing/independentFk';
 import {
   axisOffsets,
@@ -218,6 +219,17 @@ describe('the tracks sampled where frames are redone (2026-12-05)', () => {
     expect(cache.objectMemo.sourceFor(m, shell)).toBe(points);
     // The floor measured its own tracks with its own memo: the rounds' errors are those of a fresh run.
     expect(r.objectError).toEqual(objectSpaceError(m, r.mt3, shell));
+  });
+
+  it('writes the MT3 of the round the skeleton-aware mode returns (the rounds before it are not written)', () => {
+    const m = syntheticMotion({ frames: 200, joints: 6, seed: 14, noise: 0.05 });
+    for (const method of ['classic', 'refined'] as const) {
+      const r = compressMotion(m, { ...options, method, objectTolerance: 0.5 });
+      expect(r.skeleton!.rounds).toBeGreaterThan(1);
+      expect(r.bytes).toEqual(writeMt3(r.mt3));
+      expect(r.mt3Bytes).toBe(r.bytes.length);
+      expect(r.ratio).toBe(r.mtnBytes / r.bytes.length);
+    }
   });
 });
 
