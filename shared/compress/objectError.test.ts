@@ -159,7 +159,7 @@ describe('the tracks sampled where frames are redone (2026-12-05)', () => {
     }
   });
 
-  it('redoes the frames of a segment whose tangent alone changed, and reports what a fresh run does', () => {
+  it('redoes the frames of a segment whose tangent alone changed, or a key and its segments, as a fresh run would', () => {
     const m = syntheticMotion({ frames: 300, joints: 6, seed: 9, offsets: true, noise: 0.02 });
     const r = compressMotion(m, options);
     const shell = defaultShell(m);
@@ -171,9 +171,13 @@ describe('the tracks sampled where frames are redone (2026-12-05)', () => {
     const velocity = r.mt3.root.velocity.slice();
     const kr = r.mt3.root.frames.length >> 1;
     velocity[kr * 3 + 1] ^= 0x0400;
+    // And key k's rotation itself: its own frame is redone too.
+    const turned = rotation.rotation.slice();
+    turned[k * 4 + 1] += 200;
     const edits: Mt3Motion[] = [
       { ...r.mt3, rotations: r.mt3.rotations.map((t, j) => (j === 3 ? { ...t, inner } : t)) },
       { ...r.mt3, root: { ...r.mt3.root, velocity } },
+      { ...r.mt3, rotations: r.mt3.rotations.map((t, j) => (j === 3 ? { ...t, rotation: turned } : t)) },
     ];
     for (const edited of edits) {
       const memo = new ObjectErrorMemo();
@@ -190,6 +194,8 @@ describe('the tracks sampled where frames are redone (2026-12-05)', () => {
     objectSpaceError(m, edits[0], shell, memo);
     // The interior frames of the two segments at key k: its own frame keeps its sample.
     expect(memo.recomputedFrames).toBe(t[k + 1] - t[k - 1] - 2);
+    objectSpaceError(m, edits[2], shell, memo);
+    expect(memo.recomputedFrames).toBe(t[k + 1] - t[k - 1] - 1);
   });
 
   it('measures what the independent FK and decoder measure, with and without offset streams', () => {

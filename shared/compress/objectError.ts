@@ -298,12 +298,19 @@ function keyWords(t: StoredTrack): { value: ArrayLike<number>; tangent: ArrayLik
     : { value: t.position, tangent: t.velocity, width: 3 };
 }
 
+/** Whether `width` words from x[i] and from y[j] are the same. */
+function sameWords(x: ArrayLike<number>, i: number, y: ArrayLike<number>, j: number, width: number): boolean {
+  for (let c = 0; c < width; c++) if (x[i + c] !== y[j + c]) return false;
+  return true;
+}
+
 /**
- * Marks in `dirty` every frame whose sample `b` may decode otherwise than `a` (two tracks of one channel, over the
- * same frames). A frame's sample is the value of its key when it is one, else the Squad or Hermite of the segment
- * holding it, which reads only that segment's two key frames and the two keys' stored words: a frame where those
- * are the same in both is left as it is. (A frame marked that decodes the same is only measured again, to the same
- * error.)
+ * Marks in `dirty` every frame whose sample `b` may decode otherwise than `a` (two tracks of one channel). A frame's
+ * sample is the value of its key when it is one, else the Squad or Hermite of the segment holding it, which reads
+ * only that segment's two key frames and the two keys' stored words (before the first key, the first key's value):
+ * a key of `b` whose frame is a key of `a` with the same value keeps its sample, and so do the frames inside a
+ * segment of `b` that is a segment of `a` with the same words at both ends; every other frame is marked. (A frame
+ * marked that decodes the same is only measured again, to the same error.) Walks the keys, not the frames.
  */
 function markChangedFrames(a: StoredTrack, b: StoredTrack, dirty: Uint8Array): void {
   const A = keyWords(a),
@@ -311,25 +318,30 @@ function markChangedFrames(a: StoredTrack, b: StoredTrack, dirty: Uint8Array): v
   const fa = a.frames,
     fb = b.frames;
   const w = A.width;
-  const same = (ka: number, kb: number, words: 'value' | 'tangent') => {
-    const x = A[words],
-      y = B[words];
-    for (let c = 0; c < w; c++) if (x[ka * w + c] !== y[kb * w + c]) return false;
-    return true;
+  const S = dirty.length;
+  const KB = fb.length;
+  // Key ka of `a` at key kb's frame, or -1; the keys walk together.
+  let ka = 0;
+  const match = (kb: number): number => {
+    while (ka < fa.length && fa[ka] < fb[kb]) ka++;
+    return ka < fa.length && fa[ka] === fb[kb] ? ka : -1;
   };
-  for (let f = 0, ka = 0, kb = 0; f < dirty.length; f++) {
-    while (ka + 1 < fa.length && fa[ka + 1] <= f) ka++;
-    while (kb + 1 < fb.length && fb[kb + 1] <= f) kb++;
-    if (dirty[f]) continue;
-    if (fa[ka] !== fb[kb] || !same(ka, kb, 'value')) dirty[f] = 1;
-    else if (f === fa[ka]) continue;
-    else if (
-      !(ka + 1 < fa.length && kb + 1 < fb.length && fa[ka + 1] === fb[kb + 1]) ||
-      !same(ka, kb, 'tangent') ||
-      !same(ka + 1, kb + 1, 'value') ||
-      !same(ka + 1, kb + 1, 'tangent')
-    )
-      dirty[f] = 1;
+  const same = (i: number, j: number) =>
+    sameWords(A.value, i * w, B.value, j * w, w) && sameWords(A.tangent, i * w, B.tangent, j * w, w);
+  let m = match(0);
+  const firstSame = m === 0 && sameWords(A.value, 0, B.value, 0, w);
+  if (!firstSame) dirty.fill(1, 0, Math.min(fb[0], S));
+  for (let kb = 0; kb < KB; kb++) {
+    const f = fb[kb];
+    if (f >= S) break;
+    if (m < 0 || !sameWords(A.value, m * w, B.value, kb * w, w)) dirty[f] = 1;
+    if (kb + 1 === KB) {
+      dirty.fill(1, f + 1, S);
+      break;
+    }
+    const next = match(kb + 1);
+    if (!(m >= 0 && next === m + 1 && same(m, kb) && same(next, kb + 1))) dirty.fill(1, f + 1, Math.min(fb[kb + 1], S));
+    m = next;
   }
 }
 
