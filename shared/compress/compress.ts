@@ -85,19 +85,22 @@ export function compressMotionWith(
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   let known: PrecisionFloor | undefined;
+  let runCache = cache;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, strategy, cache, shouldStop);
     result.objectError =
       options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
+    // One cache for the floor and the rounds, so that they share the source's FK (ObjectErrorMemo.sharingSource).
+    runCache ??= new CompressCache();
     // A bound below the motion's object-space floor is held at that floor (docs/compression.md#below-the-floor).
     const asked = options.objectTolerance;
-    const floor = objectFloorAbove(motion, asked, shell, cache);
-    result = compressSkeletonAware(motion, options, floor?.object ?? asked, shell, strategy, cache, shouldStop);
+    const floor = objectFloorAbove(motion, asked, shell, runCache);
+    result = compressSkeletonAware(motion, options, floor?.object ?? asked, shell, strategy, runCache, shouldStop);
     if (floor?.object !== undefined) result.skeleton!.requestedObjectTolerance = asked;
     if (floor) known = floor.floor;
   }
-  if (result.warnings.length > 0) result.precisionFloor = known ?? floorOf(motion, result.skeleton?.shell, cache);
+  if (result.warnings.length > 0) result.precisionFloor = known ?? floorOf(motion, result.skeleton?.shell, runCache);
   result.ms = now() - t0;
   return result;
 }
@@ -115,7 +118,7 @@ function floorOf(motion: Motion, shell: number | undefined, cache: CompressCache
   const key = shell === undefined ? '' : String(shell);
   let floor = cache.floors.get(key);
   if (!floor) {
-    floor = precisionFloor(motion, shell);
+    floor = precisionFloor(motion, shell, cache.objectMemo);
     cache.floors.set(key, floor);
   }
   return floor;
@@ -217,6 +220,7 @@ export function compressSkeletonAware(
       shouldStop,
       extraKeys,
       prepared,
+      false,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
@@ -228,7 +232,12 @@ export function compressSkeletonAware(
       positionTolerance,
       offsetTolerance,
     };
-    if (oe.maxError <= objectTolerance || last) return r;
+    if (oe.maxError <= objectTolerance || last) {
+      // Only the round returned is written: each round before it wrote the whole MT3 (12 MB for a 24-joint chain
+      // of 65,536 frames) for nothing.
+      writeResult(r, runCache);
+      return r;
+    }
     const errors = runCache.objectMemo.lastErrors();
     const endgame = rounds >= SKELETON_ENDGAME;
     if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) {
@@ -600,7 +609,10 @@ export function channelsToCompress(
   return { toCompress, total };
 }
 
-/** The per-channel compression of one set of tolerances (classic or refined keys). */
+/**
+ * The per-channel compression of one set of tolerances (classic or refined keys). With `write` false the MT3 is not
+ * written (bytes empty, mt3Bytes and ratio NaN: writeResult fills them): the skeleton-aware mode's rounds that go on.
+ */
 function compressChannels(
   motion: Motion,
   options: CompressOptions,
@@ -609,6 +621,7 @@ function compressChannels(
   shouldStop: (() => boolean) | undefined,
   extraKeys?: readonly (readonly number[])[],
   prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
+  write = true,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
@@ -624,22 +637,30 @@ function compressChannels(
     motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
   const method = strategy.method;
   const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
-  const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
-  const mtnBytes = mtnByteSize(N, J);
-  return {
+  const result: CompressResult = {
     method,
     mt3,
-    bytes,
+    bytes: new Uint8Array(0),
     channels,
     warnings,
     totalKeys,
-    mt3Bytes: bytes.length,
-    mtnBytes,
-    ratio: mtnBytes / bytes.length,
-    ms: now() - t0,
+    mt3Bytes: NaN,
+    mtnBytes: mtnByteSize(N, J),
+    ratio: NaN,
+    ms: 0,
     objectError: null,
   };
+  if (write) writeResult(result, cache);
+  result.ms = now() - t0;
+  return result;
+}
+
+/** Writes a result's MT3: its bytes, their count and the ratio. */
+function writeResult(r: CompressResult, cache: CompressCache | undefined): void {
+  r.bytes = writeMt3(r.mt3, cache?.streams);
+  r.mt3Bytes = r.bytes.length;
+  r.ratio = r.mtnBytes / r.bytes.length;
 }
 
 /**

@@ -1,9 +1,8 @@
-import {
-  decodePositionTrack,
-  decodeRotationTrack,
-  samplePositionTrackFrames,
-  sampleRotationTrackFrames,
-} from '../mt3/decode';
+import { decodeH16 } from '../math/half';
+import { normalize4 } from '../math/quat';
+import { decodeS12 } from '../math/s12';
+import { ScalarSquad } from '../math/squad';
+import { evalPositionSegment } from '../mt3/decode';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
 import type { Motion } from '../motion/types';
 
@@ -201,23 +200,26 @@ export function axisOffsets(
 /**
  * What objectSpaceError keeps between runs on one motion (one per open motion,
  * inside its CompressCache), so that an edit pays only for what it changed:
- * - the source's FK (each joint and its three virtual points at every frame),
+ * - the source's FK (each joint's position and rotation at every frame; its
+ *   virtual points are computed again from them where a frame is redone),
  *   computed once per motion and shell;
- * - each stored track's per-frame samples, by track object: a channel the
- *   compression cache reused is the same object, so it is not decoded again;
- * - the previous run's per-frame, per-joint errors: only frames where some
- *   track's samples differ from the previous run's get their FK redone.
+ * - the tracks the previous run measured and its per-frame, per-joint errors:
+ *   only frames where some track's stored keys differ from the previous run's
+ *   (the keys that decide the frame's sample: TrackCursor) get their FK redone,
+ *   and only there are the tracks sampled. Decoding every frame of every new
+ *   track, as this did before 2026-12-05, kept 2 MB a rotation channel of
+ *   65,536 frames for each track measured, the last run's and every track a
+ *   compression cache still held.
  * The report is exactly what a run without a memo returns (the same
  * arithmetic on the same numbers, reduced in the same order).
  */
 export class ObjectErrorMemo {
   private samples: readonly unknown[] = [];
   private shell = NaN;
-  /** Source joint (3) and virtual points (3 x 3) per frame and joint: S x J x 12. */
+  /** Source joint position (3) and rotation (4) per frame and joint: S x J x SOURCE_WIDTH. */
   private sourcePoints: Float64Array = new Float64Array(0);
-  private readonly sampled = new WeakMap<object, Float64Array>();
-  /** The samples the previous run used, channel by channel (root, J rotations, J offsets or none). */
-  private previous: (Float64Array | null)[] | null = null;
+  /** The tracks the previous run measured, channel by channel (root, J rotations, J offsets or none). */
+  private previous: (StoredTrack | null)[] | null = null;
   /** Error of each joint at each frame from the previous run: S x J. */
   private errors: Float64Array = new Float64Array(0);
   /** Frames whose FK the last run redid (for tests and the bench). */
@@ -234,24 +236,25 @@ export class ObjectErrorMemo {
     if (!this.holdsSourceFor(source, shell)) {
       this.samples = [source.translation, source.rotation, source.offset, source.joints];
       this.shell = shell;
-      this.sourcePoints = sourcePoints(source, shell);
+      this.sourcePoints = sourcePoints(source);
       this.previous = null;
     }
     return this.sourcePoints;
   }
 
-  /** Per-frame samples of a stored rotation track, decoded once per track object. */
-  rotationFrames(t: RotationTrack): Float64Array {
-    let out = this.sampled.get(t);
-    if (!out) this.sampled.set(t, (out = sampleRotationTrackFrames(decodeRotationTrack(t))));
-    return out;
-  }
-
-  /** Per-frame samples of a stored position track, decoded once per track object. */
-  positionFrames(t: PositionTrack): Float64Array {
-    let out = this.sampled.get(t);
-    if (!out) this.sampled.set(t, (out = samplePositionTrackFrames(decodePositionTrack(t))));
-    return out;
+  /**
+   * A memo of its own (no tracks, no errors) that shares this one's source points for `source` and `shell`,
+   * computing them here first if need be: the precision floor's object-space error measures tracks of its own
+   * (every frame a key), and with its own points it held a second copy of the source's FK while the
+   * skeleton-aware rounds held this one.
+   */
+  sharingSource(source: Motion, shell: number): ObjectErrorMemo {
+    const points = this.sourceFor(source, shell);
+    const other = new ObjectErrorMemo();
+    other.samples = this.samples;
+    other.shell = shell;
+    other.sourcePoints = points;
+    return other;
   }
 
   /** Each frame's error at each joint (S x J, frame-major) as the last run left it: read it before the next run. */
@@ -260,11 +263,10 @@ export class ObjectErrorMemo {
   }
 
   /**
-   * Marks the frames where `channels` differ from the previous run's (every
-   * frame when there is none), remembers them for the next run, and returns
-   * the error table to update.
+   * Marks the frames where `channels` may sample otherwise than the previous run's tracks (every frame when there
+   * is none), remembers them for the next run, and returns the error table to update.
    */
-  dirtyFrames(channels: (Float64Array | null)[], S: number, J: number, dirty: Uint8Array): Float64Array {
+  dirtyFrames(channels: (StoredTrack | null)[], S: number, J: number, dirty: Uint8Array): Float64Array {
     const prev = this.previous;
     if (!prev || prev.length !== channels.length || this.errors.length !== S * J) {
       dirty.fill(1);
@@ -278,15 +280,7 @@ export class ObjectErrorMemo {
           dirty.fill(1);
           break;
         }
-        const width = a.length / S;
-        for (let f = 0; f < S; f++) {
-          if (dirty[f]) continue;
-          for (let k = f * width; k < (f + 1) * width; k++)
-            if (a[k] !== b[k]) {
-              dirty[f] = 1;
-              break;
-            }
-        }
+        markChangedFrames(b, a, dirty);
       }
     }
     this.previous = channels;
@@ -294,11 +288,75 @@ export class ObjectErrorMemo {
   }
 }
 
-/** FK of the source at every frame: each joint's position and its three virtual points (S x J x 12). */
-function sourcePoints(source: Motion, shell: number): Float64Array {
+/** A stored rotation or position track: each key's value (rotation / position) and its tangent (inner / velocity). */
+type StoredTrack = RotationTrack | PositionTrack;
+
+/** A stored track's per-key values and tangents, and how many of each a key has. */
+function keyWords(t: StoredTrack): { value: ArrayLike<number>; tangent: ArrayLike<number>; width: number } {
+  return 'inner' in t
+    ? { value: t.rotation, tangent: t.inner, width: 4 }
+    : { value: t.position, tangent: t.velocity, width: 3 };
+}
+
+/** Whether `width` words from x[i] and from y[j] are the same. */
+function sameWords(x: ArrayLike<number>, i: number, y: ArrayLike<number>, j: number, width: number): boolean {
+  for (let c = 0; c < width; c++) if (x[i + c] !== y[j + c]) return false;
+  return true;
+}
+
+/**
+ * Marks in `dirty` every frame whose sample `b` may decode otherwise than `a` (two tracks of one channel). A frame's
+ * sample is the value of its key when it is one, else the Squad or Hermite of the segment holding it, which reads
+ * only that segment's two key frames and the two keys' stored words (before the first key, the first key's value):
+ * a key of `b` whose frame is a key of `a` with the same value keeps its sample, and so do the frames inside a
+ * segment of `b` that is a segment of `a` with the same words at both ends; every other frame is marked. (A frame
+ * marked that decodes the same is only measured again, to the same error.) Walks the keys, not the frames.
+ */
+function markChangedFrames(a: StoredTrack, b: StoredTrack, dirty: Uint8Array): void {
+  const A = keyWords(a),
+    B = keyWords(b);
+  const fa = a.frames,
+    fb = b.frames;
+  const w = A.width;
+  const S = dirty.length;
+  const KB = fb.length;
+  // Key ka of `a` at key kb's frame, or -1; the keys walk together.
+  let ka = 0;
+  const match = (kb: number): number => {
+    while (ka < fa.length && fa[ka] < fb[kb]) ka++;
+    return ka < fa.length && fa[ka] === fb[kb] ? ka : -1;
+  };
+  const same = (i: number, j: number) =>
+    sameWords(A.value, i * w, B.value, j * w, w) && sameWords(A.tangent, i * w, B.tangent, j * w, w);
+  let m = match(0);
+  const firstSame = m === 0 && sameWords(A.value, 0, B.value, 0, w);
+  if (!firstSame) dirty.fill(1, 0, Math.min(fb[0], S));
+  for (let kb = 0; kb < KB; kb++) {
+    const f = fb[kb];
+    if (f >= S) break;
+    if (m < 0 || !sameWords(A.value, m * w, B.value, kb * w, w)) dirty[f] = 1;
+    if (kb + 1 === KB) {
+      dirty.fill(1, f + 1, S);
+      break;
+    }
+    const next = match(kb + 1);
+    if (!(m >= 0 && next === m + 1 && same(m, kb) && same(next, kb + 1))) dirty.fill(1, f + 1, Math.min(fb[kb + 1], S));
+    m = next;
+  }
+}
+
+/**
+ * Doubles per frame and joint of the source's FK that ObjectErrorMemo keeps: the joint's position (3) and rotation
+ * (4). Its three virtual points are computed from that rotation where a frame is redone (axisOffsets, the same
+ * doubles as when they were kept too): 12 per joint and frame took 151 MB on a 24-joint chain of 65,536 frames.
+ */
+const SOURCE_WIDTH = 7;
+
+/** FK of the source at every frame: each joint's position and rotation (S x J x SOURCE_WIDTH). */
+function sourcePoints(source: Motion): Float64Array {
   const J = source.joints.length;
   const S = source.frameCount + 1;
-  const out = new Float64Array(S * J * 12);
+  const out = new Float64Array(S * J * SOURCE_WIDTH);
   const world = new Float64Array(J * 3),
     rot = new Float64Array(J * 4);
   const parents = parentsOf(source);
@@ -307,11 +365,11 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
     frame.load(source, f);
     fkFrame(parents, frame.translation, 0, frame.rotation, frame.offset, world, rot);
     for (let j = 0; j < J; j++) {
-      const o = (f * J + j) * 12;
+      const o = (f * J + j) * SOURCE_WIDTH;
       out[o] = world[j * 3];
       out[o + 1] = world[j * 3 + 1];
       out[o + 2] = world[j * 3 + 2];
-      axisOffsets(out, o + 3, rot[j * 4], rot[j * 4 + 1], rot[j * 4 + 2], rot[j * 4 + 3], shell);
+      for (let c = 0; c < 4; c++) out[o + 3 + c] = rot[j * 4 + c];
     }
   }
   return out;
@@ -336,75 +394,165 @@ export function objectSpaceError(
   const J = source.joints.length;
   const S = N + 1;
   const src = memo.sourceFor(source, shell);
-  const root = memo.positionFrames(mt3.root);
-  const rotations = mt3.rotations.map((t) => memo.rotationFrames(t));
-  const offsets = mt3.offsets ? mt3.offsets.map((t) => memo.positionFrames(t)) : null;
   const dirty = new Uint8Array(S);
-  const errors = memo.dirtyFrames([root, ...rotations, ...(offsets ?? [null])], S, J, dirty);
-  const k = new FrameErrorKernel(parentsOf(source), src, shell);
-  if (!offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) k.offset[j * 3 + c] = source.offset[j * 4 + c];
+  const errors = memo.dirtyFrames([mt3.root, ...mt3.rotations, ...(mt3.offsets ?? [null])], S, J, dirty);
+  const k = new FrameErrorKernel(parentsOf(source), src, shell, mt3);
+  if (!mt3.offsets)
+    for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) k.offset[j * 3 + c] = source.offset[j * 4 + c];
   let recomputed = 0;
   // One call per frame, not one loop over all frames here: V8 then optimises the small per-frame kernel once
   // instead of compiling this whole function on the stack (OSR) and again when the loop below first runs.
   for (let f = 0; f < S; f++) {
     if (!dirty[f]) continue;
     recomputed++;
-    k.frame(f, root, rotations, offsets, errors);
+    k.frame(f, errors);
   }
   memo.recomputedFrames = recomputed;
   return reportOf(errors, S, J, shell);
 }
 
-/** FK of one frame of the decoded samples, compared with the source's points (objectSpaceError's inner loop). */
+/**
+ * A stored rotation track's decoded sample at ascending frames, the very doubles sampleRotationTrackFrames
+ * (shared/mt3/decode.ts) writes there: a key frame gives the key's decoded rotation, a frame inside a segment the
+ * Squad of its two keys (ScalarSquad, loaded once per segment), a frame before the first key the first key. Only
+ * the keys a sample reads are decoded.
+ */
+export class RotationCursor {
+  private k = 0;
+  private loaded = -1;
+  private readonly squad = new ScalarSquad();
+  private readonly q = new Float64Array(8);
+  private readonly a = new Float64Array(8);
+
+  constructor(private readonly t: RotationTrack) {}
+
+  /** out[o..o+3] = the sample at frame f (f not below the previous call's). */
+  sample(f: number, out: Float64Array, o: number): void {
+    const frames = this.t.frames;
+    if (f < frames[0]) {
+      this.key(0, out, o);
+      return;
+    }
+    while (this.k + 1 < frames.length && frames[this.k + 1] <= f) this.k++;
+    const k = this.k;
+    if (frames[k] === f) {
+      this.key(k, out, o);
+      return;
+    }
+    if (this.loaded !== k) {
+      decodeQuats(this.t.rotation, k, this.q);
+      decodeQuats(this.t.inner, k, this.a);
+      this.squad.set(this.q, 0, 4, this.a, 0, 4, 1);
+      this.loaded = k;
+    }
+    this.squad.at(f, frames[k], frames[k + 1] - frames[k]);
+    for (let c = 0; c < 4; c++) out[o + c] = this.squad.out[c];
+  }
+
+  /** out[o..o+3] = key k's decoded rotation. */
+  private key(k: number, out: Float64Array, o: number): void {
+    for (let c = 0; c < 4; c++) out[o + c] = decodeS12(this.t.rotation[k * 4 + c]);
+    normalize4(out, o);
+  }
+}
+
+/** Keys k and k + 1 of s12 quaternions, decoded and normalised as decodeQuatArray does, into out[0..7]. */
+function decodeQuats(s: Int16Array, k: number, out: Float64Array): void {
+  for (let c = 0; c < 8; c++) out[c] = decodeS12(s[k * 4 + c]);
+  normalize4(out, 0);
+  normalize4(out, 4);
+}
+
+/**
+ * A stored position track's decoded sample at ascending frames, the very doubles samplePositionTrackFrames writes
+ * there (evalPositionSegment on the segment it picks), decoding only the two keys of that segment.
+ */
+export class PositionCursor {
+  private k = 0;
+  private loaded = -1;
+  private readonly p = new Float64Array(6);
+  private readonly v = new Float64Array(6);
+
+  constructor(private readonly t: PositionTrack) {}
+
+  /** out[o..o+2] = the sample at frame f (f not below the previous call's). */
+  sample(f: number, out: Float64Array, o: number): void {
+    const frames = this.t.frames;
+    while (this.k + 1 < frames.length - 1 && frames[this.k + 1] <= f) this.k++;
+    const k = this.k;
+    const last = k >= frames.length - 1;
+    if (this.loaded !== k) {
+      for (let i = 0; i < (last ? 3 : 6); i++) {
+        this.p[i] = decodeH16(this.t.position[k * 3 + i]);
+        this.v[i] = decodeH16(this.t.velocity[k * 3 + i]);
+      }
+      this.loaded = k;
+    }
+    const fa = frames[k];
+    if (last) evalPositionSegment(out, o, this.p, this.v, 0, 0, fa, fa, fa);
+    else evalPositionSegment(out, o, this.p, this.v, 0, 1, fa, frames[k + 1], f > fa ? f : fa);
+  }
+}
+
+/** FK of one frame of the decoded tracks, compared with the source's points (objectSpaceError's inner loop). */
 class FrameErrorKernel {
   readonly offset: Float64Array;
   private readonly rotIn: Float64Array;
+  private readonly rootIn = new Float64Array(3);
   private readonly world: Float64Array;
   private readonly rot: Float64Array;
   private readonly axis = new Float64Array(9);
+  private readonly sourceAxis = new Float64Array(9);
+  private readonly root: PositionCursor;
+  private readonly rotations: RotationCursor[];
+  private readonly offsets: PositionCursor[] | null;
 
   constructor(
     private readonly parents: Int32Array,
     private readonly src: Float64Array,
     private readonly shell: number,
+    mt3: Pick<Mt3Motion, 'root' | 'rotations' | 'offsets'>,
   ) {
     const J = parents.length;
     this.offset = new Float64Array(J * 3);
     this.rotIn = new Float64Array(J * 4);
     this.world = new Float64Array(J * 3);
     this.rot = new Float64Array(J * 4);
+    this.root = new PositionCursor(mt3.root);
+    this.rotations = mt3.rotations.map((t) => new RotationCursor(t));
+    this.offsets = mt3.offsets ? mt3.offsets.map((t) => new PositionCursor(t)) : null;
   }
 
-  /** errors[f * J + j] for every joint j (offsets null: this.offset holds the source's frame 0 offsets). */
-  frame(
-    f: number,
-    root: Float64Array,
-    rotations: Float64Array[],
-    offsets: Float64Array[] | null,
-    errors: Float64Array,
-  ): void {
+  /**
+   * errors[f * J + j] for every joint j (no offset tracks: this.offset holds the source's frame 0 offsets); frames
+   * ascending from one call to the next.
+   */
+  frame(f: number, errors: Float64Array): void {
     const J = this.parents.length,
       src = this.src,
       shell = this.shell;
     const decWorld = this.world,
       decRot = this.rot,
-      axisScratch = this.axis;
-    if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = offsets[j][f * 3 + c];
-    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) this.rotIn[j * 4 + c] = rotations[j][f * 4 + c];
-    fkFrame(this.parents, root, f * 3, this.rotIn, this.offset, decWorld, decRot);
+      axisScratch = this.axis,
+      srcAxis = this.sourceAxis;
+    const offsets = this.offsets;
+    if (offsets) for (let j = 0; j < J; j++) offsets[j].sample(f, this.offset, j * 3);
+    for (let j = 0; j < J; j++) this.rotations[j].sample(f, this.rotIn, j * 4);
+    this.root.sample(f, this.rootIn, 0);
+    fkFrame(this.parents, this.rootIn, 0, this.rotIn, this.offset, decWorld, decRot);
     for (let j = 0; j < J; j++) {
-      const o = (f * J + j) * 12;
+      const o = (f * J + j) * SOURCE_WIDTH;
       const dx = decWorld[j * 3] - src[o],
         dy = decWorld[j * 3 + 1] - src[o + 1],
         dz = decWorld[j * 3 + 2] - src[o + 2];
       let e2 = dx * dx + dy * dy + dz * dz;
       axisOffsets(axisScratch, 0, decRot[j * 4], decRot[j * 4 + 1], decRot[j * 4 + 2], decRot[j * 4 + 3], shell);
+      axisOffsets(srcAxis, 0, src[o + 3], src[o + 4], src[o + 5], src[o + 6], shell);
       for (let axis = 0; axis < 3; axis++) {
-        const v = o + 3 + axis * 3,
-          a = axis * 3;
-        const ex = dx + axisScratch[a] - src[v],
-          ey = dy + axisScratch[a + 1] - src[v + 1],
-          ez = dz + axisScratch[a + 2] - src[v + 2];
+        const a = axis * 3;
+        const ex = dx + axisScratch[a] - srcAxis[a],
+          ey = dy + axisScratch[a + 1] - srcAxis[a + 1],
+          ez = dz + axisScratch[a + 2] - srcAxis[a + 2];
         const a2 = ex * ex + ey * ey + ez * ez;
         if (a2 > e2) e2 = a2;
       }

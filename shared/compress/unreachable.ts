@@ -14,7 +14,7 @@ import { normalize4, rotationErrorDeg } from '../math/quat';
 import { decodeS12, encodeS12 } from '../math/s12';
 import { MotionFlag, type Motion } from '../motion/types';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
-import { objectSpaceError } from './objectError';
+import { objectSpaceError, type ObjectErrorMemo } from './objectError';
 import { offsetSource, rotationSource, translationSource } from './sources';
 import type { ChannelKind, CompressResult, CompressWarning } from './types';
 
@@ -153,8 +153,11 @@ export function objectFloorUpperBound(motion: Motion, levers: number): number {
   return 1.01 * (bound + 2 * Math.asin(1 / 2047) * levers);
 }
 
-/** The motion's precision floor (PrecisionFloor); with `shell`, its object-space error too. */
-export function precisionFloor(motion: Motion, shell?: number): PrecisionFloor {
+/**
+ * The motion's precision floor (PrecisionFloor); with `shell`, its object-space error too (with `memo`, measured
+ * with the source points it holds or computes for this motion and shell, which it keeps for the next run).
+ */
+export function precisionFloor(motion: Motion, shell?: number, memo?: ObjectErrorMemo): PrecisionFloor {
   const N = motion.frameCount;
   const J = motion.joints.length;
   const offsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
@@ -188,7 +191,7 @@ export function precisionFloor(motion: Motion, shell?: number): PrecisionFloor {
       Mt3Motion,
       'root' | 'rotations' | 'offsets'
     >;
-    object = objectSpaceError(motion, keyed as Mt3Motion, shell).maxError;
+    object = objectSpaceError(motion, keyed as Mt3Motion, shell, memo?.sharingSource(motion, shell)).maxError;
   }
   return { position: root.error, rotationDeg, offset, object };
 }
