@@ -9,8 +9,8 @@
  * Mutations that fail: TuningContextMenu not mounted in App; the curve painter's right-click branch in onPointerUp
  * removed; its movement test dropped (a right-drag opens the menu); the timeline painter's right-click branch removed;
  * its openMenu not selecting the row's joint; the "Unlock whole lock" item left out; the Menu key branch removed;
- * the curves' keys (Home) not standing aside for an open menu;
- * ContextMenu's Escape handler removed, or closing without giving the keyboard back.
+ * ContextMenu's Escape handler removed, or closing without giving the keyboard back; a right-click on a user key not
+ * selecting it.
  */
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
@@ -75,9 +75,13 @@ test('a right-click on the curves opens the edits at that frame: one undo step e
   expect((await canvasData(canvas)).userKeyFrames.split(',')).toContain(String(f));
   expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Add user key \\(LeftFoot, frame ${f}\\)`));
 
-  // Again at that frame: the key is there to remove; ↓ ↓ goes to Lock (the greyed Delete is passed over).
+  // Again on that key: it is there to remove, and selected, so Delete in the menu takes it; ↓ ↓ goes to Lock.
   await rightClickCurves(page, f);
   await expect(page.getByTestId('tuning-context-key')).toHaveText(`Remove User Key at Frame ${f}K`);
+  await expect(canvas).toHaveAttribute('data-selected-keys', String(f));
+  await expect(page.getByTestId('tuning-context-delete-keys')).toHaveText('Delete 1 Selected User KeyDelete');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('tuning-context-delete-keys')).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('tuning-context-lock')).toBeFocused();
   await page.keyboard.press('Enter');

@@ -795,10 +795,16 @@ export class CurvePainter {
     doc.keys.toggle(joint, f);
   };
 
-  /** The right-click menu at `at` (client coordinates), for the frame under it (renderer/app/tuningMenu.ts). */
+  /**
+   * The right-click menu at `at` (client coordinates), for the frame under it or the user key there
+   * (renderer/app/tuningMenu.ts).
+   */
   private openMenu(at: { x: number; y: number }): void {
     const r = this.surface.canvas.getBoundingClientRect();
-    const f = this.frameAt(at.x - r.left);
+    // On a user key: that key, selected (or the selection it is part of, kept), so Delete in the menu takes it.
+    const key = this.userKeyAt(at.x - r.left, at.y - r.top);
+    if (key !== null && !this.liveSelection().includes(key)) sessionStore.getState().selectKeys([key]);
+    const f = key ?? this.frameAt(at.x - r.left);
     if (f !== null) openTuningMenu('curves', at, f, undefined, this.surface.canvas);
   }
 
