@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { canvasData, dragLockRow, frameX, freeRun, selectJoint, waitForDocumentAt1280 } from './ui';
+import { markerFrames, openSampleProject, trackX } from './sev-ui';
 
 const focused = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
@@ -184,5 +185,53 @@ test('a right-click on a timeline row selects its joint and opens the edits ther
   expect(m.y + m.height).toBeLessThanOrEqual(view.height);
   expect(m.x + m.width).toBeLessThanOrEqual(view.width);
   await page.keyboard.press('Escape');
+  expect(pageErrors).toEqual([]);
+});
+
+/**
+ * A right-click on the event row away from the events did nothing (round 15's menu opens on an event only): a sound
+ * designer watching the motion right-clicks where a footstep should go. It now stops playback, goes to that frame and
+ * offers Add Event, Paste Events (at that frame) and Select All, each one undo step; Escape hands the keyboard back to
+ * the event row. Mutations that fail: EventTrack's onContextMenu removed (the playhead stays, the event lands
+ * elsewhere); EventContextMenu ignoring the row (no menu); the spot items not naming the frame.
+ */
+test('a right-click on the event row away from the events adds one there, as one undo step', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const frames = await markerFrames(page);
+  const sorted = [...frames].sort((a, b) => a - b);
+  // The middle of the widest gap between two events.
+  let f = 0;
+  for (let i = 1, gap = 0; i < sorted.length; i++)
+    if (sorted[i] - sorted[i - 1] > gap)
+      [gap, f] = [sorted[i] - sorted[i - 1], Math.round((sorted[i] + sorted[i - 1]) / 2)];
+  const track = page.getByTestId('sev-track');
+  const box = (await track.boundingBox())!;
+  const menu = page.getByTestId('sev-context-menu');
+  await page.mouse.click(await trackX(page, f), box.y + box.height - 6, { button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(page.getByTestId('frame-number')).toHaveValue(String(f));
+  await expect(menu.getByRole('menuitem')).toHaveText([
+    `Add Event at Frame ${f}M`,
+    `Paste Events at Frame ${f}Ctrl+V`,
+    /^Select All EventsCtrl\+A$/,
+  ]);
+  await expect(page.getByTestId('sev-context-paste')).toBeDisabled();
+  await saveScreenshot('round16-event-row-context-menu-1280x800');
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(track).toBeFocused();
+
+  await page.mouse.click(await trackX(page, f), box.y + box.height - 6, { button: 'right' });
+  await page.getByTestId('sev-context-addAtPlayhead').click();
+  await expect(page.getByTestId('sev-marker')).toHaveCount(frames.length + 1);
+  expect(await markerFrames(page)).toContain(f);
+  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Add SE_\\w+ at frame ${f}`));
   expect(pageErrors).toEqual([]);
 });

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { EVENTS_MENU, type EventsMenuItem } from '../../shared/eventsMenu';
+import { EVENTS_MENU, type EventsMenuCommand, type EventsMenuItem } from '../../shared/eventsMenu';
 import { ContextMenu, type ContextMenuEntry } from '../components/ContextMenu';
 import { eventShortcutLabel } from '../../shared/shortcuts';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { eventsCommandsEnabled, runEventsCommand } from './eventsMenu';
 import { revealEvent } from './sevActions';
+import { playheadFrame } from '../app/playhead';
 import { sevStore } from './sevStore';
 
 /**
@@ -17,11 +18,19 @@ export const EVENT_CONTEXT_ITEMS: readonly (EventsMenuItem | 'separator')[] = ((
   return EVENTS_MENU.slice(from, to + 1);
 })();
 
+/** What a right-click on the event row away from the events shows: adding and pasting at the frame pointed at. */
+const SPOT_COMMANDS: readonly EventsMenuCommand[] = ['events.addAtPlayhead', 'events.paste', 'events.selectAll'];
+const SPOT_ITEMS = EVENTS_MENU.filter(
+  (e): e is EventsMenuItem => e !== 'separator' && SPOT_COMMANDS.includes(e.command),
+);
+
 interface Open {
   x: number;
   y: number;
   /** What had the keyboard before the menu: it gets it back when the menu closes. */
   back: HTMLElement | null;
+  /** On the event row away from the events (the playhead brought there): add or paste there. */
+  spot: boolean;
 }
 
 /** The event (its index) a right-click landed on: a marker on the event row or a row of the event list. */
@@ -46,11 +55,14 @@ export function EventContextMenu() {
   useEffect(() => {
     const onContext = (e: MouseEvent) => {
       const hit = eventUnder(e.target);
-      if (!hit) return;
+      const track =
+        !hit && e.target instanceof Element && !e.target.closest('.sev-track-gutter')
+          ? e.target.closest<HTMLElement>('[data-testid="sev-track"]')
+          : null;
+      if (!hit && !track) return;
       e.preventDefault();
-      const s = sevStore.getState();
-      if (!s.selectedEvents.includes(hit.index)) revealEvent(hit.index);
-      setOpen({ x: e.clientX, y: e.clientY, back: hit.scope });
+      if (hit && !sevStore.getState().selectedEvents.includes(hit.index)) revealEvent(hit.index);
+      setOpen({ x: e.clientX, y: e.clientY, back: hit ? hit.scope : track, spot: !hit });
     };
     document.addEventListener('contextmenu', onContext);
     return () => document.removeEventListener('contextmenu', onContext);
@@ -61,19 +73,28 @@ export function EventContextMenu() {
   const platform = currentShortcutPlatform();
   const clipboard = sevStore.getState().clipboard;
   // The menu bar's words: Paste says how many events it adds.
-  const label = (e: EventsMenuItem) =>
+  const words = (e: EventsMenuItem) =>
     e.command === 'events.paste' && clipboard
       ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead`
       : e.label;
-  const entries: ContextMenuEntry[] = EVENT_CONTEXT_ITEMS.map((e) =>
+  // Away from the events the playhead went to the frame pointed at: the items name it.
+  const label = (e: EventsMenuItem) =>
+    open.spot ? words(e).replace('at Playhead', `at Frame ${playheadFrame()}`) : words(e);
+  const entries: ContextMenuEntry[] = (open.spot ? SPOT_ITEMS : EVENT_CONTEXT_ITEMS).map((e) =>
     e === 'separator'
       ? e
       : {
           id: `sev-context-${e.command.replace('events.', '')}`,
           label: label(e),
-          shortcut: e.key ? eventShortcutLabel(e.key, platform) : '',
+          // Add Event at Playhead has no event key: M, a page key, does it anywhere.
+          shortcut: e.key ? eventShortcutLabel(e.key, platform) : e.command === 'events.addAtPlayhead' ? 'M' : '',
           disabled: !enabled[e.command],
-          why: e.command === 'events.paste' ? 'Copy or cut events first' : undefined,
+          why:
+            e.command === 'events.paste'
+              ? 'Copy or cut events first'
+              : e.command === 'events.addAtPlayhead'
+                ? 'Define an SE first (Events › Add SE Definition)'
+                : undefined,
           run: () => void runEventsCommand(e.command),
         },
   );
