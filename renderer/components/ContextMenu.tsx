@@ -1,4 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+} from 'react';
 
 /** One command of a right-click menu: its words, its key (as the menus show it), and why it is greyed. */
 export interface ContextMenuItem {
@@ -14,6 +21,34 @@ export interface ContextMenuItem {
   run: () => void;
 }
 export type ContextMenuEntry = ContextMenuItem | 'separator';
+
+/** One item of a menu (the menu bar's or a right-click menu): its check mark, its words and its key. */
+export function MenuItemButton(props: {
+  label: string;
+  shortcut?: string;
+  checked?: boolean;
+  disabled?: boolean;
+  title?: string;
+  testid?: string;
+  onClick: (e: ReactMouseEvent) => void;
+}) {
+  return (
+    <button
+      type="button"
+      role={props.checked !== undefined ? 'menuitemcheckbox' : 'menuitem'}
+      aria-checked={props.checked}
+      className="menu-item"
+      disabled={props.disabled}
+      title={props.title}
+      data-testid={props.testid}
+      onClick={props.onClick}
+    >
+      <span className="menu-check">{props.checked ? '✓' : ''}</span>
+      <span className="menu-label">{props.label}</span>
+      <span className="menu-shortcut">{props.shortcut ?? ''}</span>
+    </button>
+  );
+}
 
 /**
  * A right-click menu at the pointer (client coordinates), drawn as the menu bar's menus are. It opens inside the
@@ -104,24 +139,19 @@ export function ContextMenu({
         e === 'separator' ? (
           <div key={i} className="menu-sep" role="separator" />
         ) : (
-          <button
+          <MenuItemButton
             key={e.id}
-            type="button"
-            role={e.checked !== undefined ? 'menuitemcheckbox' : 'menuitem'}
-            aria-checked={e.checked}
-            className="menu-item"
+            label={e.label}
+            shortcut={e.shortcut}
+            checked={e.checked}
             disabled={e.disabled}
             title={e.disabled ? e.why : undefined}
-            data-testid={e.id}
+            testid={e.id}
             onClick={() => {
               onClose(true);
               e.run();
             }}
-          >
-            <span className="menu-check">{e.checked ? '✓' : ''}</span>
-            <span className="menu-label">{e.label}</span>
-            <span className="menu-shortcut">{e.shortcut ?? ''}</span>
-          </button>
+          />
         ),
       )}
     </div>
