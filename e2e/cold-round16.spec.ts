@@ -8,7 +8,7 @@
  * back to the panel.
  * Mutations that fail: TuningContextMenu not mounted in App; the curve painter's right-click branch in onPointerUp
  * removed; its movement test dropped (a right-drag opens the menu); the timeline painter's right-click branch removed;
- * its openMenu not selecting the row's joint; the "Unlock whole lock" item left out; the Menu key branch removed;
+ * its openMenu not selecting the row's joint, or a lock bar's; the "Unlock whole lock" item left out; the Menu key branch removed;
  * ContextMenu's Escape handler removed, or closing without giving the keyboard back; a right-click on a user key not
  * selecting it.
  */
@@ -165,6 +165,20 @@ test('a right-click on a timeline row selects its joint and opens the edits ther
   await page.getByTestId('tuning-context-unlock-range').click();
   await expect(page.getByTestId('lock-item').filter({ hasText: `${name}` })).toHaveCount(0);
   expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Unlock ${name}, frames ${f}–${f + 3}`));
+
+  // On another joint's lock: that joint is selected, and the menu unlocks its lock (not "Lock Hips", refused there).
+  const [, other, a, b] = /^(\w+) frames (\d+)–(\d+)/
+    .exec((await page.getByTestId('lock-item').first().textContent()) ?? '')!
+    .map(String);
+  expect(other).not.toBe(name);
+  await rightClickTimeline(
+    canvas,
+    Math.round((Number(a) + Number(b)) / 2),
+    Number((await canvasData(canvas)).lockRowY),
+  );
+  await expect(page.getByTestId('timeline-selected')).toHaveText(other);
+  await expect(page.getByTestId('tuning-context-unlock-range')).toHaveText(`Unlock ${other}, frames ${a}–${b}`);
+  await page.keyboard.press('Escape');
 
   // The root translation's row: it cannot be locked, and the greyed item says why.
   await rightClickTimeline(canvas, f, Number(d.jointsTop) + Number(d.rowHeight) * 0.5);

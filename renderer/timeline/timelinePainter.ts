@@ -829,7 +829,8 @@ export class TimelinePainter {
 
   /**
    * The right-click menu at `at` (client coordinates), for the frame under it: over a joint row it selects that joint
-   * first, as a click does; over a chain header or left of the frames, nothing (renderer/app/tuningMenu.ts).
+   * first, as a click does, over a lock bar the lock's joint; over a chain header or left of the frames, nothing
+   * (renderer/app/tuningMenu.ts).
    */
   private openMenu(at: { x: number; y: number }): void {
     const r = this.surface.canvas.getBoundingClientRect();
@@ -837,9 +838,16 @@ export class TimelinePainter {
     const y = at.y - r.top;
     if (!this.axis || x < GUTTER) return;
     const yv = y - this.host.scrollTop;
-    const joint = yv >= JOINTS_TOP ? this.jointAtY(y) : undefined;
+    const f = this.frameAt(x);
+    // On a lock bar: its joint (the menu then unlocks it), as a row's label selects that row's joint.
+    const m = documentStore.getState().motion!;
+    const onLock =
+      yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
+        ? lockRangesOf(m).find((r) => r.first <= f && f <= r.last)?.joint
+        : undefined;
+    const joint = yv >= JOINTS_TOP ? this.jointAtY(y) : onLock;
     if (joint === -99) return;
-    openTuningMenu('timeline', at, this.frameAt(x), joint, this.surface.canvas);
+    openTuningMenu('timeline', at, f, joint, this.surface.canvas);
   }
 
   private onWheel = (e: WheelEvent): void => {
