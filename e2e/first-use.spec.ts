@@ -261,7 +261,10 @@ test('at 1280x800 the curve hint shows its first controls whole on one line, in 
   expect((await hint.boundingBox())!.height).toBe(heightBefore);
   await saveScreenshot('curve-hint-tuner-1280x800');
   // The whole list stays on the hint's tooltip.
-  await expect(hint).toHaveAttribute('title', /Ctrl\/Shift\+click a timeline label: overlay that joint$/);
+  await expect(hint).toHaveAttribute(
+    'title',
+    /Ctrl\/Shift\+click a timeline label: overlay that joint · right-click: key, lock, trace key here$/,
+  );
 });
 
 test('deleting an SE with events asks first (count, motion, frames), keyboard only with Tab kept in the dialog; one undo step', async ({

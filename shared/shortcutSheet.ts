@@ -137,6 +137,10 @@ export function shortcutSheet(platform: ShortcutPlatform): ShortcutSection[] {
         { keys: ['Home'], does: 'Frame all: every frame, values fitted' },
         { keys: ['F'], does: 'Frame the selected user keys' },
         { keys: ['N'], does: 'Normalize the curves (-1..1)' },
+        {
+          keys: ['Menu', 'Shift+F10'],
+          does: 'The right-click menu at the frame under the pointer (over the timeline too)',
+        },
       ],
     },
     {

@@ -10,6 +10,7 @@ import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
+import { TuningContextMenu } from './TuningContextMenu';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { Splitter } from './Splitter';
 import { PanelBoundary } from './PanelBoundary';
@@ -268,6 +269,7 @@ export function App() {
       <ImportOptionsDialog />
       <MshExportDialog />
       <ShortcutsDialog />
+      <TuningContextMenu />
       <DropOverlay />
     </div>
   );

@@ -30,6 +30,7 @@ export const CURVE_HINT_ITEMS = [
   'F: frame selected keys',
   'click an axis label: solo it',
   'Ctrl/Shift+click a timeline label: overlay that joint',
+  'right-click: key, lock, trace key here',
 ];
 const CURVE_HINT = CURVE_HINT_ITEMS.join(' · ');
 

@@ -28,6 +28,7 @@ import { isCommandEnabled } from '../app/commandRegistry';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
 import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
+import { MenuItemButton } from './ContextMenu';
 
 interface Item {
   label: string;
@@ -412,15 +413,14 @@ export function MenuBar() {
                 e === 'separator' ? (
                   <div key={i} className="menu-sep" role="separator" />
                 ) : (
-                  <button
+                  <MenuItemButton
                     key={i}
-                    type="button"
-                    role={e.checked !== undefined ? 'menuitemcheckbox' : 'menuitem'}
-                    aria-checked={e.checked}
-                    className="menu-item"
+                    label={e.label}
+                    shortcut={e.shortcut}
+                    checked={e.checked}
                     disabled={e.disabled}
                     title={e.disabled ? (e.why ?? (hasMotion ? undefined : 'Open a motion first')) : e.title}
-                    data-testid={e.testid}
+                    testid={e.testid}
                     onClick={(click) => {
                       // From the keyboard (no pointer: detail 0) the focus goes back to the title, not to the page's
                       // start, when the item goes; a dialog the command opens takes it from there.
@@ -428,11 +428,7 @@ export function MenuBar() {
                       setOpen(null);
                       e.run();
                     }}
-                  >
-                    <span className="menu-check">{e.checked ? '✓' : ''}</span>
-                    <span className="menu-label">{e.label}</span>
-                    <span className="menu-shortcut">{e.shortcut ?? ''}</span>
-                  </button>
+                  />
                 ),
               )}
             </div>

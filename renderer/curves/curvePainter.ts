@@ -33,6 +33,7 @@ import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
 import type { CurveChannel } from '../state/sessionStore';
+import { openTuningMenu } from '../app/tuningMenu';
 import type { CompressResponse } from '../../shared/ipc/compress';
 import type { EulerOrder } from '../math/euler';
 
@@ -75,6 +76,8 @@ export class CurvePainter {
   private valueRange: { lo: number; hi: number; key: string } | null = null;
   /** The pointer is over the curves: Home and F frame them (else they keep their global meaning). */
   private hovered = false;
+  /** The pointer's last place over the curves (client coordinates): where the Menu key opens the menu. */
+  private pointer: { x: number; y: number } | null = null;
   private drag: {
     /** pending: pressed on empty plot (click or box select); key: pressed on a user key (click or move). */
     mode: 'pending' | 'pan' | 'scrub' | 'box' | 'key' | 'move';
@@ -132,11 +135,15 @@ export class CurvePainter {
     // Over the curves, Home frames all, F frames the selected keys and N toggles Normalize (Blender's Graph
     // Editor); captured before the global shortcuts (first frame, frame the viewport).
     const onKey = (e: KeyboardEvent) => {
-      if (!this.hovered || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      // Not in an open menu (its Home goes to its first command), even with the pointer still over the curves.
+      const inMenu = e.target instanceof Element && e.target.closest('[role="menu"]');
+      if (!this.hovered || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target) || inMenu) return;
       if (e.key === 'Home') this.frameAll();
       else if (e.key === 'f' || e.key === 'F') this.frameSelected();
       else if (e.key === 'n' || e.key === 'N')
         preferencesStore.getState().set({ curveNormalize: !preferencesStore.getState().curveNormalize });
+      else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && this.pointer)
+        this.openMenu(this.pointer);
       else return;
       e.preventDefault();
       e.stopPropagation();
@@ -695,6 +702,7 @@ export class CurvePainter {
     const l = this.layout;
     if (!l) return;
     const { x, y } = this.local(e);
+    this.pointer = { x: e.clientX, y: e.clientY };
     const s = sessionStore.getState();
     if (x >= l.axis.left - 4) s.setHover(this.frameAt(x));
     else s.setHover(null);
@@ -741,6 +749,11 @@ export class CurvePainter {
     const d = this.drag;
     this.drag = null;
     delete this.surface.canvas.dataset.moveDelta;
+    // A right-click (released where it was pressed; a right-drag pans): the commands at the frame under it.
+    if (d?.button === 2 && Math.abs(d.x - d.x0) <= 4 && Math.abs(d.y - d.y0) <= 4) {
+      this.openMenu({ x: e.clientX, y: e.clientY });
+      return;
+    }
     if (!d || d.button !== 0) return;
     const l = this.layout!;
     const s = sessionStore.getState();
@@ -781,6 +794,19 @@ export class CurvePainter {
     if (doc.readOnly) return;
     doc.keys.toggle(joint, f);
   };
+
+  /**
+   * The right-click menu at `at` (client coordinates), for the frame under it or the user key there
+   * (renderer/app/tuningMenu.ts).
+   */
+  private openMenu(at: { x: number; y: number }): void {
+    const r = this.surface.canvas.getBoundingClientRect();
+    // On a user key: that key, selected (or the selection it is part of, kept), so Delete in the menu takes it.
+    const key = this.userKeyAt(at.x - r.left, at.y - r.top);
+    if (key !== null && !this.liveSelection().includes(key)) sessionStore.getState().selectKeys([key]);
+    const f = key ?? this.frameAt(at.x - r.left);
+    if (f !== null) openTuningMenu('curves', at, f, undefined, this.surface.canvas);
+  }
 
   private onWheel = (e: WheelEvent): void => {
     const l = this.layout;

@@ -1,9 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { EVENTS_MENU, type EventsMenuCommand, type EventsMenuItem } from '../../shared/eventsMenu';
+import { ContextMenu, type ContextMenuEntry } from '../components/ContextMenu';
 import { eventShortcutLabel } from '../../shared/shortcuts';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { eventsCommandsEnabled, runEventsCommand } from './eventsMenu';
 import { revealEvent } from './sevActions';
+import { playheadFrame } from '../app/playhead';
 import { sevStore } from './sevStore';
 
 /**
@@ -16,11 +18,19 @@ export const EVENT_CONTEXT_ITEMS: readonly (EventsMenuItem | 'separator')[] = ((
   return EVENTS_MENU.slice(from, to + 1);
 })();
 
+/** What a right-click on the event row away from the events shows: adding and pasting at the frame pointed at. */
+const SPOT_COMMANDS: readonly EventsMenuCommand[] = ['events.addAtPlayhead', 'events.paste', 'events.selectAll'];
+const SPOT_ITEMS = EVENTS_MENU.filter(
+  (e): e is EventsMenuItem => e !== 'separator' && SPOT_COMMANDS.includes(e.command),
+);
+
 interface Open {
   x: number;
   y: number;
   /** What had the keyboard before the menu: it gets it back when the menu closes. */
   back: HTMLElement | null;
+  /** On the event row away from the events (the playhead brought there): add or paste there. */
+  spot: boolean;
 }
 
 /** The event (its index) a right-click landed on: a marker on the event row or a row of the event list. */
@@ -41,124 +51,64 @@ function eventUnder(target: EventTarget | null): { index: number; scope: HTMLEle
  */
 export function EventContextMenu() {
   const [open, setOpen] = useState<Open | null>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const [place, setPlace] = useState<{ left: number; top: number } | null>(null);
 
   useEffect(() => {
     const onContext = (e: MouseEvent) => {
       const hit = eventUnder(e.target);
-      if (!hit) return;
+      const track =
+        !hit && e.target instanceof Element && !e.target.closest('.sev-track-gutter')
+          ? e.target.closest<HTMLElement>('[data-testid="sev-track"]')
+          : null;
+      if (!hit && !track) return;
       e.preventDefault();
-      const s = sevStore.getState();
-      if (!s.selectedEvents.includes(hit.index)) revealEvent(hit.index);
-      setPlace(null);
-      setOpen({ x: e.clientX, y: e.clientY, back: hit.scope });
+      if (hit && !sevStore.getState().selectedEvents.includes(hit.index)) revealEvent(hit.index);
+      setOpen({ x: e.clientX, y: e.clientY, back: hit ? hit.scope : track, spot: !hit });
     };
     document.addEventListener('contextmenu', onContext);
     return () => document.removeEventListener('contextmenu', onContext);
   }, []);
-
-  const close = (o: Open | null) => {
-    setOpen(null);
-    o?.back?.focus({ preventScroll: true });
-  };
-
-  useEffect(() => {
-    if (!open) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      e.stopPropagation();
-      close(open);
-    };
-    const onDown = (e: MouseEvent) => {
-      if (!menu.current?.contains(e.target as Node)) setOpen(null);
-    };
-    window.addEventListener('keydown', onKey, true);
-    window.addEventListener('mousedown', onDown, true);
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      window.removeEventListener('mousedown', onDown, true);
-    };
-  }, [open]);
-
-  // Inside the window: a right-click near its right or bottom edge opens the menu to the left or above.
-  useLayoutEffect(() => {
-    if (!open || !menu.current) return;
-    const r = menu.current.getBoundingClientRect();
-    setPlace({
-      left: Math.max(0, Math.min(open.x, window.innerWidth - r.width)),
-      top: Math.max(0, open.y + r.height > window.innerHeight ? open.y - r.height : open.y),
-    });
-  }, [open]);
-  // The keyboard goes to the first command once the menu is placed (a hidden one takes no focus).
-  useEffect(() => {
-    if (place) menu.current?.querySelector<HTMLButtonElement>('.menu-item:not(:disabled)')?.focus();
-  }, [place]);
 
   if (!open) return null;
   const enabled = eventsCommandsEnabled();
   const platform = currentShortcutPlatform();
   const clipboard = sevStore.getState().clipboard;
   // The menu bar's words: Paste says how many events it adds.
-  const label = (e: EventsMenuItem) =>
+  const words = (e: EventsMenuItem) =>
     e.command === 'events.paste' && clipboard
       ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead`
       : e.label;
-  const run = (command: EventsMenuCommand) => {
-    close(open);
-    void runEventsCommand(command);
-  };
-  const onKey = (e: ReactKeyboardEvent) => {
-    const items = Array.from(menu.current?.querySelectorAll<HTMLButtonElement>('.menu-item:not(:disabled)') ?? []);
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'ArrowDown') items[(at + 1) % items.length]?.focus();
-    else if (e.key === 'ArrowUp') items[(at - 1 + items.length) % items.length]?.focus();
-    else if (e.key === 'Home') items[0]?.focus();
-    else if (e.key === 'End') items[items.length - 1]?.focus();
-    else if (e.key === 'Tab') return close(open);
-    else return;
-    e.preventDefault();
-    e.stopPropagation();
-  };
+  // Away from the events the playhead went to the frame pointed at: the items name it.
+  const label = (e: EventsMenuItem) =>
+    open.spot ? words(e).replace('at Playhead', `at Frame ${playheadFrame()}`) : words(e);
+  const entries: ContextMenuEntry[] = (open.spot ? SPOT_ITEMS : EVENT_CONTEXT_ITEMS).map((e) =>
+    e === 'separator'
+      ? e
+      : {
+          id: `sev-context-${e.command.replace('events.', '')}`,
+          label: label(e),
+          // Add Event at Playhead has no event key: M, a page key, does it anywhere.
+          shortcut: e.key ? eventShortcutLabel(e.key, platform) : e.command === 'events.addAtPlayhead' ? 'M' : '',
+          disabled: !enabled[e.command],
+          why:
+            e.command === 'events.paste'
+              ? 'Copy or cut events first'
+              : e.command === 'events.addAtPlayhead'
+                ? 'Define an SE first (Events › Add SE Definition)'
+                : undefined,
+          run: () => void runEventsCommand(e.command),
+        },
+  );
   return (
-    <div
-      ref={menu}
-      className="menu-dropdown event-context-menu"
-      role="menu"
-      aria-label="Event commands"
-      data-testid="sev-context-menu"
-      style={{
-        position: 'fixed',
-        left: place?.left ?? open.x,
-        top: place?.top ?? open.y,
-        visibility: place ? 'visible' : 'hidden',
+    <ContextMenu
+      key={`${open.x},${open.y}`}
+      at={open}
+      entries={entries}
+      label="Event commands"
+      testid="sev-context-menu"
+      onClose={(giveBack) => {
+        setOpen(null);
+        if (giveBack) open.back?.focus({ preventScroll: true });
       }}
-      onKeyDown={onKey}
-      onContextMenu={(e) => e.preventDefault()}
-    >
-      {EVENT_CONTEXT_ITEMS.map((e, i) =>
-        e === 'separator' ? (
-          <div key={i} className="menu-sep" role="separator" />
-        ) : (
-          <button
-            key={e.command}
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            disabled={!enabled[e.command]}
-            title={
-              enabled[e.command] ? undefined : e.command === 'events.paste' ? 'Copy or cut events first' : undefined
-            }
-            data-testid={`sev-context-${e.command.replace('events.', '')}`}
-            onClick={() => run(e.command)}
-          >
-            <span className="menu-check" />
-            <span className="menu-label">{label(e)}</span>
-            <span className="menu-shortcut">{e.key ? eventShortcutLabel(e.key, platform) : ''}</span>
-          </button>
-        ),
-      )}
-    </div>
+    />
   );
 }

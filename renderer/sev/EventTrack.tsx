@@ -1,4 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type MouseEvent as ReactMouseEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import { GUTTER, RIGHT_PAD } from '../canvas/timeAxis';
 import { frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { useStore } from 'zustand';
@@ -201,6 +208,16 @@ export function EventTrack() {
     e.currentTarget.setPointerCapture(e.pointerId);
     box.current = { x0: localX(e), base: additive ? sevStore.getState().selectedEvents : [], active: false };
   };
+  // A right-click on the row away from the events goes to that frame, as a click does, and stops playback: the menu
+  // it opens (EventContextMenu) adds or pastes events at the playhead, which must stay where the user pointed.
+  const onTrackContext = (e: ReactMouseEvent<HTMLDivElement>) => {
+    const t = e.target as Element;
+    if (!motion || t.closest('[data-testid="sev-marker"], .sev-track-gutter')) return;
+    const f = frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
+    sessionStore.getState().setPlaying(false);
+    sessionStore.getState().setPlayhead(f);
+    sevStore.getState().selectEvent(null);
+  };
   const onTrackMove = (e: ReactPointerEvent<HTMLDivElement>) => {
     const b = box.current;
     const d = sevStore.getState().file?.doc;
@@ -295,6 +312,7 @@ export function EventTrack() {
       onPointerMove={onTrackMove}
       onPointerUp={onTrackUp}
       onPointerCancel={onTrackUp}
+      onContextMenu={onTrackContext}
       data-testid="sev-track"
       data-view-start={viewStart}
       data-view-end={viewEnd}

@@ -32,6 +32,8 @@ import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
+import { openTuningMenu } from '../app/tuningMenu';
+import { isTypingTarget } from '../app/commands';
 
 export const LOCK_ROW_H = 20;
 export const TRACE_ROW_H = 20;
@@ -143,7 +145,10 @@ export class TimelinePainter {
   private readonly unsubscribers: (() => void)[] = [];
   private lockDrag: { anchor: number; current: number; clear: boolean } | null = null;
   private scrubbing = false;
-  private pan: { x0: number; start: number; end: number } | null = null;
+  private pan: { x0: number; y0: number; x: number; y: number; start: number; end: number; button: number } | null =
+    null;
+  /** The pointer's last place over the timeline (client coordinates): where the Menu key opens the menu. */
+  private pointer: { x: number; y: number } | null = null;
   /** Pointer position over a joint row (content coordinates), for the tooltip. */
   private hoverPoint: { x: number; y: number; row: number } | null = null;
   /** The host's scroll offset, kept by its scroll event (and revealRow). */
@@ -158,6 +163,8 @@ export class TimelinePainter {
     );
     const c = this.surface.canvas;
     c.dataset.testid = 'timeline-canvas';
+    // Focusable by a click, so the right-click menu gives the keyboard back here.
+    c.tabIndex = -1;
     c.setAttribute('role', 'img');
     c.setAttribute(
       'aria-label',
@@ -192,10 +199,20 @@ export class TimelinePainter {
       inv();
     });
     c.addEventListener('pointerleave', () => {
+      this.pointer = null;
       this.hoverPoint = null;
       sessionStore.getState().setHover(null);
     });
     c.addEventListener('wheel', this.onWheel, { passive: false });
+    // The Menu key (or Shift+F10) with the pointer over the rows opens the right-click menu there.
+    const onKey = (e: KeyboardEvent) => {
+      if (!this.pointer || !(e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10'))) return;
+      if (isTypingTarget(e.target) || (e.target instanceof Element && e.target.closest('[role="menu"]'))) return;
+      e.preventDefault();
+      this.openMenu(this.pointer);
+    };
+    window.addEventListener('keydown', onKey, true);
+    this.unsubscribers.push(() => window.removeEventListener('keydown', onKey, true));
     host.addEventListener('scroll', () => {
       this.scrollTop = host.scrollTop;
       inv();
@@ -702,7 +719,7 @@ export class TimelinePainter {
     const doc = documentStore.getState();
     this.surface.canvas.setPointerCapture(e.pointerId);
     if (e.button === 1 || e.button === 2) {
-      this.pan = { x0: x, start: s.viewStart, end: s.viewEnd };
+      this.pan = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button };
       return;
     }
     // y is in content coordinates; the header rows are pinned at the visible top.
@@ -755,6 +772,7 @@ export class TimelinePainter {
     const { x, y } = this.local(e);
     const s = sessionStore.getState();
     const yv = y - this.host.scrollTop;
+    this.pointer = { x: e.clientX, y: e.clientY };
     // The lock bars' names are cut to their width ("LeftF…"): the lock under the pointer, whole, in the tooltip.
     const m0 = documentStore.getState().motion;
     const title =
@@ -776,15 +794,23 @@ export class TimelinePainter {
       }
     }
     if (this.pan) {
+      this.pan.x = x;
+      this.pan.y = y;
       const m = documentStore.getState().motion!;
       const [a, b] = dragPanView(this.pan, x - this.pan.x0, this.axis.right - this.axis.left, m.frameCount);
       s.setView(a, b);
     }
   };
 
-  private onPointerUp = (): void => {
+  private onPointerUp = (e: PointerEvent): void => {
     this.scrubbing = false;
+    const pan = this.pan;
     this.pan = null;
+    // A right-click (released where it was pressed; a right-drag pans): the commands at the frame under it.
+    if (pan?.button === 2 && Math.abs(pan.x - pan.x0) <= 4 && Math.abs(pan.y - pan.y0) <= 4) {
+      this.openMenu({ x: e.clientX, y: e.clientY });
+      return;
+    }
     const d = this.lockDrag;
     this.lockDrag = null;
     if (!d) return;
@@ -800,6 +826,29 @@ export class TimelinePainter {
     const [first, last] = [Math.min(d.anchor, d.current), Math.max(d.anchor, d.current)];
     if (!r.ok) sessionStore.getState().refuse(r.message, { edit: 'lock', joint, first, last }, r.fix);
   };
+
+  /**
+   * The right-click menu at `at` (client coordinates), for the frame under it: over a joint row it selects that joint
+   * first, as a click does, over a lock bar the lock's joint; over a chain header or left of the frames, nothing
+   * (renderer/app/tuningMenu.ts).
+   */
+  private openMenu(at: { x: number; y: number }): void {
+    const r = this.surface.canvas.getBoundingClientRect();
+    const x = at.x - r.left;
+    const y = at.y - r.top;
+    if (!this.axis || x < GUTTER) return;
+    const yv = y - this.host.scrollTop;
+    const f = this.frameAt(x);
+    // On a lock bar: its joint (the menu then unlocks it), as a row's label selects that row's joint.
+    const m = documentStore.getState().motion!;
+    const onLock =
+      yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
+        ? lockRangesOf(m).find((r) => r.first <= f && f <= r.last)?.joint
+        : undefined;
+    const joint = yv >= JOINTS_TOP ? this.jointAtY(y) : onLock;
+    if (joint === -99) return;
+    openTuningMenu('timeline', at, f, joint, this.surface.canvas);
+  }
 
   private onWheel = (e: WheelEvent): void => {
     const m = documentStore.getState().motion;
