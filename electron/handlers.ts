@@ -218,20 +218,25 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (extname(motionPath).toLowerCase() !== '.mtn') return null;
     const path = tuningPathOf(motionPath);
     // What the page is shown is what the motion's Save compares with: none, or the bytes read. A tuning file the page
-    // is not shown (a link out, too large, unreadable) is not remembered: Save refuses the first and replaces the rest.
+    // is not shown (a link out, too large, unreadable) is remembered as unread, by its lstat: a Save replaces it only
+    // while that is unchanged (docs/security.md, "Saves of a motion compare too").
     const tuningRead = (bytes: Uint8Array | null): void => {
       loadedFiles.remember(path, bytes);
     };
+    const notShown = (error: string): TuningFileRead => {
+      loadedFiles.rememberUnread(path);
+      return { path, error };
+    };
     const leadsTo = linkOutOf(dirname(motionPath), path);
     if (leadsTo !== null)
-      return {
-        path,
-        error: `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
-      };
+      return notShown(
+        `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
+      );
     // Beside a motion that is only read (the start-up sample), its tuning file is only read too.
     // Read at every open of the motion, by name: judged on its descriptor while only granted beside it (round 31).
     policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath), beside: true });
     let judged: number | undefined;
+    let bytes: Uint8Array | undefined;
     try {
       if (!existsSync(path)) {
         tuningRead(null);
@@ -240,21 +245,22 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       try {
         judged = openIfBeside(policy, path, canonicalPath(path));
       } catch (e) {
-        return { path, error: `${(e as Error).message}; the motion opened with the default tolerances` };
+        return notShown(`${(e as Error).message}; the motion opened with the default tolerances`);
       }
       const size = judged === undefined ? statSync(path).size : fstatSync(judged).size;
       if (size > TUNING_MAX_BYTES)
-        return {
-          path,
-          error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
-        };
+        return notShown(
+          `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
+        );
       // The limit holds for the file opened, not only the one stat saw: a file swapped in between was read whole.
       const limit = { bytes: TUNING_MAX_BYTES, of: 'a tuning file' };
-      const bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
-      const text = decodeUtf8Text(bytes, 'TUNING', path);
+      bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
+      // Read, even when its text does not decode: the page is told what is wrong with these bytes.
       tuningRead(bytes);
+      const text = decodeUtf8Text(bytes, 'TUNING', path);
       return { path, text };
     } catch (e) {
+      if (bytes === undefined) loadedFiles.rememberUnread(path);
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
     } finally {
       if (judged !== undefined) closeSync(judged);

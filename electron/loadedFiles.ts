@@ -24,7 +24,13 @@ type DiskState =
   | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
   | { kind: 'absent' }
   /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
-  | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number };
+  | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number }
+  /**
+   * A plain file main could not show the page (unreadable, too large): known by what lstat says of it, not by its
+   * bytes, so it is compared by the same (its size, modification time and inode), never read. Not its ctime: the
+   * commit's backup, a hard link, moves that.
+   */
+  | { kind: 'unread'; size: number; mtimeMs: number; ino: number };
 
 /** The SHA-256 of `bytes`, in hex. */
 function sha256Of(bytes: Uint8Array | string): string {
@@ -64,11 +70,39 @@ export function diskStateOf(path: string, follow = false): DiskState {
   return stateOfBytes(bytes, st);
 }
 
+/**
+ * What is at `path` now, by lstat (or stat, with `follow`) alone: a plain file as `unread`. For a file remembered as
+ * unread, whose bytes may be unreadable still (diskStateOf would throw) or too many to hash.
+ */
+function unreadStateOf(path: string, follow = false): DiskState {
+  let st: Stats;
+  try {
+    st = follow ? statSync(path) : lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return { kind: 'absent' };
+    throw e;
+  }
+  if (st.isSymbolicLink()) return { kind: 'other', what: 'link', mtimeMs: st.mtimeMs };
+  if (st.isDirectory()) return { kind: 'other', what: 'folder', mtimeMs: st.mtimeMs };
+  if (!st.isFile()) return { kind: 'other', what: 'special', mtimeMs: st.mtimeMs };
+  return { kind: 'unread', size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+}
+
 /** How `now` differs from `then`, or undefined when it is the same file content (or the same absence). */
 export function changeBetween(then: DiskState, now: DiskState): ChangeOnDisk | undefined {
   if (now.kind === 'absent') return then.kind === 'absent' ? undefined : 'deleted';
   if (now.kind === 'other') return then.kind === 'other' && then.what === now.what ? undefined : now.what;
-  if (then.kind !== 'file') return 'created';
+  if (then.kind === 'absent') return 'created';
+  // A file not read then is the same file only while lstat says the same of it (a write moves its time).
+  if (then.kind === 'unread')
+    return now.kind === 'unread' &&
+      now.size === then.size &&
+      now.mtimeMs === then.mtimeMs &&
+      now.ino === then.ino
+      ? undefined
+      : 'changed';
+  if (then.kind !== 'file' || now.kind !== 'file') return 'changed';
   // Same bytes, whatever the time says: a touch, or a copy of the same text, is no change.
   return then.size === now.size && then.sha256 === now.sha256 ? undefined : 'changed';
 }
@@ -176,6 +210,25 @@ export class LoadedFiles {
     return versionOf(entry.state);
   }
 
+  /**
+   * Remembers that the file at `given` was there but not shown to the page (unreadable, too large, a link out of its
+   * folder): by lstat alone, so a later save finds any change from it, as from a file read.
+   */
+  rememberUnread(given: string): void {
+    const path = loadedNameOf(given);
+    let state: DiskState;
+    try {
+      state = unreadStateOf(path);
+    } catch {
+      // Not even its lstat: nothing to compare with, so any plain file found at the save counts as changed.
+      state = { kind: 'unread', size: -1, mtimeMs: -1, ino: -1 };
+    }
+    const entry: Loaded = { state, throughLink: false };
+    this.loaded.set(path, entry);
+    this.refused.delete(path);
+    this.reads.set(path, []);
+  }
+
   /** What was remembered of `path`, if anything. */
   stateOf(path: string): DiskState | undefined {
     return this.loaded.get(loadedNameOf(path))?.state;
@@ -200,7 +253,10 @@ export class LoadedFiles {
           : [...(this.reads.get(path) ?? [])].reverse().find((r) => versionOf(r.state) === shown);
       const expected = confirmed ?? shownRead ?? this.loaded.get(path);
       if (!expected) return;
-      const now = diskStateOf(path, expected.throughLink);
+      const now =
+        expected.state.kind === 'unread'
+          ? unreadStateOf(path, expected.throughLink)
+          : diskStateOf(path, expected.throughLink);
       const change = changeBetween(expected.state, now);
       if (change === undefined) return;
       this.refused.set(path, { state: now, throughLink: expected.throughLink });

@@ -23,7 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tuningPathOf } from '../shared/tuning/sidecar';
+import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { commitOutputs, recoverOutputs } from './build/commit';
 import { ChangedOnDiskError, LoadedFiles } from './loadedFiles';
@@ -118,6 +118,36 @@ describe("a motion's Save over files changed on disk", () => {
     const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
     expect(e.change).toBe('created');
     expect(readFileSync(tuning, 'utf8')).toBe(TUNING);
+  });
+
+  it('a tuning file too large to show is remembered unread: a change to it is refused, unchanged it is replaced', async () => {
+    const big = `{"version": 1, "note": "${'x'.repeat(TUNING_MAX_BYTES)}"}\n`;
+    writeFileSync(tuning, big);
+    const { documentId, mtnBytes } = await opened(false);
+    // Another program writes it again, the same size: only its times (and content) tell.
+    const theirs = big.replace('"x', '"y');
+    writeFileSync(tuning, theirs);
+    utimesSync(tuning, new Date(2002, 1, 1), new Date(2002, 1, 1));
+    const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(tuning);
+    expect(e.change).toBe('changed');
+    expect(readFileSync(tuning, 'utf8')).toBe(theirs);
+    // Opened again and left alone, Save replaces it with the tuner's settings, as before.
+    const again = await opened(false);
+    await handlers.saveMotion({ documentId: again.documentId, path: mtn, mtnBytes, tuningText: MINE });
+    expect(readFileSync(tuning, 'utf8')).toBe(MINE);
+  });
+
+  it('a tuning file whose text does not decode is remembered by its bytes: a change to it is refused', async () => {
+    const broken = Buffer.from(`${TUNING.slice(0, -2)}\xff}\n`, 'latin1');
+    writeFileSync(tuning, broken);
+    const { documentId, mtnBytes } = await opened(false);
+    const theirs = Buffer.from(broken);
+    theirs[0] = 0x20;
+    writeFileSync(tuning, theirs);
+    const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(tuning);
+    expect(readFileSync(tuning)).toEqual(theirs);
   });
 
   it('a .mtn deleted since it was opened is refused as deleted, and nothing is made there', async () => {
