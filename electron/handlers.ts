@@ -37,12 +37,12 @@ import {
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
+import { baseNameOf, inTurn, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
-import { commitOutputsAsync } from './build/commit';
+import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import {
   offeredFileName,
@@ -289,14 +289,55 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       policy.allowFile(given, { asJudged: true, listed: true });
     }
     try {
-      return await openMotionAt(given, req, judged);
+      const recovered = await finishInterruptedSave(given, judged !== undefined);
+      // The file judged was the one the save replaced since: judged again, as it is now.
+      if (recovered !== undefined && judged !== undefined) {
+        closeSync(judged);
+        judged = undefined;
+        judged = openRecentFileOrRefuse(given, 'File › Open');
+      }
+      return await openMotionAt(given, req, judged, recovered);
     } finally {
       if (judged !== undefined) closeSync(judged);
     }
   };
 
+  /**
+   * Before an .mtn is read: a Save of it with its tuning file that was killed mid-commit left a journal (or a lock)
+   * beside it; the open finishes it first (rolled forward past the commit point, else the old pair kept and the temps
+   * swept), so the page never shows a new .mtn with its old tuning file. Resolves what was done, for the page to say;
+   * undefined when nothing lay there. A journal that is not of exactly this pair, or one beside a motion ActGuy only
+   * reads, refuses the open naming it (docs/security.md, "Saves of a motion compare too").
+   */
+  const finishInterruptedSave = async (given: string, judged: boolean): Promise<string | undefined> => {
+    // A path the policy refuses is refused by the open as always, before anything beside it is looked at.
+    const path = judged ? given : policy.check(given, 'read');
+    // Only beside a motion that is there (a name that cannot be one, too long, is refused by the read as before).
+    if (extname(path).toLowerCase() !== '.mtn' || !existsSync(path) || !commitLeftovers(path)) return undefined;
+    const pair = [path, tuningPathOf(path)];
+    const journal = `${path}${COMMIT_JOURNAL_SUFFIX}`;
+    if (!policy.mayWrite(path))
+      throw new Error(
+        `Could not open ${quotePath(path)}: an interrupted save left ${quotePath(journal)} (or its lock) beside it, and ActGuy only reads this motion, so it neither completes nor removes it; open a copy of the motion from another folder`,
+      );
+    // In turn with a Save of the same pair in this window (its lock is this process's while it writes).
+    const note = await inTurn(pair, async () => {
+      try {
+        return recoverOutputs(pair) ?? '';
+      } catch (e) {
+        throw new Error(`Could not open ${quotePath(path)}: ${(e as Error).message}`);
+      }
+    });
+    return `${basename(path)}: ${note ? note.replace(/interrupted build/g, 'interrupted save') : 'the temporary files of an interrupted save were removed'}.`;
+  };
+
   /** openMotion past the judgement of a listed motion: `fd`, when given, is the judged file, read instead of `given`. */
-  const openMotionAt = async (given: string, req: OpenMotionRequest, fd?: number): Promise<OpenMotionOutcome> => {
+  const openMotionAt = async (
+    given: string,
+    req: OpenMotionRequest,
+    fd?: number,
+    recovered?: string,
+  ): Promise<OpenMotionOutcome> => {
     // A judged motion keeps the path judged (canonical then): a link swapped in since names no other file here.
     const path = fd === undefined ? policy.check(given, 'read') : given;
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
@@ -342,7 +383,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // Recent files are granted in full at the next start: a file only read (the sample) does not become one by opening.
     if (policy.mayWrite(m.path)) remember(m.path, m.name, m.kind);
     allowSiblingSev(m.path);
-    return { status: 'opened', motion: { documentId, ...m, tuning: readTuningBeside(m.path) } };
+    return {
+      status: 'opened',
+      motion: { documentId, ...m, tuning: readTuningBeside(m.path), ...(recovered ? { recovered } : {}) },
+    };
   };
 
   const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {

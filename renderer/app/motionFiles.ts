@@ -73,6 +73,8 @@ function adoptOpened(opened: OpenedMotion): void {
   });
   const session = sessionStore.getState();
   // The settings saved beside the motion (a project's own, applied after this, win for its motions).
+  // A save killed mid-write was finished before the file was read: said, since the pair on disk changed.
+  if (opened.recovered) session.notify('warning', opened.recovered);
   const tuningProblem = adoptTuningFile(opened, documentStore.getState().motion!);
   if (tuningProblem) session.notify('warning', tuningProblem);
   if (opened.readOnly)

@@ -38,6 +38,11 @@ export interface OpenedMotion {
    * with parseTuning against the motion), or why it could not be read. Absent or null when there is none.
    */
   tuning?: TuningFileRead | null;
+  /**
+   * What the open finished first: a Save of this .mtn with its tuning file that was killed mid-write, completed or
+   * rolled back from its journal (electron/handlers.ts finishInterruptedSave). Absent when nothing lay there.
+   */
+  recovered?: string;
 }
 
 /** A motion's tuning file as main read it: the text, or why it could not be read (too large, unreadable). */
