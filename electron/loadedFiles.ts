@@ -96,10 +96,7 @@ export function changeBetween(then: DiskState, now: DiskState): ChangeOnDisk | u
   if (then.kind === 'absent') return 'created';
   // A file not read then is the same file only while lstat says the same of it (a write moves its time).
   if (then.kind === 'unread')
-    return now.kind === 'unread' &&
-      now.size === then.size &&
-      now.mtimeMs === then.mtimeMs &&
-      now.ino === then.ino
+    return now.kind === 'unread' && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ino === then.ino
       ? undefined
       : 'changed';
   if (then.kind !== 'file' || now.kind !== 'file') return 'changed';
