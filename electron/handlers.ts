@@ -7,7 +7,17 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  opendirSync,
+  rmSync,
+  statSync,
+  type Dir,
+  type Dirent,
+} from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { escapeControls, FormatError, quoteJson } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
@@ -20,6 +30,7 @@ import type {
   DocumentId,
   DocumentStateReport,
   ExportMt3Outcome,
+  KeptMotionCopy,
   OpenMotionOutcome,
   OpenMotionRequest,
   RecentFileKind,
@@ -37,7 +48,15 @@ import {
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, inTurn, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
+import {
+  baseNameOf,
+  inTurn,
+  pinFolder,
+  readBytes,
+  readBytesOf,
+  writeFileAtomicAsync,
+  writeNewFileAsync,
+} from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
@@ -145,6 +164,12 @@ const MOTION_FILTERS: FileFilter[] = [
   { name: 'Compressed motion (.mt3)', extensions: ['mt3'] },
   { name: 'Motion archive (.mar)', extensions: ['mar'] },
 ];
+
+/** A time in a file name, local and without colons (Windows refuses them): `2026-12-05 15-12-00`. */
+function keptStamp(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+}
 
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress } = ctx;
@@ -479,6 +504,62 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
   };
 
+  /**
+   * A motion's Reload from disk opens the file again, which its undo history cannot hold: the edits it drops are first
+   * written here, as a new file beside the motion's own (`walk (edits kept 2026-12-05 15-12-00).mtn`, with its tuning
+   * file when the page keeps one), never over anything, and listed under File › Open Recent. Only beside an .mtn this
+   * window may write (the file whose Save was refused), and only a motion that reads.
+   */
+  const keepMotionCopy = async (raw: InvokeArg<'keepMotionCopy'>): Promise<KeptMotionCopy> => {
+    const req = requireObject<InvokeArg<'keepMotionCopy'>>(raw, 'keepMotionCopy');
+    const doc = requireDocument(req.documentId);
+    const mtnBytes = requireBytes(req.mtnBytes, 'keepMotionCopy: mtnBytes');
+    if (req.tuningText !== undefined && typeof req.tuningText !== 'string')
+      throw new Error('keepMotionCopy: tuningText must be a string');
+    if (extname(doc.path).toLowerCase() !== '.mtn' || !policy.mayWrite(doc.path))
+      throw new Error(
+        `Could not keep a copy of ${doc.name}: a copy is kept only beside an .mtn this window saves; keep your edits with Save As`,
+      );
+    const folder = dirname(doc.path);
+    const tuningText = req.tuningText;
+    const checked = await checkMotion({
+      kind: 'motion',
+      mtnBytes,
+      ...(tuningText !== undefined ? { tuning: { path: tuningPathOf(doc.path), text: tuningText } } : {}),
+    });
+    if (checked.problem !== null)
+      throw new Error(`Could not keep a copy of ${doc.name}: ${checked.message}; nothing was written`);
+    const stamp = keptStamp(new Date());
+    for (let n = 1; n <= 20; n++) {
+      const chosen = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
+      // Granted only where it really lies in the motion's folder; both names new, or the next number is tried.
+      allowUnlessLinkedOut(policy, folder, chosen);
+      const path = policy.check(chosen, 'write');
+      const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
+      if (existsSync(path) || (tuningPath !== null && existsSync(tuningPath))) continue;
+      try {
+        await writeNewFileAsync(path, mtnBytes);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new Error(`Could not keep a copy of ${doc.name} in ${path}: ${systemReason(e)}; nothing was written`);
+      }
+      if (tuningPath !== null)
+        try {
+          policy.allowFile(tuningPath, { beside: true });
+          await writeNewFileAsync(policy.check(tuningPath, 'write'), new TextEncoder().encode(tuningText));
+        } catch (e) {
+          // The copy is the pair or nothing: its .mtn, this call's own new file, goes again.
+          rmSync(path, { force: true });
+          throw new Error(
+            `Could not keep a copy of ${doc.name} in ${path}: its tuning file: ${systemReason(e)}; nothing was kept`,
+          );
+        }
+      remember(path, baseNameOf(path), 'mtn');
+      return { path, tuningPath };
+    }
+    throw new Error(`Could not keep a copy of ${doc.name}: 20 names beside it are taken; keep your edits with Save As`);
+  };
+
   const exportMt3 = async (raw: InvokeArg<'exportMt3'>): Promise<ExportMt3Outcome> => {
     const req = requireObject<InvokeArg<'exportMt3'>>(raw, 'exportMt3');
     const compressReq = requireCompressRequest(req.compress, 'exportMt3: compress');
@@ -600,6 +681,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     },
 
     saveMotion,
+
+    keepMotionCopy,
 
     saveMotionAsDialog: async (raw) => {
       const req = requireObject<InvokeArg<'saveMotionAsDialog'>>(raw, 'saveMotionAsDialog');

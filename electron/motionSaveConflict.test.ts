@@ -297,3 +297,42 @@ describe('the commit of a pair refused at its commit point', () => {
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('the copy a Reload from disk keeps of the edits it drops', () => {
+  it('writes the edits and their tuning as new files beside the motion, touching nothing there, listed as recent', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const theirs = flipped(mtn);
+    writeFileSync(mtn, theirs);
+    const before = readdirSync(ws).sort();
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
+    expect(kept.path).toMatch(/\/walk \(edits kept \d{4}-\d\d-\d\d \d\d-\d\d-\d\d\)\.mtn$/);
+    expect(kept.tuningPath).toBe(tuningPathOf(kept.path));
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+    expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
+    // The pair on disk is as the other program left it; only the two new files came.
+    expect(readFileSync(mtn)).toEqual(theirs);
+    expect(readFileSync(tuning, 'utf8')).toBe(TUNING);
+    expect(readdirSync(ws).sort()).toEqual(
+      [...before, kept.path.slice(ws.length + 1), kept.tuningPath!.slice(ws.length + 1)].sort(),
+    );
+    expect((await handlers.getRecentFiles(undefined)).map((f) => f.path)).toContain(kept.path);
+    // It opens as any motion, with the edits and their tuning.
+    const copy = await openedMotion(handlers, kept.path);
+    expect(new Uint8Array(copy.mtnBytes)).toEqual(mtnBytes);
+    expect(copy.tuning).toEqual({ path: kept.tuningPath, text: MINE });
+    // A second copy never replaces the first.
+    const second = await handlers.keepMotionCopy({ documentId, mtnBytes });
+    expect(second.path).not.toBe(kept.path);
+    expect(second.tuningPath).toBeNull();
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+  });
+
+  it('keeps nothing of bytes that are not a motion, and says so', async () => {
+    const { documentId } = await opened();
+    const before = readdirSync(ws).sort();
+    await expect(handlers.keepMotionCopy({ documentId, mtnBytes: new Uint8Array([1, 2, 3]) })).rejects.toThrow(
+      /^Could not keep a copy of walk: .*nothing was written$/,
+    );
+    expect(readdirSync(ws).sort()).toEqual(before);
+  });
+});

@@ -123,6 +123,25 @@ export interface SaveMotionAsRequest {
   defaultName?: string;
 }
 
+/**
+ * The page's edits of a motion kept as a new file beside its .mtn before a Reload from disk drops them
+ * (renderer/app/motionFiles.ts save): the motion, and the tuning file's text when the page keeps one beside it.
+ */
+export interface KeepMotionCopyRequest {
+  documentId: DocumentId;
+  mtnBytes: Uint8Array;
+  /** As SaveMotionRequest.tuningText: written beside the copy with it. */
+  tuningText?: string;
+}
+
+/** Where keepMotionCopy wrote the copy (a new file; nothing was replaced). */
+export interface KeptMotionCopy {
+  /** Absolute path of the new .mtn (listed under File › Open Recent). */
+  path: string;
+  /** Its tuning file, when one was written. */
+  tuningPath: string | null;
+}
+
 /** A finished save. The main side now caches these bytes for the document. */
 export interface SavedFile {
   /** Absolute path written. */
