@@ -165,6 +165,16 @@ const MOTION_FILTERS: FileFilter[] = [
   { name: 'Motion archive (.mar)', extensions: ['mar'] },
 ];
 
+/** Whether anything (a file, a link, even a dangling one, a folder) is at `path`. */
+function somethingAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A time in a file name, local and without colons (Windows refuses them): `2026-12-05 15-12-00`. */
 function keptStamp(d: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
@@ -520,7 +530,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       throw new Error(
         `Could not keep a copy of ${doc.name}: a copy is kept only beside an .mtn this window saves; keep your edits with Save As`,
       );
-    const folder = dirname(doc.path);
+    const folder = canonicalPath(dirname(doc.path));
     const tuningText = req.tuningText;
     const checked = await checkMotion({
       kind: 'motion',
@@ -531,12 +541,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       throw new Error(`Could not keep a copy of ${doc.name}: ${checked.message}; nothing was written`);
     const stamp = keptStamp(new Date());
     for (let n = 1; n <= 20; n++) {
-      const chosen = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
-      // Granted only where it really lies in the motion's folder; both names new, or the next number is tried.
-      allowUnlessLinkedOut(policy, folder, chosen);
-      const path = policy.check(chosen, 'write');
+      const path = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
       const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
-      if (existsSync(path) || (tuningPath !== null && existsSync(tuningPath))) continue;
+      // Both names free (not even a link there, which is never written through), else the next number is tried.
+      if (somethingAt(path) || (tuningPath !== null && somethingAt(tuningPath))) continue;
+      policy.allowFile(path);
       try {
         await writeNewFileAsync(path, mtnBytes);
       } catch (e) {
@@ -546,7 +555,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       if (tuningPath !== null)
         try {
           policy.allowFile(tuningPath, { beside: true });
-          await writeNewFileAsync(policy.check(tuningPath, 'write'), new TextEncoder().encode(tuningText));
+          await writeNewFileAsync(tuningPath, new TextEncoder().encode(tuningText));
         } catch (e) {
           // The copy is the pair or nothing: its .mtn, this call's own new file, goes again.
           rmSync(path, { force: true });

@@ -327,6 +327,22 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
     expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
   });
 
+  it('never writes through whatever lies at a name it would take: a link there is passed over, its target not made', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stampOf = (d: Date) =>
+      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+    // A dangling link at the copy's name for each of the next seconds, leading to a file that must not be made.
+    const target = join(ws, 'elsewhere.mtn');
+    const now = Date.now();
+    for (let s = 0; s < 5; s++)
+      symlinkSync(target, join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes });
+    expect(kept.path).toMatch(/ 2\)\.mtn$/);
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('keeps nothing of bytes that are not a motion, and says so', async () => {
     const { documentId } = await opened();
     const before = readdirSync(ws).sort();
