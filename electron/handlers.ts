@@ -792,6 +792,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           const checked = await checkMotion({ kind: 'motion', mtnBytes });
           return checked.problem === null ? null : checked.message;
         },
+        // What its Save compares with, so the restored copy's Save compares with the same (restoreBackups).
+        documentLoaded: (id) => {
+          const path = documents.get(id)?.path;
+          if (path === undefined || extname(path).toLowerCase() !== '.mtn') return null;
+          return { mtn: loadedFiles.stateOf(path) ?? null, tuning: loadedFiles.stateOf(tuningPathOf(path)) ?? null };
+        },
       });
     },
 
@@ -805,6 +811,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         }
         // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
         const inputs = backups.inputsOf('motion');
+        // What its edits were made over: the restored copy's Save over its .mtn compares with that, as the first
+        // window's would have (a file changed on disk between the crash and now is asked about, not replaced).
+        const loaded = backups.loadedOf('motion');
+        if (b.path !== null && loaded) {
+          if (loaded.mtn) loadedFiles.rememberState(b.path, loaded.mtn);
+          if (loaded.tuning) loadedFiles.rememberState(tuningPathOf(b.path), loaded.tuning);
+        }
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
         const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
         const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
@@ -814,7 +827,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           inputs,
         });
         const copy = { ...b, documentId };
-        await backups.put(copy, null, inputs);
+        await backups.put(copy, null, inputs, loaded);
         restored.push(copy);
       }
       // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.

@@ -20,7 +20,7 @@ import { canonicalPath, quotePath } from './pathPolicy';
 import type { ChangeOnDisk } from '../shared/ipc/transport';
 
 /** A document as main read it (or found it missing), or what stood at its name when a save was refused. */
-type DiskState =
+export type DiskState =
   | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
   | { kind: 'absent' }
   /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
@@ -31,6 +31,55 @@ type DiskState =
    * commit's backup, a hard link, moves that.
    */
   | { kind: 'unread'; size: number; mtimeMs: number; ino: number };
+
+/**
+ * What main remembered of a motion's .mtn and tuning file when a copy of its unsaved edits was made
+ * (electron/unsavedBackups.ts): kept with the copy, so that the Save of the copy restored after a restart compares
+ * the pair on disk with what the edits were made over, as the first window's Save would have.
+ */
+export interface LoadedPair {
+  mtn: DiskState | null;
+  tuning: DiskState | null;
+}
+
+/** A DiskState as a copy's file holds it (a stranger's file: held to its shape), or throws naming what is wrong. */
+function checkDiskState(v: unknown, what: string): DiskState | null {
+  if (v === null) return null;
+  const bad = (): never => {
+    throw new Error(`backup: ${what} must be a file's remembered state or null`);
+  };
+  if (typeof v !== 'object' || Array.isArray(v)) return bad();
+  const o = v as Record<string, unknown>;
+  const count = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  const time = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  switch (o.kind) {
+    case 'absent':
+      return { kind: 'absent' };
+    case 'file':
+      if (!count(o.size) || !time(o.mtimeMs) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256))
+        return bad();
+      return { kind: 'file', size: o.size as number, mtimeMs: o.mtimeMs as number, sha256: o.sha256 };
+    case 'other':
+      if ((o.what !== 'link' && o.what !== 'folder' && o.what !== 'special') || !time(o.mtimeMs)) return bad();
+      return { kind: 'other', what: o.what, mtimeMs: o.mtimeMs as number };
+    case 'unread':
+      if (!time(o.size) || !time(o.mtimeMs) || !time(o.ino)) return bad();
+      return { kind: 'unread', size: o.size as number, mtimeMs: o.mtimeMs as number, ino: o.ino as number };
+    default:
+      return bad();
+  }
+}
+
+/** A LoadedPair as a copy's file holds it; undefined (a copy made before it was kept) is none. */
+export function checkLoadedPair(v: unknown): LoadedPair | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error('backup: loaded must be an object or null');
+  const o = v as Record<string, unknown>;
+  return {
+    mtn: checkDiskState(o.mtn ?? null, 'loaded.mtn'),
+    tuning: checkDiskState(o.tuning ?? null, 'loaded.tuning'),
+  };
+}
 
 /** The SHA-256 of `bytes`, in hex. */
 function sha256Of(bytes: Uint8Array | string): string {
@@ -221,6 +270,18 @@ export class LoadedFiles {
       state = { kind: 'unread', size: -1, mtimeMs: -1, ino: -1 };
     }
     const entry: Loaded = { state, throughLink: false };
+    this.loaded.set(path, entry);
+    this.refused.delete(path);
+    this.reads.set(path, []);
+  }
+
+  /**
+   * Remembers `state` for `given` as if it had been read now: what a restored copy of unsaved edits was made over
+   * (LoadedPair), so its Save compares with that.
+   */
+  rememberState(given: string, state: DiskState): void {
+    const path = loadedNameOf(given);
+    const entry: Loaded = { state, throughLink: isLinkNow(path) };
     this.loaded.set(path, entry);
     this.refused.delete(path);
     this.reads.set(path, []);

@@ -27,6 +27,7 @@ import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { commitOutputs, recoverOutputs } from './build/commit';
 import { ChangedOnDiskError, LoadedFiles } from './loadedFiles';
+import { createBackupStore } from './unsavedBackups';
 import { inProcessMotionChecker, type MotionChecker } from './motionCheckJob';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 
@@ -350,5 +351,84 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
       /^Could not keep a copy of walk: .*nothing was written$/,
     );
     expect(readdirSync(ws).sort()).toEqual(before);
+  });
+});
+
+describe('a copy of unsaved edits restored after a restart', () => {
+  /** A window with its copies kept in `folder` (a fresh LoadedFiles: what a restart has). */
+  const windowWith = (folder: string) =>
+    testHandlers({
+      app: { startupPath: mtn, workspaceRoot: ws },
+      compress: compress(),
+      backups: createBackupStore(folder),
+    });
+
+  /** Opens walk.mtn with its tuning in one window, copies an edit, and restores it in the next: its Save's arguments. */
+  async function restoredAfterRestart(between: () => void) {
+    const folder = join(ws, 'Backups');
+    const first = windowWith(folder);
+    writeFileSync(tuning, TUNING);
+    const m = await openedMotion(first, mtn);
+    const mtnBytes = new Uint8Array(m.mtnBytes);
+    mtnBytes[mtnBytes.length - 1] ^= 1;
+    await first.backupUnsaved({
+      part: 'motion',
+      backup: {
+        part: 'motion',
+        documentId: m.documentId,
+        name: 'walk',
+        path: mtn,
+        editedAt: 1_700_000_000_000,
+        mtnBytes,
+        tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 2, offsetTolerance: 0.5 },
+        rotationOverridesDeg: {},
+      },
+    });
+    between();
+    const next = windowWith(folder);
+    const restored = await next.restoreBackups(undefined);
+    const [copy] = restored.backups;
+    if (copy?.part !== 'motion') throw new Error(`no motion copy restored: ${restored.setAside.join('; ')}`);
+    return { next, documentId: copy.documentId, mtnBytes };
+  }
+
+  it('its Save compares the pair with what the edits were made over: a change since the crash is asked about', async () => {
+    const original = readFileSync(mtn);
+    const { next, documentId, mtnBytes } = await restoredAfterRestart(() => writeFileSync(mtn, flipped(mtn)));
+    const theirs = readFileSync(mtn);
+    const e = await refusal(next.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(mtn);
+    expect(readFileSync(mtn)).toEqual(theirs);
+    // The tuning file alone, too.
+    writeFileSync(mtn, original);
+    const again = await restoredAfterRestart(() => writeFileSync(tuning, TUNING.replace('1}', '3}')));
+    const t = await refusal(
+      again.next.saveMotion({ documentId: again.documentId, path: mtn, mtnBytes, tuningText: MINE }),
+    );
+    expect(t.path).toBe(tuning);
+  });
+
+  it('a copy whose file names a remembered state of another shape is set aside, naming the field', async () => {
+    const folder = join(ws, 'Backups');
+    await restoredAfterRestart(() => {
+      const file = join(folder, 'motion.json');
+      const held = JSON.parse(readFileSync(file, 'utf8'));
+      expect(held.loaded.mtn).toMatchObject({ kind: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      held.loaded.mtn.sha256 = 'not a hash';
+      writeFileSync(file, JSON.stringify(held));
+    }).then(
+      () => expect.unreachable('restored'),
+      (e: unknown) =>
+        expect(String(e)).toMatch(
+          /no motion copy restored: .*motion\.json could not be used \(backup: loaded\.mtn must be/,
+        ),
+    );
+  });
+
+  it('unchanged on disk, its Save writes the pair', async () => {
+    const { next, documentId, mtnBytes } = await restoredAfterRestart(() => undefined);
+    await next.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE });
+    expect(new Uint8Array(readFileSync(mtn))).toEqual(mtnBytes);
+    expect(readFileSync(tuning, 'utf8')).toBe(MINE);
   });
 });
