@@ -286,8 +286,12 @@ export function* backupFilePieces(
 export const BACKUP_PIECE_BYTES = 3 * 256 * 1024;
 
 /** The whole backup file at once (backupFilePieces joined): for tests and the fuzz target's seeds. */
-export function backupFileBytes(b: UnsavedBackup, inputs: readonly string[]): Uint8Array {
-  return Buffer.concat([...backupFilePieces(b, inputs)]);
+export function backupFileBytes(
+  b: UnsavedBackup,
+  inputs: readonly string[],
+  loaded: LoadedPair | null = null,
+): Uint8Array {
+  return Buffer.concat([...backupFilePieces(b, inputs, loaded)]);
 }
 
 function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[]; loaded: LoadedPair | null } {
