@@ -20,7 +20,7 @@ import { canonicalPath, quotePath } from './pathPolicy';
 import type { ChangeOnDisk } from '../shared/ipc/transport';
 
 /** A document as main read it (or found it missing), or what stood at its name when a save was refused. */
-export type DiskState =
+type DiskState =
   | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
   | { kind: 'absent' }
   /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
@@ -93,35 +93,9 @@ function stateOfBytes(bytes: Uint8Array | string, st: Pick<Stats, 'mtimeMs'> | n
 }
 
 /**
- * What is at `path` now, read without following a link (with `follow`, through one); a plain file is read whole to
- * hash it.
- */
-export function diskStateOf(path: string, follow = false): DiskState {
-  let st: Stats;
-  try {
-    st = follow ? statSync(path) : lstatSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR')
-      return { kind: 'absent' };
-    throw e;
-  }
-  if (st.isSymbolicLink()) return { kind: 'other', what: 'link', mtimeMs: st.mtimeMs };
-  if (st.isDirectory()) return { kind: 'other', what: 'folder', mtimeMs: st.mtimeMs };
-  if (!st.isFile()) return { kind: 'other', what: 'special', mtimeMs: st.mtimeMs };
-  let bytes: Uint8Array;
-  try {
-    bytes = readBytes(path);
-  } catch (e) {
-    // Gone (or replaced by a folder) between the lstat and the read: asked again, once.
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
-    throw e;
-  }
-  return stateOfBytes(bytes, st);
-}
-
-/**
  * What is at `path` now, by lstat (or stat, with `follow`) alone: a plain file as `unread`. For a file remembered as
- * unread, whose bytes may be unreadable still (diskStateOf would throw) or too many to hash.
+ * unread, whose bytes may be unreadable still (diskStateOf would throw) or too many to hash; diskStateOf reads and
+ * hashes the plain file it finds.
  */
 function unreadStateOf(path: string, follow = false): DiskState {
   let st: Stats;
@@ -136,6 +110,24 @@ function unreadStateOf(path: string, follow = false): DiskState {
   if (st.isDirectory()) return { kind: 'other', what: 'folder', mtimeMs: st.mtimeMs };
   if (!st.isFile()) return { kind: 'other', what: 'special', mtimeMs: st.mtimeMs };
   return { kind: 'unread', size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+}
+
+/**
+ * What is at `path` now, read without following a link (with `follow`, through one); a plain file is read whole to
+ * hash it.
+ */
+export function diskStateOf(path: string, follow = false): DiskState {
+  const seen = unreadStateOf(path, follow);
+  if (seen.kind !== 'unread') return seen;
+  let bytes: Uint8Array;
+  try {
+    bytes = readBytes(path);
+  } catch (e) {
+    // Gone (or replaced by a folder) between the lstat and the read: asked again, once.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    throw e;
+  }
+  return stateOfBytes(bytes, seen);
 }
 
 /** How `now` differs from `then`, or undefined when it is the same file content (or the same absence). */

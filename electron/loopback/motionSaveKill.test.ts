@@ -6,19 +6,17 @@
  * so, shows the new pair, and leaves neither temp nor journal nor lock; a journal not of this pair refuses the open,
  * naming it (docs/security.md, "Saves of a motion compare too").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { tuningPathOf } from '../../shared/tuning/sidecar';
 import { commitStepCount } from '../build/commit';
 import { SAMPLE_MTN } from '../testing/handlerHarness';
+import { bundleLoopback, serveChild } from '../testing/loopbackChild';
 
-const root = join(__dirname, '..', '..');
 let dir: string;
 let bundle: string;
 let workspace: string;
@@ -36,23 +34,11 @@ const NEW_TUNING = '{"version": 1, "rotationOverridesDeg": {"LeftFoot": 2}}\n';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-save-kill-'));
-  bundle = join(dir, 'dist', 'electron', 'loopback.cjs');
-  await build({
-    entryPoints: [join(root, 'electron', 'loopback', 'serve.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  ({ bundle, rendererDir } = await bundleLoopback(dir));
   workspace = join(dir, 'workspace');
   mkdirSync(workspace);
   mtn = join(workspace, 'walk.mtn');
   tuning = tuningPathOf(mtn);
-  rendererDir = join(dir, 'renderer');
-  mkdirSync(rendererDir);
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ActGuy</title>');
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,31 +50,11 @@ interface Served {
 
 /** Starts the bundle on the workspace, killing itself at commit step `killAt` (0: never). */
 async function serve(killAt: number): Promise<Served> {
-  const child = spawn(
-    process.execPath,
+  const { child, url } = await serveChild(
     [bundle, '--workspace', workspace, '--renderer', rendererDir, '--port', '0', '--exit-with-stdin'],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' },
-    },
+    { ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' },
   );
   const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const url = await new Promise<URL>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        ok(new URL(m[1]));
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      fail(new Error(`exited: ${stderr}`));
-    });
-  });
   return { child, exited, api: createLoopbackClient({ baseUrl: url.origin, token: url.searchParams.get('token')! }) };
 }
 
