@@ -432,3 +432,22 @@ describe('a copy of unsaved edits restored after a restart', () => {
     expect(readFileSync(tuning, 'utf8')).toBe(MINE);
   });
 });
+
+describe('a journal beside a motion the window only reads', () => {
+  it('refuses the open, naming it, and touches nothing (the start-up sample is read, never written)', async () => {
+    const sample = join(ws, 'sample', 'walk.mtn');
+    mkdirSync(join(ws, 'sample'));
+    cpSync(mtn, sample);
+    const journal = `${sample}.actguy-commit`;
+    writeFileSync(journal, '{}');
+    const reader = testHandlers({
+      app: { samplePath: sample, startupPath: sample, workspaceRoot: null },
+      compress: compress(),
+    });
+    await expect(reader.openMotion({ path: sample })).rejects.toThrow(
+      /^Could not open .*walk\.mtn.*: an interrupted save left .*walk\.mtn\.actguy-commit.* ActGuy only reads this motion/,
+    );
+    expect(readFileSync(journal, 'utf8')).toBe('{}');
+    expect(readdirSync(join(ws, 'sample')).sort()).toEqual(['walk.mtn', 'walk.mtn.actguy-commit']);
+  });
+});
