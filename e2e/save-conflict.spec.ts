@@ -6,7 +6,7 @@
  * as one undo step named "Reload walk.sev from disk", and Ctrl+Z brings the edits back; "Save anyway" writes them.
  * Screenshots of the dialog at 1280x800 and 1920x1080.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -184,7 +184,7 @@ test('Save Project over a project changed on disk asks: Cancel, Reload from disk
   expect(pageErrors).toEqual([]);
 });
 
-test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel, Reload from disk (drops the edits, says so), Save anyway", async ({
+test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel, Reload from disk (the edits kept in a copy first, named), Save anyway", async ({
   page,
   workspace,
   pageErrors,
@@ -216,8 +216,10 @@ test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel,
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('walk.mtn.actguy-tuning.json changed on disk');
   await expect(dialog).toContainText('was created on disk since the editor found none there');
-  await expect(dialog).toContainText('they are lost (Undo does not bring them back)');
-  await expect(page.getByTestId('confirm-reload')).toHaveText('Reload from disk (drop edits)');
+  await expect(dialog).toContainText(
+    'Reload from disk first keeps your edits in a new file beside the motion ("walk (edits kept <date time>).mtn")',
+  );
+  await expect(page.getByTestId('confirm-reload')).toHaveText('Reload from disk (keep edits as a copy)');
   await expect(page.getByTestId('confirm-overwrite')).toHaveText('Save anyway');
   await expect.poll(() => focusedId(page)).toBe('confirm-cancel');
   await saveScreenshot('save-conflict-motion-1280x800');
@@ -232,7 +234,9 @@ test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel,
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('tol-rotation')).toHaveValue('2');
 
-  // Reload from disk: the motion opened again with their tuning, saved as it is on disk; nothing written.
+  // Reload from disk: my edits kept first in a new pair beside the motion, which the message names; then the motion
+  // opened again with their tuning, saved as it is on disk; neither of its files written.
+  const before = readdirSync(workspace.dir);
   await save();
   await page.getByTestId('confirm-reload').click();
   await expect(dialog).toHaveCount(0);
@@ -240,6 +244,14 @@ test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel,
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   expect(readFileSync(tuning, 'utf8')).toBe(theirs);
   expect(readFileSync(mtn)).toEqual(original);
+  const made = readdirSync(workspace.dir).filter((n) => !before.includes(n));
+  expect(made).toHaveLength(2);
+  const copy = made.find((n) => /^walk \(edits kept \d{4}-\d\d-\d\d \d\d-\d\d-\d\d\)\.mtn$/.test(n))!;
+  expect(made).toContain(`${copy}.actguy-tuning.json`);
+  expect(readFileSync(workspace.path(copy))).toEqual(original);
+  expect(JSON.parse(readFileSync(workspace.path(`${copy}.actguy-tuning.json`), 'utf8')).tolerances.rotationDeg).toBe(2);
+  await expect(page.getByText(`Your edits were kept in ${workspace.path(copy)}`)).toBeVisible();
+  await saveScreenshot('save-conflict-motion-reloaded-1280x800');
 
   // Save anyway: the .mtn changed on disk since this open (its mirror flag turned), my version is written over it.
   await setRotation('2');

@@ -636,6 +636,31 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
   }
 }
 
+/**
+ * Writes `data` as a new file at `path`, never over anything: created exclusively ('wx': a file, link or folder at the
+ * name is neither followed nor replaced, and the call fails with EEXIST), written off the main thread and flushed. A
+ * failure after the create removes the partial file, which is this call's own. Counts in writesInFlight until it ends.
+ */
+export function writeNewFileAsync(path: string, data: Uint8Array): Promise<void> {
+  return trackWrite(async () => {
+    const io = asyncWriteIo;
+    const fd = await io.open(path, 'wx', 0o666);
+    try {
+      await writePiecesAsync(fd, [data]);
+      await io.fsync(fd);
+    } catch (e) {
+      await io.close(fd).catch(() => undefined);
+      try {
+        atomicWriteIo.unlinkSync(path);
+      } catch {
+        /* gone already */
+      }
+      throw e;
+    }
+    await io.close(fd);
+  });
+}
+
 /** A temp as it was made (tempMadeAs): its identity, and where the kernel made it, when that can be asked. */
 export interface TempMade {
   dev: number;

@@ -7,7 +7,17 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { closeSync, existsSync, fstatSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  opendirSync,
+  rmSync,
+  statSync,
+  type Dir,
+  type Dirent,
+} from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { escapeControls, FormatError, quoteJson } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
@@ -20,6 +30,7 @@ import type {
   DocumentId,
   DocumentStateReport,
   ExportMt3Outcome,
+  KeptMotionCopy,
   OpenMotionOutcome,
   OpenMotionRequest,
   RecentFileKind,
@@ -37,12 +48,20 @@ import {
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync } from './fsutil';
+import {
+  baseNameOf,
+  inTurn,
+  pinFolder,
+  readBytes,
+  readBytesOf,
+  writeFileAtomicAsync,
+  writeNewFileAsync,
+} from './fsutil';
 import { openIfBeside } from './besideFiles';
 import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
-import { commitOutputsAsync } from './build/commit';
+import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import {
   offeredFileName,
@@ -146,6 +165,22 @@ const MOTION_FILTERS: FileFilter[] = [
   { name: 'Motion archive (.mar)', extensions: ['mar'] },
 ];
 
+/** Whether anything (a file, a link, even a dangling one, a folder) is at `path`. */
+function somethingAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A time in a file name, local and without colons (Windows refuses them): `2026-12-05 15-12-00`. */
+function keptStamp(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+}
+
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress } = ctx;
   // Every dialog of every handler group starts in the last folder chosen and remembers the next pick.
@@ -218,20 +253,25 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (extname(motionPath).toLowerCase() !== '.mtn') return null;
     const path = tuningPathOf(motionPath);
     // What the page is shown is what the motion's Save compares with: none, or the bytes read. A tuning file the page
-    // is not shown (a link out, too large, unreadable) is not remembered: Save refuses the first and replaces the rest.
+    // is not shown (a link out, too large, unreadable) is remembered as unread, by its lstat: a Save replaces it only
+    // while that is unchanged (docs/security.md, "Saves of a motion compare too").
     const tuningRead = (bytes: Uint8Array | null): void => {
       loadedFiles.remember(path, bytes);
     };
+    const notShown = (error: string): TuningFileRead => {
+      loadedFiles.rememberUnread(path);
+      return { path, error };
+    };
     const leadsTo = linkOutOf(dirname(motionPath), path);
     if (leadsTo !== null)
-      return {
-        path,
-        error: `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
-      };
+      return notShown(
+        `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
+      );
     // Beside a motion that is only read (the start-up sample), its tuning file is only read too.
     // Read at every open of the motion, by name: judged on its descriptor while only granted beside it (round 31).
     policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath), beside: true });
     let judged: number | undefined;
+    let bytes: Uint8Array | undefined;
     try {
       if (!existsSync(path)) {
         tuningRead(null);
@@ -240,21 +280,22 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       try {
         judged = openIfBeside(policy, path, canonicalPath(path));
       } catch (e) {
-        return { path, error: `${(e as Error).message}; the motion opened with the default tolerances` };
+        return notShown(`${(e as Error).message}; the motion opened with the default tolerances`);
       }
       const size = judged === undefined ? statSync(path).size : fstatSync(judged).size;
       if (size > TUNING_MAX_BYTES)
-        return {
-          path,
-          error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
-        };
+        return notShown(
+          `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
+        );
       // The limit holds for the file opened, not only the one stat saw: a file swapped in between was read whole.
       const limit = { bytes: TUNING_MAX_BYTES, of: 'a tuning file' };
-      const bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
-      const text = decodeUtf8Text(bytes, 'TUNING', path);
+      bytes = judged === undefined ? readBytes(path, limit) : readBytesOf(judged, path, limit);
+      // Read, even when its text does not decode: the page is told what is wrong with these bytes.
       tuningRead(bytes);
+      const text = decodeUtf8Text(bytes, 'TUNING', path);
       return { path, text };
     } catch (e) {
+      if (bytes === undefined) loadedFiles.rememberUnread(path);
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
     } finally {
       if (judged !== undefined) closeSync(judged);
@@ -283,14 +324,55 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       policy.allowFile(given, { asJudged: true, listed: true });
     }
     try {
-      return await openMotionAt(given, req, judged);
+      const recovered = await finishInterruptedSave(given, judged !== undefined);
+      // The file judged was the one the save replaced since: judged again, as it is now.
+      if (recovered !== undefined && judged !== undefined) {
+        closeSync(judged);
+        judged = undefined;
+        judged = openRecentFileOrRefuse(given, 'File › Open');
+      }
+      return await openMotionAt(given, req, judged, recovered);
     } finally {
       if (judged !== undefined) closeSync(judged);
     }
   };
 
+  /**
+   * Before an .mtn is read: a Save of it with its tuning file that was killed mid-commit left a journal (or a lock)
+   * beside it; the open finishes it first (rolled forward past the commit point, else the old pair kept and the temps
+   * swept), so the page never shows a new .mtn with its old tuning file. Resolves what was done, for the page to say;
+   * undefined when nothing lay there. A journal that is not of exactly this pair, or one beside a motion ActGuy only
+   * reads, refuses the open naming it (docs/security.md, "Saves of a motion compare too").
+   */
+  const finishInterruptedSave = async (given: string, judged: boolean): Promise<string | undefined> => {
+    // A path the policy refuses is refused by the open as always, before anything beside it is looked at.
+    const path = judged ? given : policy.check(given, 'read');
+    // Only beside a motion that is there (a name that cannot be one, too long, is refused by the read as before).
+    if (extname(path).toLowerCase() !== '.mtn' || !existsSync(path) || !commitLeftovers(path)) return undefined;
+    const pair = [path, tuningPathOf(path)];
+    const journal = `${path}${COMMIT_JOURNAL_SUFFIX}`;
+    if (!policy.mayWrite(path))
+      throw new Error(
+        `Could not open ${quotePath(path)}: an interrupted save left ${quotePath(journal)} (or its lock) beside it, and ActGuy only reads this motion, so it neither completes nor removes it; open a copy of the motion from another folder`,
+      );
+    // In turn with a Save of the same pair in this window (its lock is this process's while it writes).
+    const note = await inTurn(pair, async () => {
+      try {
+        return recoverOutputs(pair) ?? '';
+      } catch (e) {
+        throw new Error(`Could not open ${quotePath(path)}: ${(e as Error).message}`);
+      }
+    });
+    return `${basename(path)}: ${note ? note.replace(/interrupted build/g, 'interrupted save') : 'the temporary files of an interrupted save were removed'}.`;
+  };
+
   /** openMotion past the judgement of a listed motion: `fd`, when given, is the judged file, read instead of `given`. */
-  const openMotionAt = async (given: string, req: OpenMotionRequest, fd?: number): Promise<OpenMotionOutcome> => {
+  const openMotionAt = async (
+    given: string,
+    req: OpenMotionRequest,
+    fd?: number,
+    recovered?: string,
+  ): Promise<OpenMotionOutcome> => {
     // A judged motion keeps the path judged (canonical then): a link swapped in since names no other file here.
     const path = fd === undefined ? policy.check(given, 'read') : given;
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
@@ -336,7 +418,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // Recent files are granted in full at the next start: a file only read (the sample) does not become one by opening.
     if (policy.mayWrite(m.path)) remember(m.path, m.name, m.kind);
     allowSiblingSev(m.path);
-    return { status: 'opened', motion: { documentId, ...m, tuning: readTuningBeside(m.path) } };
+    return {
+      status: 'opened',
+      motion: { documentId, ...m, tuning: readTuningBeside(m.path), ...(recovered ? { recovered } : {}) },
+    };
   };
 
   const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {
@@ -427,6 +512,61 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // On disk now: its copy is no longer needed (the page would say so too, after its debounce).
     backups.removeSaved('motion', req.documentId);
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
+  };
+
+  /**
+   * A motion's Reload from disk opens the file again, which its undo history cannot hold: the edits it drops are first
+   * written here, as a new file beside the motion's own (`walk (edits kept 2026-12-05 15-12-00).mtn`, with its tuning
+   * file when the page keeps one), never over anything, and listed under File › Open Recent. Only beside an .mtn this
+   * window may write (the file whose Save was refused), and only a motion that reads.
+   */
+  const keepMotionCopy = async (raw: InvokeArg<'keepMotionCopy'>): Promise<KeptMotionCopy> => {
+    const req = requireObject<InvokeArg<'keepMotionCopy'>>(raw, 'keepMotionCopy');
+    const doc = requireDocument(req.documentId);
+    const mtnBytes = requireBytes(req.mtnBytes, 'keepMotionCopy: mtnBytes');
+    if (req.tuningText !== undefined && typeof req.tuningText !== 'string')
+      throw new Error('keepMotionCopy: tuningText must be a string');
+    if (extname(doc.path).toLowerCase() !== '.mtn' || !policy.mayWrite(doc.path))
+      throw new Error(
+        `Could not keep a copy of ${doc.name}: a copy is kept only beside an .mtn this window saves; keep your edits with Save As`,
+      );
+    const folder = canonicalPath(dirname(doc.path));
+    const tuningText = req.tuningText;
+    const checked = await checkMotion({
+      kind: 'motion',
+      mtnBytes,
+      ...(tuningText !== undefined ? { tuning: { path: tuningPathOf(doc.path), text: tuningText } } : {}),
+    });
+    if (checked.problem !== null)
+      throw new Error(`Could not keep a copy of ${doc.name}: ${checked.message}; nothing was written`);
+    const stamp = keptStamp(new Date());
+    for (let n = 1; n <= 20; n++) {
+      const path = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
+      const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
+      // Both names free (not even a link there, which is never written through), else the next number is tried.
+      if (somethingAt(path) || (tuningPath !== null && somethingAt(tuningPath))) continue;
+      policy.allowFile(path);
+      try {
+        await writeNewFileAsync(path, mtnBytes);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new Error(`Could not keep a copy of ${doc.name} in ${path}: ${systemReason(e)}; nothing was written`);
+      }
+      if (tuningPath !== null)
+        try {
+          policy.allowFile(tuningPath, { beside: true });
+          await writeNewFileAsync(tuningPath, new TextEncoder().encode(tuningText));
+        } catch (e) {
+          // The copy is the pair or nothing: its .mtn, this call's own new file, goes again.
+          rmSync(path, { force: true });
+          throw new Error(
+            `Could not keep a copy of ${doc.name} in ${path}: its tuning file: ${systemReason(e)}; nothing was kept`,
+          );
+        }
+      remember(path, baseNameOf(path), 'mtn');
+      return { path, tuningPath };
+    }
+    throw new Error(`Could not keep a copy of ${doc.name}: 20 names beside it are taken; keep your edits with Save As`);
   };
 
   const exportMt3 = async (raw: InvokeArg<'exportMt3'>): Promise<ExportMt3Outcome> => {
@@ -551,6 +691,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
     saveMotion,
 
+    keepMotionCopy,
+
     saveMotionAsDialog: async (raw) => {
       const req = requireObject<InvokeArg<'saveMotionAsDialog'>>(raw, 'saveMotionAsDialog');
       const defaultPath = defaultSavePath(req.documentId, req.defaultName, 'mtn');
@@ -650,6 +792,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           const checked = await checkMotion({ kind: 'motion', mtnBytes });
           return checked.problem === null ? null : checked.message;
         },
+        // What its Save compares with, so the restored copy's Save compares with the same (restoreBackups).
+        documentLoaded: (id) => {
+          const path = documents.get(id)?.path;
+          if (path === undefined || extname(path).toLowerCase() !== '.mtn') return null;
+          return { mtn: loadedFiles.stateOf(path) ?? null, tuning: loadedFiles.stateOf(tuningPathOf(path)) ?? null };
+        },
       });
     },
 
@@ -663,6 +811,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         }
         // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
         const inputs = backups.inputsOf('motion');
+        // What its edits were made over: the restored copy's Save over its .mtn compares with that, as the first
+        // window's would have (a file changed on disk between the crash and now is asked about, not replaced).
+        const loaded = backups.loadedOf('motion');
+        if (b.path !== null && loaded) {
+          if (loaded.mtn) loadedFiles.rememberState(b.path, loaded.mtn);
+          if (loaded.tuning) loadedFiles.rememberState(tuningPathOf(b.path), loaded.tuning);
+        }
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
         const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
         const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
@@ -672,7 +827,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           inputs,
         });
         const copy = { ...b, documentId };
-        await backups.put(copy, null, inputs);
+        await backups.put(copy, null, inputs, loaded);
         restored.push(copy);
       }
       // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.

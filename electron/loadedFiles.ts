@@ -24,7 +24,62 @@ type DiskState =
   | { kind: 'file'; size: number; mtimeMs: number; sha256: string }
   | { kind: 'absent' }
   /** A link, a folder or another thing that is not a plain file: never what the page loaded. */
-  | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number };
+  | { kind: 'other'; what: 'link' | 'folder' | 'special'; mtimeMs: number }
+  /**
+   * A plain file main could not show the page (unreadable, too large): known by what lstat says of it, not by its
+   * bytes, so it is compared by the same (its size, modification time and inode), never read. Not its ctime: the
+   * commit's backup, a hard link, moves that.
+   */
+  | { kind: 'unread'; size: number; mtimeMs: number; ino: number };
+
+/**
+ * What main remembered of a motion's .mtn and tuning file when a copy of its unsaved edits was made
+ * (electron/unsavedBackups.ts): kept with the copy, so that the Save of the copy restored after a restart compares
+ * the pair on disk with what the edits were made over, as the first window's Save would have.
+ */
+export interface LoadedPair {
+  mtn: DiskState | null;
+  tuning: DiskState | null;
+}
+
+/** A DiskState as a copy's file holds it (a stranger's file: held to its shape), or throws naming what is wrong. */
+function checkDiskState(v: unknown, what: string): DiskState | null {
+  if (v === null) return null;
+  const bad = (): never => {
+    throw new Error(`backup: ${what} must be a file's remembered state or null`);
+  };
+  if (typeof v !== 'object' || Array.isArray(v)) return bad();
+  const o = v as Record<string, unknown>;
+  const count = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  const time = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  switch (o.kind) {
+    case 'absent':
+      return { kind: 'absent' };
+    case 'file':
+      if (!count(o.size) || !time(o.mtimeMs) || typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256))
+        return bad();
+      return { kind: 'file', size: o.size as number, mtimeMs: o.mtimeMs as number, sha256: o.sha256 };
+    case 'other':
+      if ((o.what !== 'link' && o.what !== 'folder' && o.what !== 'special') || !time(o.mtimeMs)) return bad();
+      return { kind: 'other', what: o.what, mtimeMs: o.mtimeMs as number };
+    case 'unread':
+      if (!time(o.size) || !time(o.mtimeMs) || !time(o.ino)) return bad();
+      return { kind: 'unread', size: o.size as number, mtimeMs: o.mtimeMs as number, ino: o.ino as number };
+    default:
+      return bad();
+  }
+}
+
+/** A LoadedPair as a copy's file holds it; undefined (a copy made before it was kept) is none. */
+export function checkLoadedPair(v: unknown): LoadedPair | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error('backup: loaded must be an object or null');
+  const o = v as Record<string, unknown>;
+  return {
+    mtn: checkDiskState(o.mtn ?? null, 'loaded.mtn'),
+    tuning: checkDiskState(o.tuning ?? null, 'loaded.tuning'),
+  };
+}
 
 /** The SHA-256 of `bytes`, in hex. */
 function sha256Of(bytes: Uint8Array | string): string {
@@ -38,12 +93,11 @@ function stateOfBytes(bytes: Uint8Array | string, st: Pick<Stats, 'mtimeMs'> | n
 }
 
 /**
- * What is at `path` now, read without following a link (with `follow`, through one). A plain file is read whole to
- * hash it only when `against` (what it is compared with) is a file of that size, hashed: one of any other size is
- * changed whatever it holds, and is left unread (sha256 ''), so a file put at the name, a 3 GB sparse one among them,
- * is never read into main (docs/security.md, round 41). Without `against`, it is read.
+ * What is at `path` now, by lstat (or stat, with `follow`) alone: a plain file as `unread`. For a file remembered as
+ * unread, whose bytes may be unreadable still (diskStateOf would throw) or too many to hash; diskStateOf reads and
+ * hashes the plain file it finds.
  */
-export function diskStateOf(path: string, follow = false, against?: DiskState): DiskState {
+function unreadStateOf(path: string, follow = false): DiskState {
   let st: Stats;
   try {
     st = follow ? statSync(path) : lstatSync(path);
@@ -55,8 +109,19 @@ export function diskStateOf(path: string, follow = false, against?: DiskState): 
   if (st.isSymbolicLink()) return { kind: 'other', what: 'link', mtimeMs: st.mtimeMs };
   if (st.isDirectory()) return { kind: 'other', what: 'folder', mtimeMs: st.mtimeMs };
   if (!st.isFile()) return { kind: 'other', what: 'special', mtimeMs: st.mtimeMs };
-  if (against && !(against.kind === 'file' && against.sha256 !== '' && against.size === st.size))
-    return { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, sha256: '' };
+  return { kind: 'unread', size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+}
+
+/**
+ * What is at `path` now, read without following a link (with `follow`, through one). A plain file is read whole to
+ * hash it only when `against` (what it is compared with) is a file of that size, hashed: one of any other size is
+ * changed whatever it holds, and is left unread, so a file put at the name, a 3 GB sparse one among them, is never
+ * read into main (docs/security.md, round 41). Without `against`, it is read.
+ */
+export function diskStateOf(path: string, follow = false, against?: DiskState): DiskState {
+  const seen = unreadStateOf(path, follow);
+  if (seen.kind !== 'unread') return seen;
+  if (against && !(against.kind === 'file' && against.size === seen.size)) return seen;
   let bytes: Uint8Array;
   try {
     bytes = readBytes(path);
@@ -65,16 +130,20 @@ export function diskStateOf(path: string, follow = false, against?: DiskState): 
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
     throw e;
   }
-  return stateOfBytes(bytes, st);
+  return stateOfBytes(bytes, seen);
 }
 
 /** How `now` differs from `then`, or undefined when it is the same file content (or the same absence). */
 export function changeBetween(then: DiskState, now: DiskState): ChangeOnDisk | undefined {
   if (now.kind === 'absent') return then.kind === 'absent' ? undefined : 'deleted';
   if (now.kind === 'other') return then.kind === 'other' && then.what === now.what ? undefined : now.what;
-  if (then.kind !== 'file') return 'created';
-  // A file left unread (its size was already a change, diskStateOf): the same size and time are the same file.
-  if (then.sha256 === '') return then.size === now.size && then.mtimeMs === now.mtimeMs ? undefined : 'changed';
+  if (then.kind === 'absent') return 'created';
+  // A file not read then is the same file only while lstat says the same of it (a write moves its time).
+  if (then.kind === 'unread')
+    return now.kind === 'unread' && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ino === then.ino
+      ? undefined
+      : 'changed';
+  if (then.kind !== 'file' || now.kind !== 'file') return 'changed';
   // Same bytes, whatever the time says: a touch, or a copy of the same text, is no change.
   return then.size === now.size && then.sha256 === now.sha256 ? undefined : 'changed';
 }
@@ -182,6 +251,37 @@ export class LoadedFiles {
     return versionOf(entry.state);
   }
 
+  /**
+   * Remembers that the file at `given` was there but not shown to the page (unreadable, too large, a link out of its
+   * folder): by lstat alone, so a later save finds any change from it, as from a file read.
+   */
+  rememberUnread(given: string): void {
+    const path = loadedNameOf(given);
+    let state: DiskState;
+    try {
+      state = unreadStateOf(path);
+    } catch {
+      // Not even its lstat: nothing to compare with, so any plain file found at the save counts as changed.
+      state = { kind: 'unread', size: -1, mtimeMs: -1, ino: -1 };
+    }
+    const entry: Loaded = { state, throughLink: false };
+    this.loaded.set(path, entry);
+    this.refused.delete(path);
+    this.reads.set(path, []);
+  }
+
+  /**
+   * Remembers `state` for `given` as if it had been read now: what a restored copy of unsaved edits was made over
+   * (LoadedPair), so its Save compares with that.
+   */
+  rememberState(given: string, state: DiskState): void {
+    const path = loadedNameOf(given);
+    const entry: Loaded = { state, throughLink: isLinkNow(path) };
+    this.loaded.set(path, entry);
+    this.refused.delete(path);
+    this.reads.set(path, []);
+  }
+
   /** What was remembered of `path`, if anything. */
   stateOf(path: string): DiskState | undefined {
     return this.loaded.get(loadedNameOf(path))?.state;
@@ -206,7 +306,10 @@ export class LoadedFiles {
           : [...(this.reads.get(path) ?? [])].reverse().find((r) => versionOf(r.state) === shown);
       const expected = confirmed ?? shownRead ?? this.loaded.get(path);
       if (!expected) return;
-      const now = diskStateOf(path, expected.throughLink, expected.state);
+      const now =
+        expected.state.kind === 'unread'
+          ? unreadStateOf(path, expected.throughLink)
+          : diskStateOf(path, expected.throughLink, expected.state);
       const change = changeBetween(expected.state, now);
       if (change === undefined) return;
       this.refused.set(path, { state: now, throughLink: expected.throughLink });

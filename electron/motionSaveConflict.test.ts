@@ -23,10 +23,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tuningPathOf } from '../shared/tuning/sidecar';
+import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { commitOutputs, recoverOutputs } from './build/commit';
 import { ChangedOnDiskError, LoadedFiles } from './loadedFiles';
+import { createBackupStore } from './unsavedBackups';
 import { inProcessMotionChecker, type MotionChecker } from './motionCheckJob';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 
@@ -118,6 +119,36 @@ describe("a motion's Save over files changed on disk", () => {
     const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
     expect(e.change).toBe('created');
     expect(readFileSync(tuning, 'utf8')).toBe(TUNING);
+  });
+
+  it('a tuning file too large to show is remembered unread: a change to it is refused, unchanged it is replaced', async () => {
+    const big = `{"version": 1, "note": "${'x'.repeat(TUNING_MAX_BYTES)}"}\n`;
+    writeFileSync(tuning, big);
+    const { documentId, mtnBytes } = await opened(false);
+    // Another program writes it again, the same size: only its times (and content) tell.
+    const theirs = big.replace('"x', '"y');
+    writeFileSync(tuning, theirs);
+    utimesSync(tuning, new Date(2002, 1, 1), new Date(2002, 1, 1));
+    const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(tuning);
+    expect(e.change).toBe('changed');
+    expect(readFileSync(tuning, 'utf8')).toBe(theirs);
+    // Opened again and left alone, Save replaces it with the tuner's settings, as before.
+    const again = await opened(false);
+    await handlers.saveMotion({ documentId: again.documentId, path: mtn, mtnBytes, tuningText: MINE });
+    expect(readFileSync(tuning, 'utf8')).toBe(MINE);
+  });
+
+  it('a tuning file whose text does not decode is remembered by its bytes: a change to it is refused', async () => {
+    const broken = Buffer.from(`${TUNING.slice(0, -2)}\xff}\n`, 'latin1');
+    writeFileSync(tuning, broken);
+    const { documentId, mtnBytes } = await opened(false);
+    const theirs = Buffer.from(broken);
+    theirs[0] = 0x20;
+    writeFileSync(tuning, theirs);
+    const e = await refusal(handlers.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(tuning);
+    expect(readFileSync(tuning)).toEqual(theirs);
   });
 
   it('a .mtn deleted since it was opened is refused as deleted, and nothing is made there', async () => {
@@ -265,5 +296,158 @@ describe('the commit of a pair refused at its commit point', () => {
     ).toThrow(/the previous files were kept/);
     expect([readFileSync(a, 'utf8'), readFileSync(b, 'utf8')]).toEqual(['old a', 'old b']);
     expect(leftovers()).toEqual([]);
+  });
+});
+
+describe('the copy a Reload from disk keeps of the edits it drops', () => {
+  it('writes the edits and their tuning as new files beside the motion, touching nothing there, listed as recent', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const theirs = flipped(mtn);
+    writeFileSync(mtn, theirs);
+    const before = readdirSync(ws).sort();
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
+    expect(kept.path).toMatch(/\/walk \(edits kept \d{4}-\d\d-\d\d \d\d-\d\d-\d\d\)\.mtn$/);
+    expect(kept.tuningPath).toBe(tuningPathOf(kept.path));
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+    expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
+    // The pair on disk is as the other program left it; only the two new files came.
+    expect(readFileSync(mtn)).toEqual(theirs);
+    expect(readFileSync(tuning, 'utf8')).toBe(TUNING);
+    expect(readdirSync(ws).sort()).toEqual(
+      [...before, kept.path.slice(ws.length + 1), kept.tuningPath!.slice(ws.length + 1)].sort(),
+    );
+    expect((await handlers.getRecentFiles(undefined)).map((f) => f.path)).toContain(kept.path);
+    // It opens as any motion, with the edits and their tuning.
+    const copy = await openedMotion(handlers, kept.path);
+    expect(new Uint8Array(copy.mtnBytes)).toEqual(mtnBytes);
+    expect(copy.tuning).toEqual({ path: kept.tuningPath, text: MINE });
+    // A second copy never replaces the first.
+    const second = await handlers.keepMotionCopy({ documentId, mtnBytes });
+    expect(second.path).not.toBe(kept.path);
+    expect(second.tuningPath).toBeNull();
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+  });
+
+  it('never writes through whatever lies at a name it would take: a link there is passed over, its target not made', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stampOf = (d: Date) =>
+      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+    // A dangling link at the copy's name for each of the next seconds, leading to a file that must not be made.
+    const target = join(ws, 'elsewhere.mtn');
+    const now = Date.now();
+    for (let s = 0; s < 5; s++)
+      symlinkSync(target, join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes });
+    expect(kept.path).toMatch(/ 2\)\.mtn$/);
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('keeps nothing of bytes that are not a motion, and says so', async () => {
+    const { documentId } = await opened();
+    const before = readdirSync(ws).sort();
+    await expect(handlers.keepMotionCopy({ documentId, mtnBytes: new Uint8Array([1, 2, 3]) })).rejects.toThrow(
+      /^Could not keep a copy of walk: .*nothing was written$/,
+    );
+    expect(readdirSync(ws).sort()).toEqual(before);
+  });
+});
+
+describe('a copy of unsaved edits restored after a restart', () => {
+  /** A window with its copies kept in `folder` (a fresh LoadedFiles: what a restart has). */
+  const windowWith = (folder: string) =>
+    testHandlers({
+      app: { startupPath: mtn, workspaceRoot: ws },
+      compress: compress(),
+      backups: createBackupStore(folder),
+    });
+
+  /** Opens walk.mtn with its tuning in one window, copies an edit, and restores it in the next: its Save's arguments. */
+  async function restoredAfterRestart(between: () => void) {
+    const folder = join(ws, 'Backups');
+    const first = windowWith(folder);
+    writeFileSync(tuning, TUNING);
+    const m = await openedMotion(first, mtn);
+    const mtnBytes = new Uint8Array(m.mtnBytes);
+    mtnBytes[mtnBytes.length - 1] ^= 1;
+    await first.backupUnsaved({
+      part: 'motion',
+      backup: {
+        part: 'motion',
+        documentId: m.documentId,
+        name: 'walk',
+        path: mtn,
+        editedAt: 1_700_000_000_000,
+        mtnBytes,
+        tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 2, offsetTolerance: 0.5 },
+        rotationOverridesDeg: {},
+      },
+    });
+    between();
+    const next = windowWith(folder);
+    const restored = await next.restoreBackups(undefined);
+    const [copy] = restored.backups;
+    if (copy?.part !== 'motion') throw new Error(`no motion copy restored: ${restored.setAside.join('; ')}`);
+    return { next, documentId: copy.documentId, mtnBytes };
+  }
+
+  it('its Save compares the pair with what the edits were made over: a change since the crash is asked about', async () => {
+    const original = readFileSync(mtn);
+    const { next, documentId, mtnBytes } = await restoredAfterRestart(() => writeFileSync(mtn, flipped(mtn)));
+    const theirs = readFileSync(mtn);
+    const e = await refusal(next.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE }));
+    expect(e.path).toBe(mtn);
+    expect(readFileSync(mtn)).toEqual(theirs);
+    // The tuning file alone, too.
+    writeFileSync(mtn, original);
+    const again = await restoredAfterRestart(() => writeFileSync(tuning, TUNING.replace('1}', '3}')));
+    const t = await refusal(
+      again.next.saveMotion({ documentId: again.documentId, path: mtn, mtnBytes, tuningText: MINE }),
+    );
+    expect(t.path).toBe(tuning);
+  });
+
+  it('a copy whose file names a remembered state of another shape is set aside, naming the field', async () => {
+    const folder = join(ws, 'Backups');
+    await restoredAfterRestart(() => {
+      const file = join(folder, 'motion.json');
+      const held = JSON.parse(readFileSync(file, 'utf8'));
+      expect(held.loaded.mtn).toMatchObject({ kind: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      held.loaded.mtn.sha256 = 'not a hash';
+      writeFileSync(file, JSON.stringify(held));
+    }).then(
+      () => expect.unreachable('restored'),
+      (e: unknown) =>
+        expect(String(e)).toMatch(
+          /no motion copy restored: .*motion\.json could not be used \(backup: loaded\.mtn must be/,
+        ),
+    );
+  });
+
+  it('unchanged on disk, its Save writes the pair', async () => {
+    const { next, documentId, mtnBytes } = await restoredAfterRestart(() => undefined);
+    await next.saveMotion({ documentId, path: mtn, mtnBytes, tuningText: MINE });
+    expect(new Uint8Array(readFileSync(mtn))).toEqual(mtnBytes);
+    expect(readFileSync(tuning, 'utf8')).toBe(MINE);
+  });
+});
+
+describe('a journal beside a motion the window only reads', () => {
+  it('refuses the open, naming it, and touches nothing (the start-up sample is read, never written)', async () => {
+    const sample = join(ws, 'sample', 'walk.mtn');
+    mkdirSync(join(ws, 'sample'));
+    cpSync(mtn, sample);
+    const journal = `${sample}.actguy-commit`;
+    writeFileSync(journal, '{}');
+    const reader = testHandlers({
+      app: { samplePath: sample, startupPath: sample, workspaceRoot: null },
+      compress: compress(),
+    });
+    await expect(reader.openMotion({ path: sample })).rejects.toThrow(
+      /^Could not open .*walk\.mtn.*: an interrupted save left .*walk\.mtn\.actguy-commit.* ActGuy only reads this motion/,
+    );
+    expect(readFileSync(journal, 'utf8')).toBe('{}');
+    expect(readdirSync(join(ws, 'sample')).sort()).toEqual(['walk.mtn', 'walk.mtn.actguy-commit']);
   });
 });

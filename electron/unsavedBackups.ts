@@ -26,6 +26,7 @@ import { readMtn } from '../shared/mtn/read';
 import { readSmallFile, writeFileAtomic, writeFileAtomicAsync } from './fsutil';
 import { systemReason } from './fsErrors';
 import { isSymbolicLink, quotePath } from './pathPolicy';
+import { checkLoadedPair, type LoadedPair } from './loadedFiles';
 import { sweepStaleTemps } from './tempFiles';
 
 export const BACKUPS_FOLDER = 'Backups';
@@ -58,6 +59,8 @@ export interface BackupContext {
    * reader's message, or null when they read. Without it they are read here, on the calling thread.
    */
   checkMtn?(mtnBytes: Uint8Array): Promise<string | null>;
+  /** What main remembered of the document's .mtn and tuning file (loadedFiles.ts): kept with a motion's copy. */
+  documentLoaded?(documentId: string): LoadedPair | null;
 }
 
 export interface BackupStore {
@@ -70,9 +73,19 @@ export interface BackupStore {
    * one that comes after a later copy or a removal of its part (its MTN check took longer) is dropped, and a write
    * that ends after a later copy's, or after the part's removal, replaces nothing (docs/architecture.md#electron).
    */
-  put(backup: unknown, ctx: BackupContext | null, inputs?: readonly string[]): Promise<void>;
+  put(
+    backup: unknown,
+    ctx: BackupContext | null,
+    inputs?: readonly string[],
+    loaded?: LoadedPair | null,
+  ): Promise<void>;
   /** The files the motion copy's document was read from (empty for another part, or a copy without any). */
   inputsOf(part: BackupPart): string[];
+  /**
+   * What the motion copy's edits were made over (its .mtn and tuning file as main remembered them, ctx's
+   * documentLoaded, else `loaded`), for the Save of the restored copy to compare with; null when not known.
+   */
+  loadedOf(part: BackupPart): LoadedPair | null;
   /** Drops the copy of `part`. */
   remove(part: BackupPart): void;
   /** Drops the copy of `part` when it is about `documentIdOrPath` (a save of that document or file). */
@@ -249,13 +262,17 @@ function checkInputs(v: unknown): string[] {
  * the main thread is never held for the whole encoding (a 30 MB motion held it 0.3 to 0.5 s in one stall; in pieces
  * its longest stall is a few milliseconds; docs/architecture.md#electron).
  */
-export function* backupFilePieces(b: UnsavedBackup, inputs: readonly string[]): Generator<Uint8Array> {
+export function* backupFilePieces(
+  b: UnsavedBackup,
+  inputs: readonly string[],
+  loaded: LoadedPair | null = null,
+): Generator<Uint8Array> {
   if (b.part !== 'motion') {
     yield Buffer.from(JSON.stringify(b));
     return;
   }
   // A string value holds no unescaped quote, so the first `"mtnBytes":""` is the key, never text inside a name or path.
-  const shell = JSON.stringify({ ...b, mtnBytes: '', inputs });
+  const shell = JSON.stringify({ ...b, mtnBytes: '', inputs, ...(loaded ? { loaded } : {}) });
   const at = shell.indexOf('"mtnBytes":""') + '"mtnBytes":"'.length;
   yield Buffer.from(shell.slice(0, at));
   const mtn = Buffer.from(b.mtnBytes.buffer, b.mtnBytes.byteOffset, b.mtnBytes.byteLength);
@@ -269,11 +286,15 @@ export function* backupFilePieces(b: UnsavedBackup, inputs: readonly string[]): 
 export const BACKUP_PIECE_BYTES = 3 * 256 * 1024;
 
 /** The whole backup file at once (backupFilePieces joined): for tests and the fuzz target's seeds. */
-export function backupFileBytes(b: UnsavedBackup, inputs: readonly string[]): Uint8Array {
-  return Buffer.concat([...backupFilePieces(b, inputs)]);
+export function backupFileBytes(
+  b: UnsavedBackup,
+  inputs: readonly string[],
+  loaded: LoadedPair | null = null,
+): Uint8Array {
+  return Buffer.concat([...backupFilePieces(b, inputs, loaded)]);
 }
 
-function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } {
+function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[]; loaded: LoadedPair | null } {
   // A copy nests four levels; 44 MB of `[` would cost JSON.parse seconds and memory for nothing.
   const deep = findExcessiveNesting(raw);
   if (deep) throw new Error(`nested too deeply at line ${deep.line}, column ${deep.column}`);
@@ -289,7 +310,12 @@ function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } 
     o.mtnBytes = new Uint8Array(Buffer.from(o.mtnBytes, 'base64'));
   }
   const backup = checkBackup(v, null);
-  return { backup, inputs: backup.part === 'motion' ? checkInputs((v as { inputs?: unknown }).inputs) : [] };
+  const motion = backup.part === 'motion';
+  return {
+    backup,
+    inputs: motion ? checkInputs((v as { inputs?: unknown }).inputs) : [],
+    loaded: motion ? checkLoadedPair((v as { loaded?: unknown }).loaded) : null,
+  };
 }
 
 /** Local time as `YYYYMMDD-HHMMSS`, for the names of kept texts. */
@@ -352,6 +378,8 @@ export function createBackupStore(
   const keptCopies = new WeakSet<UnsavedBackup>();
   /** The files the motion copy's document was read from (see BackupStore.put). */
   let motionInputs: string[] = [];
+  /** What the motion copy's edits were made over (see BackupStore.loadedOf). */
+  let motionLoaded: LoadedPair | null = null;
   const setAside: string[] = [];
   const fileOf = (part: BackupPart) => join(folder!, `${part}.json`);
 
@@ -364,10 +392,13 @@ export function createBackupStore(
     if (read === undefined) return;
     try {
       if ('problem' in read) throw new Error(read.problem);
-      const { backup: b, inputs } = fromFileText(read.text);
+      const { backup: b, inputs, loaded } = fromFileText(read.text);
       if (b.part !== part) throw new Error(`it holds a ${b.part} copy`);
       copies.set(part, b);
-      if (part === 'motion') motionInputs = inputs;
+      if (part === 'motion') {
+        motionInputs = inputs;
+        motionLoaded = loaded;
+      }
     } catch (e) {
       const aside = `${file}.bad-${Date.now()}`;
       let where = `moved to ${aside}`;
@@ -406,10 +437,15 @@ export function createBackupStore(
     const file = fileOf(b.part);
     return (async () => {
       try {
-        await writeFileAtomicAsync(file, backupFilePieces(b, b.part === 'motion' ? motionInputs : []), {
-          stillWanted: () => copies.get(b.part) === b,
-          own: true,
-        });
+        const motion = b.part === 'motion';
+        await writeFileAtomicAsync(
+          file,
+          backupFilePieces(b, motion ? motionInputs : [], motion ? motionLoaded : null),
+          {
+            stillWanted: () => copies.get(b.part) === b,
+            own: true,
+          },
+        );
       } catch (e) {
         // The copy in memory still survives a crashed page; only an app crash would lose it.
         warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);
@@ -424,7 +460,10 @@ export function createBackupStore(
   const remove = (part: BackupPart): void => {
     applied.set(part, ++arrivals);
     copies.delete(part);
-    if (part === 'motion') motionInputs = [];
+    if (part === 'motion') {
+      motionInputs = [];
+      motionLoaded = null;
+    }
     if (!folder) return;
     // A copy no longer needed that stays on disk (Windows: a scanner or an indexer holds it open) fails nothing: not
     // the save that made it unneeded (the file is written), nor main's clean close. At worst the next start offers it
@@ -439,7 +478,7 @@ export function createBackupStore(
   };
 
   return {
-    async put(raw, ctx, inputs) {
+    async put(raw, ctx, inputs, loaded) {
       const b = checkBackup(raw, ctx);
       const arrived = ++arrivals;
       const held =
@@ -451,11 +490,15 @@ export function createBackupStore(
       // A later copy of this part, or its removal, came while this one was checked: it stands.
       if ((applied.get(b.part) ?? 0) > arrived) return;
       applied.set(b.part, arrived);
-      if (b.part === 'motion') motionInputs = held;
+      if (b.part === 'motion') {
+        motionInputs = held;
+        motionLoaded = (ctx ? ctx.documentLoaded?.(b.documentId) : loaded) ?? null;
+      }
       copies.set(b.part, b);
       await persist(b);
     },
     inputsOf: (part) => (part === 'motion' && copies.has('motion') ? motionInputs.slice() : []),
+    loadedOf: (part) => (part === 'motion' && copies.has('motion') ? motionLoaded : null),
     remove,
     removeSaved(part, key) {
       const b = copies.get(part);
@@ -505,8 +548,9 @@ export function createBackupStore(
 export function deferredBackupStore(first: BackupStore): { store: BackupStore; use(next: BackupStore): void } {
   let inner = first;
   const store: BackupStore = {
-    put: (backup, ctx, inputs) => inner.put(backup, ctx, inputs),
+    put: (backup, ctx, inputs, loaded) => inner.put(backup, ctx, inputs, loaded),
     inputsOf: (part) => inner.inputsOf(part),
+    loadedOf: (part) => inner.loadedOf(part),
     remove: (part) => inner.remove(part),
     removeSaved: (part, key) => inner.removeSaved(part, key),
     held: () => inner.held(),

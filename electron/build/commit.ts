@@ -353,8 +353,11 @@ function commitJournalBeside(firstOutput: string): boolean {
   }
 }
 
+/** What a commit's journal adds to the name of the first output, beside which it lies. */
+export const COMMIT_JOURNAL_SUFFIX = '.actguy-commit';
+
 function journalPath(first: string): string {
-  return join(dirname(first), `${basename(first)}.actguy-commit`);
+  return join(dirname(first), `${basename(first)}${COMMIT_JOURNAL_SUFFIX}`);
 }
 
 function lockPath(first: string): string {

@@ -4,7 +4,7 @@
  * user's state folder, so that one run's preferences, recent files and unsaved edits are there at the next (docs/tuner.md, "Settings that outlast the run").
  * Runs serve.ts bundled as dist/electron/loopback.cjs is, in a process of its own.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -22,12 +22,11 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { SAMPLE_MTN } from '../testing/handlerHarness';
+import { bundleLoopback, serveChild, type ServedChild } from '../testing/loopbackChild';
 
-const root = join(__dirname, '..', '..');
 let dir: string;
 let bundle: string;
 let workspace: string;
@@ -35,35 +34,18 @@ let rendererDir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-serve-'));
-  bundle = join(dir, 'dist', 'electron', 'loopback.cjs');
-  await build({
-    entryPoints: [join(root, 'electron', 'loopback', 'serve.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  ({ bundle, rendererDir } = await bundleLoopback(dir));
   workspace = join(dir, 'workspace');
   mkdirSync(workspace);
   copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
-  rendererDir = join(dir, 'renderer');
-  mkdirSync(rendererDir);
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ActGuy</title>');
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Served {
-  child: ChildProcess;
-  url: URL;
-  stderr: () => string;
-}
+type Served = ServedChild;
 
 /** Starts the bundle with `args` (and node's `-r preload`) and waits for the `ActGuy web: URL` line. */
-async function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promise<Served> {
-  const child = spawn(
-    process.execPath,
+function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promise<Served> {
+  return serveChild(
     [
       ...(preload ? ['-r', preload] : []),
       bundle,
@@ -74,25 +56,8 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): 
       '--exit-with-stdin',
       ...args,
     ],
-    { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+    env,
   );
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`exited with ${code}: ${stderr}`));
-    });
-  });
-  return { child, url: new URL(url), stderr: () => stderr };
 }
 
 function stop(s: Served): Promise<void> {

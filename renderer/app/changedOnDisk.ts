@@ -4,9 +4,9 @@
  * cancels, the focus goes back where it was): "Save anyway" saves again with `overwriteChanged`, which main honours
  * only for that file while it is still what the refusal found (changed once more, it asks again); "Reload from disk"
  * shows the disk's version as one undo step, so Ctrl+Z brings the edits back; "Cancel" keeps the edits and writes
- * nothing. No choice loses work without saying so: a motion's reload opens the file again, which its undo history
- * cannot hold as a step (a file's frames and joints may differ), so its question says the edits are replaced and that
- * Cancel (or Save As) keeps them.
+ * nothing. No choice loses work: a motion's reload opens the file again, which its undo history cannot hold as a step
+ * (a file's frames and joints may differ), so it first keeps the edits in a new file beside the motion
+ * (keepMotionCopy), and its question and the message after it say where.
  */
 import { basenameOf } from '../../shared/project/paths';
 import { ActGuyApiError, type ChangedOnDisk, type ChangeOnDisk } from '../../shared/ipc/transport';
@@ -27,6 +27,11 @@ export interface ReloadKind {
   replacesEdits?: boolean;
 }
 
+/** How the copy of a motion's dropped edits is named, as the question shows it: `walk (edits kept <date time>).mtn`. */
+function keptNameOf(name: string): string {
+  return `${name.replace(/\.mtn(\..*)?$/i, '')} (edits kept <date time>).mtn`;
+}
+
 /** The question's text for `name`. */
 export function changedOnDiskText(name: string, change: ChangeOnDisk, reload: ReloadKind = {}): string {
   const what: Record<ChangeOnDisk, string> = {
@@ -44,7 +49,7 @@ export function changedOnDiskText(name: string, change: ChangeOnDisk, reload: Re
     (!reloadable(change)
       ? ''
       : reload.replacesEdits
-        ? 'Reload from disk opens the version on disk in place of your edits: they are lost (Undo does not bring them back), so choose Cancel, then Save As, to keep them in another file. '
+        ? `Reload from disk first keeps your edits in a new file beside the motion ("${keptNameOf(name)}"), then opens the version on disk in their place (Undo does not bring them back: open the copy). `
         : 'Reload from disk shows the version on disk; Undo (Ctrl+Z) brings your edits back. ') +
     `Save anyway writes your version over ${change === 'deleted' ? 'its name' : 'what is there now'}.`
   );
@@ -67,7 +72,12 @@ export async function askChangedOnDisk(
     buttons: [
       { id: 'cancel', label: 'Cancel', primary: true },
       ...(reloadable(change)
-        ? [{ id: 'reload', label: reload.replacesEdits ? 'Reload from disk (drop edits)' : 'Reload from disk' }]
+        ? [
+            {
+              id: 'reload',
+              label: reload.replacesEdits ? 'Reload from disk (keep edits as a copy)' : 'Reload from disk',
+            },
+          ]
         : []),
       { id: 'overwrite', label: 'Save anyway' },
     ],

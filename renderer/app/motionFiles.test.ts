@@ -110,6 +110,17 @@ describe('motion files and edits at the playhead', () => {
     expect(msg.text).toContain('/ws/bad.mtn [MTN] (header): bad magic');
   });
 
+  it('an open that first finished a save killed mid-write says so, as a warning naming the motion', async () => {
+    const note =
+      'walk.mtn: an interrupted save was completed: /ws/walk.mtn, /ws/walk.mtn.actguy-tuning.json hold its outputs.';
+    setAppApi(
+      fakeApi({ openMotion: async () => ({ status: 'opened', motion: { ...opened('d1', 'walk'), recovered: note } }) }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    expect(documentStore.getState().name).toBe('walk');
+    expect(sessionStore.getState().messages.map((m) => [m.level, m.text])).toContainEqual(['warning', note]);
+  });
+
   it('save sends the edited motion as MTN bytes and clears dirty; a failed save keeps it dirty and says why', async () => {
     const saved: SaveMotionRequest[] = [];
     let refuse = false;

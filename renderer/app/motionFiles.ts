@@ -73,6 +73,8 @@ function adoptOpened(opened: OpenedMotion): void {
   });
   const session = sessionStore.getState();
   // The settings saved beside the motion (a project's own, applied after this, win for its motions).
+  // A save killed mid-write was finished before the file was read: said, since the pair on disk changed.
+  if (opened.recovered) session.notify('warning', opened.recovered);
   const tuningProblem = adoptTuningFile(opened, documentStore.getState().motion!);
   if (tuningProblem) session.notify('warning', tuningProblem);
   if (opened.readOnly)
@@ -234,12 +236,15 @@ export async function save(): Promise<boolean> {
   const tuningText = inProject ? undefined : tuningTextToSave(doc);
   const path = doc.path;
   let reload = false;
+  /** Where a Reload from disk kept the edits it drops (main wrote them beside the motion first). */
+  let kept: string | null = null;
   const ok = await busy(
     'Save',
     async () => {
       const mtnBytes = writeMtn(motion);
       // A .mtn or tuning file changed on disk since it was opened is not replaced without asking
-      // (renderer/app/changedOnDisk.ts); a reload opens the file again, once this save is over.
+      // (renderer/app/changedOnDisk.ts); a reload opens the file again, once this save is over, after the edits it
+      // drops are kept in a new file beside the motion (a failure to keep them stops the reload, and says why).
       const outcome = await saveMindingDisk(
         (overwriteChanged) =>
           requireApi().saveMotion({
@@ -250,6 +255,15 @@ export async function save(): Promise<boolean> {
             ...(overwriteChanged && { overwriteChanged: true }),
           }),
         async () => {
+          // The edits as they are now (the question may have stood while the page changed).
+          const now = documentStore.getState();
+          const current = now.documentId === documentId && now.motion ? now : null;
+          const copy = await requireApi().keepMotionCopy({
+            documentId,
+            mtnBytes: current && current.motion !== motion ? writeMtn(current.motion!) : mtnBytes,
+            ...(tuningText !== undefined ? { tuningText: current ? tuningTextToSave(current) : tuningText } : {}),
+          });
+          kept = copy.path;
           reload = true;
         },
         { replacesEdits: true },
@@ -273,6 +287,13 @@ export async function save(): Promise<boolean> {
   );
   if (reload && documentStore.getState().documentId === documentId) {
     await openPath(path, false);
+    if (kept !== null)
+      sessionStore
+        .getState()
+        .notify(
+          'info',
+          `Reloaded ${basenameOf(path)} from disk. Your edits were kept in ${kept} (listed under File › Open Recent): open it to get them back.`,
+        );
     return false;
   }
   if (ok === true && inProject) return projectTuning.store();

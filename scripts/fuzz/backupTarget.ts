@@ -95,7 +95,13 @@ function seeds(): Uint8Array[] {
   // The bytes the store writes for each copy (its put writes them off the main thread; seeds are made at once).
   return copies.map(([copy, inputs]) => {
     const b = checkBackup(copy, null);
-    return backupFileBytes(b, b.part === 'motion' ? inputs : []);
+    // A motion's copy keeps what its edits were made over (loadedFiles.ts LoadedPair): the fuzzer reaches its check too.
+    return b.part === 'motion'
+      ? backupFileBytes(b, inputs, {
+          mtn: { kind: 'file', size: 152224, mtimeMs: 1.7e12, sha256: 'ab'.repeat(32) },
+          tuning: { kind: 'absent' },
+        })
+      : backupFileBytes(b, []);
   });
 }
 

@@ -39,6 +39,8 @@ import type {
   OpenMotionRequest,
   RecentFile,
   SaveMotionAsRequest,
+  KeepMotionCopyRequest,
+  KeptMotionCopy,
   SaveMotionRequest,
   SaveOutcome,
   SavedFile,
@@ -96,6 +98,11 @@ export interface ActGuyApi {
   saveMotion(req: SaveMotionRequest): Promise<SaveOutcome>;
   /** Shows a save dialog (.mtn), then saves there. */
   saveMotionAsDialog(req: SaveMotionAsRequest): Promise<SaveOutcome>;
+  /**
+   * Writes the page's edits of a motion as a new .mtn (and tuning file) beside its own, never over a file: what a
+   * Reload from disk would drop is kept there first.
+   */
+  keepMotionCopy(req: KeepMotionCopyRequest): Promise<KeptMotionCopy>;
 
   /** Compresses the document's current state in the worker thread. */
   compressMotion(req: CompressRequest): Promise<CompressOutcome>;
@@ -199,6 +206,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'closeDocument',
   'saveMotion',
   'saveMotionAsDialog',
+  'keepMotionCopy',
   'compressMotion',
   'exportMt3',
   'exportMt3Dialog',

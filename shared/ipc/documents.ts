@@ -38,6 +38,11 @@ export interface OpenedMotion {
    * with parseTuning against the motion), or why it could not be read. Absent or null when there is none.
    */
   tuning?: TuningFileRead | null;
+  /**
+   * What the open finished first: a Save of this .mtn with its tuning file that was killed mid-write, completed or
+   * rolled back from its journal (electron/handlers.ts finishInterruptedSave). Absent when nothing lay there.
+   */
+  recovered?: string;
 }
 
 /** A motion's tuning file as main read it: the text, or why it could not be read (too large, unreadable). */
@@ -116,6 +121,25 @@ export interface SaveMotionAsRequest {
   tuningText?: string;
   /** Suggested file name (e.g. "walk.mtn"); the dialog starts beside the document. */
   defaultName?: string;
+}
+
+/**
+ * The page's edits of a motion kept as a new file beside its .mtn before a Reload from disk drops them
+ * (renderer/app/motionFiles.ts save): the motion, and the tuning file's text when the page keeps one beside it.
+ */
+export interface KeepMotionCopyRequest {
+  documentId: DocumentId;
+  mtnBytes: Uint8Array;
+  /** As SaveMotionRequest.tuningText: written beside the copy with it. */
+  tuningText?: string;
+}
+
+/** Where keepMotionCopy wrote the copy (a new file; nothing was replaced). */
+export interface KeptMotionCopy {
+  /** Absolute path of the new .mtn (listed under File › Open Recent). */
+  path: string;
+  /** Its tuning file, when one was written. */
+  tuningPath: string | null;
 }
 
 /** A finished save. The main side now caches these bytes for the document. */

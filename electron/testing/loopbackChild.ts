@@ -1,0 +1,61 @@
+/**
+ * For tests that run the loopback server in a process of its own, as `npm run web` does: serve.ts bundled as
+ * dist/electron/loopback.cjs is (into a folder of the test's), and a child started on it that is ready once it prints
+ * its `ActGuy web: URL` line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+
+const root = join(__dirname, '..', '..');
+
+/** Bundles serve.ts into `dir` (dist/electron/loopback.cjs) beside a stand-in renderer folder; returns both paths. */
+export async function bundleLoopback(dir: string): Promise<{ bundle: string; rendererDir: string }> {
+  const bundle = join(dir, 'dist', 'electron', 'loopback.cjs');
+  await build({
+    entryPoints: [join(root, 'electron', 'loopback', 'serve.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ActGuy</title>');
+  return { bundle, rendererDir };
+}
+
+export interface ServedChild {
+  child: ChildProcess;
+  url: URL;
+  stderr: () => string;
+}
+
+/** Starts node on `args` (the bundle and its arguments) with `env` and waits, at most 15 s, for the URL it prints. */
+export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promise<ServedChild> {
+  const child = spawn(process.execPath, args, {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code}: ${stderr}`));
+    });
+  });
+  return { child, url: new URL(url), stderr: () => stderr };
+}
