@@ -73,8 +73,8 @@ test('a right-click on the curves opens the edits at that frame: one undo step e
   // Enter adds the key: one undo step, named as K names it.
   await page.keyboard.press('Enter');
   await expect(menu).toHaveCount(0);
-  expect((await canvasData(canvas)).userKeyFrames.split(',')).toContain(String(f));
-  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Add user key \\(LeftFoot, frame ${f}\\)`));
+  await expect.poll(async () => (await canvasData(canvas)).userKeyFrames.split(',')).toContain(String(f));
+  await expect.poll(() => undoLabel(page)).toMatch(new RegExp(`^Undo Add user key \\(LeftFoot, frame ${f}\\)`));
 
   // Again on that key: it is there to remove, and selected, so Delete in the menu takes it; ↓ ↓ goes to Lock.
   await rightClickCurves(page, f);
@@ -87,14 +87,14 @@ test('a right-click on the curves opens the edits at that frame: one undo step e
   await expect(page.getByTestId('tuning-context-lock')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('lock-item').filter({ hasText: `LeftFoot frame ${f}` })).toHaveCount(1);
-  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Lock LeftFoot, frame ${f}`));
+  await expect.poll(() => undoLabel(page)).toMatch(new RegExp(`^Undo Lock LeftFoot, frame ${f}`));
 
   // Escape closes the menu and gives the keyboard back to the curves, where the tuning keys act.
   await rightClickCurves(page, f);
   await expect(page.getByTestId('tuning-context-lock')).toHaveText(`Unlock LeftFoot at Frame ${f}L`);
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
-  expect(await focused(page)).toBe('curve-canvas');
+  await expect.poll(() => focused(page)).toBe('curve-canvas');
 
   // A right-drag pans time, as before, and opens no menu.
   const before = (await canvasData(canvas)).viewStart;
@@ -108,7 +108,7 @@ test('a right-click on the curves opens the edits at that frame: one undo step e
   await page.mouse.move(x + 60, y, { steps: 4 });
   await page.mouse.up({ button: 'right' });
   await expect(menu).toHaveCount(0);
-  expect((await canvasData(canvas)).viewStart).not.toBe(before);
+  await expect.poll(async () => (await canvasData(canvas)).viewStart).not.toBe(before);
 
   // The Menu key over the curves opens it at the pointer.
   await page.mouse.move(x, y);
@@ -155,7 +155,7 @@ test('a right-click on a timeline row selects its joint and opens the edits ther
   await saveScreenshot('round16-timeline-context-menu-1920x1080');
   await page.getByTestId('tuning-context-trace').click();
   await expect(page.getByTestId('trace-item').filter({ hasText: new RegExp(`^${f}`) })).toHaveCount(1);
-  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Add trace key \\(frame ${f}\\)`));
+  await expect.poll(() => undoLabel(page)).toMatch(new RegExp(`^Undo Add trace key \\(frame ${f}\\)`));
 
   // On the joint's lock in the lock row: Unlock the whole lock, one undo step.
   await dragLockRow(page, f, f + 3);
@@ -164,7 +164,7 @@ test('a right-click on a timeline row selects its joint and opens the edits ther
   await expect(page.getByTestId('tuning-context-lock')).toHaveText(`Unlock ${name} at Frame ${f + 2}L`);
   await page.getByTestId('tuning-context-unlock-range').click();
   await expect(page.getByTestId('lock-item').filter({ hasText: `${name}` })).toHaveCount(0);
-  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Unlock ${name}, frames ${f}–${f + 3}`));
+  await expect.poll(() => undoLabel(page)).toMatch(new RegExp(`^Undo Unlock ${name}, frames ${f}–${f + 3}`));
 
   // On another joint's lock: that joint is selected, and the menu unlocks its lock (not "Lock Hips", refused there).
   const [, other, a, b] = /^(\w+) frames (\d+)–(\d+)/
@@ -187,7 +187,7 @@ test('a right-click on a timeline row selects its joint and opens the edits ther
   await expect(page.getByTestId('tuning-context-lock')).toHaveAttribute('title', /root translation cannot be locked/);
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
-  expect(await focused(page)).toBe('timeline-canvas');
+  await expect.poll(() => focused(page)).toBe('timeline-canvas');
 
   // Near the window's bottom right corner the menu opens inside it.
   const box = (await canvas.boundingBox())!;
@@ -246,6 +246,6 @@ test('a right-click on the event row away from the events adds one there, as one
   await page.getByTestId('sev-context-addAtPlayhead').click();
   await expect(page.getByTestId('sev-marker')).toHaveCount(frames.length + 1);
   expect(await markerFrames(page)).toContain(f);
-  expect(await undoLabel(page)).toMatch(new RegExp(`^Undo Add SE_\\w+ at frame ${f}`));
+  await expect.poll(() => undoLabel(page)).toMatch(new RegExp(`^Undo Add SE_\\w+ at frame ${f}`));
   expect(pageErrors).toEqual([]);
 });
