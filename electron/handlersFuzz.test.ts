@@ -17,7 +17,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FormatError } from '../shared/errors';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { ActGuyApiError } from '../shared/ipc/transport';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { PathNotAllowedError } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import {

@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { ASSETS, SAMPLE_MTN, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 

@@ -43,7 +43,8 @@ import {
 } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
-import { createHandlers, dispatchInvoke } from './handlers';
+import { createHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { workerImportRunner } from './interchange/importRunner';
 import {
   createKeepAwake,

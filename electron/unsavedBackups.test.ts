@@ -25,7 +25,8 @@ import type { CompressClient } from './compressClient';
 import { asyncWriteIo, atomicWriteIo, settleWrites, writesInFlight } from './fsutil';
 import { host } from './tempFiles';
 import { inProcessMotionChecker } from './motionCheckJob';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import {
   SAMPLE_MTN,
   testHandlers,

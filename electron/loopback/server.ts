@@ -27,7 +27,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError } from '../../shared/ipc/codec';
 import { isInvokeMember } from '../../shared/ipc/transport';
-import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import type { ApiHandlers } from '../handlers';
+import { dispatchInvoke } from '../invokeReply';
 import { CONTENT_SECURITY_POLICY } from '../security';
 
 /** Header carrying the token on RPCs (same name as renderer/transport/loopback.ts). */
