@@ -39,7 +39,15 @@ import { offeredFileName, requireBytes, requireCompressRequest, requireObject, r
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
-import { allowUnlessLinkedOut, canonicalPath, linkOutOf, quotePath, type PathPolicy } from './pathPolicy';
+import {
+  allowDialogAnswer,
+  allowUnlessLinkedOut,
+  canonicalPath,
+  linkOutOf,
+  quotePath,
+  type PathPolicy,
+  withExtension,
+} from './pathPolicy';
 import { openRecentFileOrRefuse, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
@@ -437,18 +445,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return join(dirname(doc.path), offeredFileName(defaultName, `${baseNameOf(doc.path)}.${extension}`));
   };
 
-  const withExtension = (path: string, extension: string): string =>
-    extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
-
-  /**
-   * Grants the file a save dialog's answer names once its extension is added: the name chosen itself, or, when
-   * the extension made it another name (`walk2` -> `walk2.mtn`), that file only where it really lies in the chosen
-   * folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder.
-   */
-  const allowCompleted = (chosen: string, path: string): void => {
-    if (path === chosen) policy.allowFile(path);
-    else allowUnlessLinkedOut(policy, dirname(path), path);
-  };
+  /** Grants the file a save dialog's answer names once its extension is added (pathPolicy.ts allowDialogAnswer). */
+  const allowCompleted = (chosen: string, path: string): void => allowDialogAnswer(policy, chosen, path);
 
   const projectHandlers = createProjectHandlers({
     policy,

@@ -33,7 +33,7 @@ import type { DialogPort, FileFilter } from '../dialogPort';
 import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
 import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
 import { offeredFileName, requireBytes, requireObject, requirePath } from '../ipcArgs';
-import { quotePath, type PathPolicy } from '../pathPolicy';
+import { allowDialogAnswer, quotePath, withExtension, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
 import { runBatchImport } from './batchImport';
@@ -281,8 +281,8 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
         defaultPath: join(dirname(doc.path), name),
       });
       if (!chosen) return { status: 'cancelled' };
-      const path = extname(chosen).toLowerCase() === '.glb' ? chosen : `${chosen}.glb`;
-      policy.allowFile(path);
+      const path = withExtension(chosen, 'glb');
+      allowDialogAnswer(policy, chosen, path);
       return exportGltf({
         documentId: req.documentId,
         source,
