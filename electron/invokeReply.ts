@@ -49,11 +49,24 @@ function clipMessage(message: string): string {
 export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
   if (!isInvokeMember(member))
     return { ok: false, error: { message: `unknown API member ${JSON.stringify(member.slice(0, 64))}` } };
+  const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
+  if (typeof handler !== 'function')
+    return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
+  return replyOf(member, arg, handler);
+}
+
+/**
+ * The reply to one call from the page: its value, or its failure in the envelope every channel answers in (main's
+ * dropped-file channel too): the message clipped, a bad file's kind and plain words, a change on disk for the page's
+ * question, and anything unexpected worded `FILE: message` (or `member: message`), never a stack.
+ */
+export async function replyOf(
+  member: string,
+  arg: unknown,
+  run: (arg: unknown) => unknown | Promise<unknown>,
+): Promise<IpcReply<unknown>> {
   try {
-    const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
-    if (typeof handler !== 'function')
-      return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
-    return { ok: true, value: await handler(arg) };
+    return { ok: true, value: await run(arg) };
   } catch (e) {
     if (e instanceof FormatError)
       return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind, plain: plainOf(e) } };

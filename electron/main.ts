@@ -44,7 +44,7 @@ import {
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
 import { createHandlers } from './handlers';
-import { dispatchInvoke } from './invokeReply';
+import { dispatchInvoke, replyOf } from './invokeReply';
 import { workerImportRunner } from './interchange/importRunner';
 import {
   createKeepAwake,
@@ -474,16 +474,14 @@ async function start(): Promise<void> {
   // a string from the page) and is granted as a pick (electron/droppedFiles.ts, docs/security.md).
   ipcMain.handle(DROPPED_FILE_CHANNEL, async (event, path: unknown) => {
     if (!trustedSender(event)) return REFUSED_SENDER;
-    try {
-      const value = grantDroppedFile(path, {
+    // Answered in the invoke members' envelope (invokeReply.ts): clipped, a bad file's kind, no stack.
+    return replyOf('openDroppedFile', path, () =>
+      grantDroppedFile(path, {
         grantChosen: grantSystemFile,
         grantImport: (p) => policy.allowFile(lookedAtPath(p), { asJudged: true }),
         rememberFolder: (p) => lastFolder.rememberFileChosen(p),
-      });
-      return { ok: true, value };
-    } catch (e) {
-      return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
-    }
+      }),
+    );
   });
   rebuildMenu();
 
