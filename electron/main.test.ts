@@ -225,7 +225,11 @@ vi.mock('electron', () => ({
     },
   },
   ipcMain: {
-    handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => fake.state.ipc.set(channel, fn),
+    // As Electron's: a second handler for one channel throws ("Attempted to register a second handler").
+    handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => {
+      if (fake.state.ipc.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+      fake.state.ipc.set(channel, fn);
+    },
   },
   Menu: {
     setApplicationMenu: (m: { template: never[] }) => fake.state.menus.push(m),
