@@ -53,6 +53,8 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** app.enableSandbox and app.whenReady, in the order main called them. */
     readyOrder: [] as string[],
+    /** The app events main listened to when it first waited for 'ready'. */
+    heardBeforeReady: null as string[] | null,
     /** What main set the session's spell checker to (undefined: left as Electron starts it, on). */
     spellChecker: undefined as boolean | undefined,
     /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
@@ -177,6 +179,7 @@ vi.mock('electron', () => ({
     isPackaged: false,
     whenReady: () => {
       fake.state.readyOrder.push('whenReady');
+      fake.state.heardBeforeReady ??= [...fake.state.appEvents.keys()];
       return Promise.resolve();
     },
     enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
@@ -444,6 +447,13 @@ describe('electron main', () => {
       channel: MENU_COMMAND_CHANNEL,
       payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') },
     });
+  });
+
+  it("listens for macOS open-file before 'ready' (a double-click that launches the app sends it then), and for the rest", () => {
+    // Electron emits open-file as the app launches, before 'ready': a listener added after it misses that file.
+    expect(fake.state.heardBeforeReady).toEqual(expect.arrayContaining(['open-file', 'web-contents-created']));
+    for (const event of ['second-instance', 'will-quit', 'window-all-closed', 'child-process-gone'])
+      expect(fake.state.appEvents.has(event)).toBe(true);
   });
 
   it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
