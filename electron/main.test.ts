@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { handedOverSeam as systemFilesSeam } from './systemFiles';
-import { writesInFlight } from './fsutil';
+import { writesInFlight } from './writeTurns';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {

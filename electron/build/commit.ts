@@ -45,7 +45,6 @@ import {
 import { describeFsError } from '../fsErrors';
 import {
   asyncWriteIo,
-  inTurn,
   keepMode,
   makeFolders,
   modeToKeep,
@@ -54,13 +53,13 @@ import {
   readSmallFile,
   refuseTempNotWritten,
   tempMadeAs,
-  trackWrite,
   writePiecesAsync,
   type FolderPin,
   type SmallFile,
   type TempMade,
   notReplaceableMessage,
 } from '../fsutil';
+import { inTurn, trackWrite } from '../writeTurns';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
 
@@ -854,7 +853,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
  * rest (the checks, the lock, the backups, the journal, the renames) is as commitOutputs does it, in the same order:
  * the same files in the end, after a failure or a kill at any step. The lock is held while the temps are written. A
  * second asynchronous write of any of the same files in this process (a second Save, with or without its tuning file)
- * waits for this one to end and then goes (fsutil.ts inTurn): the newer one lands last, never refused by this
+ * waits for this one to end and then goes (writeTurns.ts inTurn): the newer one lands last, never refused by this
  * commit's lock as another run's. The commit counts in writesInFlight (fsutil.ts) until it ends, so a quit waits for
  * it.
  */
