@@ -25,7 +25,7 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import type { MenuCommand } from '../shared/ipc/menu';
@@ -59,7 +59,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { workerLauncher } from './project/buildRunner';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
-import { CONTENT_SECURITY_POLICY } from './security';
+import { CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
@@ -173,17 +173,6 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
 ]);
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-};
-
 /** dist/electron -> dist/renderer (inside app.asar when packaged). */
 const rendererDir = resolve(__dirname, '..', 'renderer');
 
@@ -235,20 +224,14 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
 async function serveRenderer(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  let rel: string;
-  try {
-    rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-  } catch {
-    // A malformed escape (`%E0%A4%A`): the handler's promise rejected, unanswered; it is a missing file.
-    return new Response('not found', { status: 404 });
-  }
-  const full = normalize(join(rendererDir, rel));
-  if (!full.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+  // A malformed escape (`%E0%A4%A`) or a path out of the folder is a missing file (security.ts rendererFileOf).
+  const full = rendererFileOf(rendererDir, url.pathname);
+  if (full === 'malformed' || full === 'outside') return new Response('not found', { status: 404 });
   try {
     const body = await readFile(full);
     return new Response(new Uint8Array(body), {
       headers: {
-        'Content-Type': CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Type': rendererContentType(full),
         'Content-Security-Policy': CONTENT_SECURITY_POLICY,
         'X-Content-Type-Options': 'nosniff',
       },
