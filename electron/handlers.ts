@@ -483,7 +483,6 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       dialogs,
       compress,
       documents,
-      checkCompressRequest: requireCompressRequest,
       runImport: ctx.runImport,
     }),
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
