@@ -1,3 +1,10 @@
+/**
+ * Reading and writing one file of the user's, safely: reads bounded and refusing what is not a plain file (a FIFO, a
+ * device, another user's file where that matters), atomic writes (a temp beside the target, flushed, renamed over it,
+ * its permissions kept; synchronous and in Node's thread pool), and folder pins (a write goes only into the folder
+ * that was checked). Several files as one unit are build/commit.ts's; the count and order of the writes running,
+ * writeTurns.ts's.
+ */
 import {
   closeSync,
   constants,

@@ -200,7 +200,10 @@ function startupSamples(): UserSamples {
 let mainWindow: BrowserWindow | null = null;
 /** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
 let windowShown = false;
-/** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
+/**
+ * What the page may read and write (pathPolicy.ts): the files the user chose, granted here when chosen outside the
+ * window (the command line, a second launch, Finder's "Open With", a drop) and by the handlers (dialogs, Open Recent).
+ */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
 let closeConfirmed = false;
