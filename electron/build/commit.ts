@@ -467,18 +467,6 @@ function relativeLike(ancestor: string, target: string, shown: string): string {
 const heldLocks = new Set<string>();
 
 /**
- * Takes the commit lock of an output set. The lock file is read as untrusted
- * input (commitJournal.ts parseLock). A lock is taken over when its owner on
- * this machine died, or its process id is alive but is not the process that
- * took it (where the system tells process starts apart, a lock must name its
- * holder's start: a planted lock naming pid 1 does not block), or it is a day
- * old; a lock of another machine, or one naming no holder, once it is an hour
- * old (FOREIGN_LOCK_MS), with a note. Ages count from its date or its file's
- * change time, whichever is earlier, so a lock dated in the future cannot block
- * for longer; otherwise the refusal says who holds it, since when, when it
- * lapses and which file to delete.
- */
-/**
  * Whether a live process of this machine may be the holder of a lock that recorded `recorded` as its holder's
  * start, `actual` being that process's start as read now and `mine` this process's own. Where the system records
  * starts (`mine` known), a lock with none is planted, and one whose start differs names a process that came after
@@ -533,6 +521,18 @@ function lockOrSayWhy(take: () => TakenLock, files: readonly OutputFile[]): Take
   }
 }
 
+/**
+ * Takes the commit lock of an output set. The lock file is read as untrusted
+ * input (commitJournal.ts parseLock). A lock is taken over when its owner on
+ * this machine died, or its process id is alive but is not the process that
+ * took it (where the system tells process starts apart, a lock must name its
+ * holder's start: a planted lock naming pid 1 does not block), or it is a day
+ * old; a lock of another machine, or one naming no holder, once it is an hour
+ * old (FOREIGN_LOCK_MS), with a note. Ages count from its date or its file's
+ * change time, whichever is earlier, so a lock dated in the future cannot block
+ * for longer; otherwise the refusal says who holds it, since when, when it
+ * lapses and which file to delete.
+ */
 function takeLock(fs: CommitFs, path: string): TakenLock {
   const myStart = processStart(process.pid);
   const me = `${host()} ${process.pid} ${Date.now()}${myStart ? ` ${myStart}` : ''}`;
