@@ -25,7 +25,7 @@ export default {
     'shared/strcode.ts',
     'electron/pathPolicy.ts',
     'electron/fsutil.ts',
-    'electron/handlers.ts',
+    'electron/{handlers,invokeReply,workspaceListing,ipcArgs}.ts',
     'electron/project/projectHandlers.ts',
     'renderer/state/documentStore.ts',
     'renderer/sev/sevStore.ts',

@@ -16,7 +16,7 @@ import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/ho
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { dispatchInvoke } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
 import { inProcessBuild, testProjectHandlers } from './testing/projectHarness';
 

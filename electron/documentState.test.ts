@@ -6,7 +6,7 @@ import type { DocumentStateReport } from '../shared/ipc/documents';
 import { unsavedSentence } from '../shared/unsaved';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { dispatchInvoke } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { testHandlers } from './testing/handlerHarness';
 
 describe('reportDocumentState (main close confirmation)', () => {

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
-import { dispatchInvoke } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, saveAgainNext } from './fsErrors';
 import { inProcessMotionChecker } from './motionCheckJob';
 import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';

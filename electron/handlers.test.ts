@@ -12,7 +12,8 @@ import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { asyncWriteIo, atomicWriteIo } from './fsutil';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { SAVE_MOTION_NEXT } from './fsErrors';
 import {
   SAMPLE_MTN,

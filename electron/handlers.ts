@@ -2,29 +2,17 @@
  * The one implementation of ActGuyApi's invoke members, as plain async
  * functions over Node (fs, the compress worker). Electron IPC (main.ts) and
  * the loopback server (loopback/server.ts) both serve exactly these functions
- * through `dispatchInvoke`.
+ * through `dispatchInvoke` (invokeReply.ts).
  *
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  opendirSync,
-  rmSync,
-  statSync,
-  type Dir,
-  type Dirent,
-} from 'node:fs';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { escapeControls, FormatError, quoteJson } from '../shared/errors';
-import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
+import { closeSync, existsSync, fstatSync, lstatSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { escapeControls, FormatError } from '../shared/errors';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
 import type { UnsavedBackup } from '../shared/ipc/backups';
-import type { CompressRequest } from '../shared/ipc/compress';
 import type {
   AppInfo,
   DocumentId,
@@ -36,52 +24,31 @@ import type {
   RecentFileKind,
   SaveOutcome,
   TuningFileRead,
-  WorkspaceFile,
 } from '../shared/ipc/documents';
-import {
-  ActGuyApiError,
-  isInvokeMember,
-  type InvokeArg,
-  type InvokeResult,
-  type IpcReply,
-} from '../shared/ipc/transport';
+import type { InvokeArg, InvokeResult } from '../shared/ipc/transport';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import {
-  baseNameOf,
-  inTurn,
-  pinFolder,
-  readBytes,
-  readBytesOf,
-  writeFileAtomicAsync,
-  writeNewFileAsync,
-} from './fsutil';
+import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync, writeNewFileAsync } from './fsutil';
+import { inTurn } from './writeTurns';
 import { openIfBeside } from './besideFiles';
 import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
 import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
-import {
-  offeredFileName,
-  requireBytes,
-  requireObject,
-  requirePath,
-  requireRotationOverrides,
-  requireString,
-} from './ipcArgs';
+import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
 import {
+  allowDialogAnswer,
   allowUnlessLinkedOut,
   canonicalPath,
-  isInside,
   linkOutOf,
-  PathNotAllowedError,
   quotePath,
   type PathPolicy,
+  withExtension,
 } from './pathPolicy';
 import { openRecentFileOrRefuse, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
@@ -94,6 +61,7 @@ import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
+import { fileExtensions, listFiles } from './workspaceListing';
 
 /** Every invoke member as a function of its one argument. */
 export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
@@ -148,15 +116,6 @@ export interface HandlerContext {
 function displayName(name: string): string {
   return escapeControls(name.length > 200 ? `${name.slice(0, 200)}…` : name);
 }
-
-/**
- * Limits of the workspace listing, so a huge folder cannot stall the main process: the files listed, the folder
- * depth, and every name looked at (a workspace of a million files the picker does not want, a home folder, took
- * the main process seconds before 2026-12-03). What the listing leaves out is said in the picker.
- */
-export const WORKSPACE_MAX_FILES = 5000;
-const WORKSPACE_MAX_DEPTH = 8;
-export const WORKSPACE_MAX_ENTRIES = 50_000;
 
 const MOTION_FILTERS: FileFilter[] = [
   { name: 'Motions (.mtn, .mt3, .mar)', extensions: ['mtn', 'mt3', 'mar'] },
@@ -609,18 +568,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return join(dirname(doc.path), offeredFileName(defaultName, `${baseNameOf(doc.path)}.${extension}`));
   };
 
-  const withExtension = (path: string, extension: string): string =>
-    extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
-
-  /**
-   * Grants the file a save dialog's answer names once its extension is added: the name chosen itself, or, when
-   * the extension made it another name (`walk2` -> `walk2.mtn`), that file only where it really lies in the chosen
-   * folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder.
-   */
-  const allowCompleted = (chosen: string, path: string): void => {
-    if (path === chosen) policy.allowFile(path);
-    else allowUnlessLinkedOut(policy, dirname(path), path);
-  };
+  /** Grants the file a save dialog's answer names once its extension is added (pathPolicy.ts allowDialogAnswer). */
+  const allowCompleted = (chosen: string, path: string): void => allowDialogAnswer(policy, chosen, path);
 
   const projectHandlers = createProjectHandlers({
     policy,
@@ -657,7 +606,6 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       dialogs,
       compress,
       documents,
-      checkCompressRequest: requireCompressRequest,
       runImport: ctx.runImport,
     }),
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
@@ -867,180 +815,4 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       });
     },
   };
-}
-
-/** Longest error message a reply carries: a handler that quotes its input must not send back megabytes. */
-const REPLY_MESSAGE_MAX = 16 * 1024;
-
-/** The file an invoke argument is about (its path), for messages of unexpected failures. */
-function fileOfArgument(arg: unknown): string | null {
-  if (typeof arg !== 'object' || arg === null) return null;
-  const a = arg as Record<string, unknown>;
-  for (const key of ['path', 'projectPath', 'folder'])
-    if (typeof a[key] === 'string' && a[key]) return quotePath(a[key] as string);
-  return null;
-}
-
-/**
- * An error as the message a user sees. Errors the handlers raise already
- * name the file; anything else (a TypeError from a bug) is reported as
- * `FILE: message` (or `member: message`), never as a bare JS message or a stack.
- */
-function replyMessage(e: unknown, member: string, arg: unknown): string {
-  const deliberate = e instanceof Error && (e.constructor === Error || e instanceof PathNotAllowedError);
-  const text = e instanceof Error ? e.message : String(e);
-  return clipMessage(deliberate ? text : `${fileOfArgument(arg) ?? member}: ${text}`);
-}
-
-/** A bad file's problem in plain words (shared/fileProblem.ts), its quoted pieces clipped as the message is. */
-function plainOf(e: FormatError): PlainFileProblem {
-  const p = plainFileProblem(e.kind, e.detail, e.place, e.file);
-  return { file: clipMessage(p.file), lead: clipMessage(p.lead), advice: p.advice };
-}
-
-function clipMessage(message: string): string {
-  return message.length <= REPLY_MESSAGE_MAX ? message : `${message.slice(0, REPLY_MESSAGE_MAX)}… (message shortened)`;
-}
-
-/**
- * Runs one invoke member for a transport and wraps the outcome in a reply, so
- * no exception crosses a transport raw and both transports report failures alike.
- */
-export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
-  if (!isInvokeMember(member))
-    return { ok: false, error: { message: `unknown API member ${JSON.stringify(member.slice(0, 64))}` } };
-  try {
-    const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
-    if (typeof handler !== 'function')
-      return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
-    return { ok: true, value: await handler(arg) };
-  } catch (e) {
-    if (e instanceof FormatError)
-      return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind, plain: plainOf(e) } };
-    // A save refused over a change on disk: the page asks whether to reload or replace it (loadedFiles.ts).
-    if (e instanceof ChangedOnDiskError)
-      return {
-        ok: false,
-        error: { message: clipMessage(e.message), changedOnDisk: { path: e.path, change: e.change } },
-      };
-    if (e instanceof ActGuyApiError)
-      return {
-        ok: false,
-        error: { message: clipMessage(e.message), formatKind: e.formatKind, ...(e.plain ? { plain: e.plain } : {}) },
-      };
-    return { ok: false, error: { message: replyMessage(e, member, arg) } };
-  }
-}
-
-/**
- * The files under `root` (of the extensions wanted), folders in name order, within the limits above; `incomplete`
- * says which limit left files out.
- */
-function listFiles(root: string, extensions: string[] | null): { files: WorkspaceFile[]; incomplete?: string } {
-  const files: WorkspaceFile[] = [];
-  let entries = 0;
-  let tooDeep = false;
-  let stopped: 'files' | 'entries' | null = null;
-  const walk = (dir: string, depth: number): void => {
-    if (depth > WORKSPACE_MAX_DEPTH) {
-      tooDeep = true;
-      return;
-    }
-    // Names read one at a time and counted as read: a folder of a million names costs the budget, not a million.
-    const names: Dirent[] = [];
-    let handle: Dir | undefined;
-    try {
-      handle = opendirSync(dir);
-      for (let d = handle.readSync(); d !== null; d = handle.readSync()) {
-        if (++entries > WORKSPACE_MAX_ENTRIES) {
-          stopped = 'entries';
-          break;
-        }
-        if (!d.name.startsWith('.') && d.name !== 'node_modules') names.push(d);
-      }
-    } catch {
-      // an unreadable folder is left out, not fatal (what was read of it is listed)
-    } finally {
-      try {
-        handle?.closeSync();
-      } catch {
-        // closed already
-      }
-    }
-    names.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    for (const d of names) {
-      const name = d.name;
-      const extension = extname(name).slice(1).toLowerCase();
-      // A plain file of another kind needs no stat.
-      if (d.isFile() && extensions && !extensions.includes(extension)) continue;
-      const full = join(dir, name);
-      let st;
-      try {
-        st = lstatSync(full);
-        if (st.isSymbolicLink()) {
-          // A link is listed only when it resolves inside the workspace (a link out would be refused on open anyway).
-          if (!isInside(root, canonicalPath(full))) continue;
-          st = statSync(full);
-        }
-      } catch {
-        continue; // vanished, unreadable or a link loop: left out
-      }
-      if (st.isDirectory()) {
-        if (!stopped) walk(full, depth + 1);
-      } else if (st.isFile()) {
-        if (extensions && !extensions.includes(extension)) continue;
-        if (files.length === WORKSPACE_MAX_FILES) {
-          stopped = 'files';
-          return;
-        }
-        files.push({
-          path: full,
-          relativePath: relative(root, full).split(sep).join('/'),
-          byteLength: st.size,
-          extension,
-        });
-      }
-      if (stopped === 'files') return;
-    }
-  };
-  walk(root, 0);
-  const smaller = 'to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER)';
-  const incomplete =
-    stopped === 'files'
-      ? `Only the first ${WORKSPACE_MAX_FILES.toLocaleString('en-US')} files are listed (folders in name order): ${smaller}.`
-      : stopped === 'entries'
-        ? `The workspace holds more than ${WORKSPACE_MAX_ENTRIES.toLocaleString('en-US')} files and folders: the listing stopped there (folders in name order), so some files are not listed; ${smaller}.`
-        : tooDeep
-          ? `Folders more than ${WORKSPACE_MAX_DEPTH} levels below the workspace are not listed.`
-          : undefined;
-  return incomplete ? { files, incomplete } : { files };
-}
-
-/** The extensions a workspace listing filters by (lower case, no dot): at most 64 strings of at most 16 characters. */
-function fileExtensions(v: unknown): string[] {
-  if (!Array.isArray(v) || v.length > 64 || !v.every((e): e is string => typeof e === 'string' && e.length <= 16))
-    throw new Error('listWorkspace: extensions must be at most 64 file extensions of at most 16 characters');
-  return [...new Set(v.map((e) => e.toLowerCase().replace(/^\./, '')))];
-}
-
-function requireCompressRequest(v: unknown, what: string): CompressRequest {
-  const r = requireObject<CompressRequest>(v, what);
-  requireString(r.documentId, `${what}.documentId`);
-  if (!Number.isFinite(r.revision)) throw new Error(`${what}.revision must be a number`);
-  if (!Number.isInteger(r.motionFlags) || !Number.isInteger(r.waistJoint))
-    throw new Error(`${what}: motionFlags and waistJoint must be integers`);
-  const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
-  for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
-    if (!(Number.isFinite(t[key]) && t[key] > 0))
-      throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${quoteJson(t[key])}`);
-  for (const key of ['objectTolerance', 'shell'] as const)
-    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0))
-      throw new Error(`${what}: ${key} must be a number > 0 when given, found ${quoteJson(t[key])}`);
-  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined')
-    throw new Error(`${what}: method must be "classic" or "refined", found ${quoteJson(t.method)}`);
-  if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
-    throw new Error(`${what}.knownRevision must be an integer when given, found ${quoteJson(r.knownRevision)}`);
-  if (r.rotationToleranceOverridesDeg !== undefined)
-    requireRotationOverrides(r.rotationToleranceOverridesDeg, what, { zeroAllowed: false });
-  return r;
 }

@@ -6,6 +6,13 @@
  * FormatError, an API error, a path refusal: what dispatchInvoke words as raised), never a TypeError or other fault of
  * the handler's own, and in a few words: no error message quotes the page's 1 MiB back.
  *
+ * One way every member checks its argument (docs/architecture.md#electron, "Maintainer's read, round 5"): a member
+ * that takes a request (its ActGuyApi signature names one) refuses anything but an object first, with ipcArgs.ts
+ * requireObject's words, before it looks at a field, a document or a dialog; a member that takes none ignores whatever
+ * the page sends. A handler added without the check fails there (a field read from a string is undefined, not an
+ * error, so "no TypeError" alone does not always catch it). Mutations that fail: closeDocument's requireObject taken
+ * out (a string closed nothing and answered undefined); requireBuildId's requireObject taken out (getBuildStatus).
+ *
  * Mutations that fail: buildRunner.ts unknownBuild quoting the id whole (JSON.stringify, as before round 6):
  * getBuildStatus and cancelBuild answered 16 KiB (the reply's cap) of a page's 1 MiB build id; importOptions' `found`
  * back to String(req.fps) (importMotionDialog and importMotion answered 16 KiB of a 1 MiB fps); the compression
@@ -17,7 +24,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FormatError } from '../shared/errors';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { ActGuyApiError } from '../shared/ipc/transport';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { PathNotAllowedError } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import {
@@ -160,5 +168,57 @@ describe('every invoke member with hostile arguments', () => {
         short: true,
       });
     }
+  });
+});
+
+/** Each invoke member's parameter as ActGuyApi declares it (shared/ipc/api.ts): its name, or null for none. */
+const API_SOURCE = readFileSync(join(__dirname, '..', 'shared', 'ipc', 'api.ts'), 'utf8');
+function parameterOf(member: string): string | null {
+  const m = new RegExp(`^\\s+${member}\\((\\w*)`, 'm').exec(API_SOURCE);
+  if (!m) throw new Error(`ActGuyApi declares no ${member}(...)`);
+  return m[1] === '' ? null : m[1];
+}
+
+/** What a call answers, as the page would compare it: its value, or its error's class and message. */
+async function outcome(member: string, arg: unknown): Promise<unknown> {
+  try {
+    return { value: await (handlers[member as keyof ApiHandlers] as (a: unknown) => Promise<unknown>)(arg) };
+  } catch (e) {
+    return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+  }
+}
+
+describe('every invoke member checks its argument the one way', () => {
+  it('the contract declares members of both kinds', () => {
+    const taking = ACTGUY_INVOKE_MEMBERS.filter((m) => parameterOf(m) !== null);
+    expect(taking).toContain('openMotion');
+    expect(taking.length).toBeGreaterThan(25);
+    expect(ACTGUY_INVOKE_MEMBERS.filter((m) => parameterOf(m) === null)).toEqual(
+      expect.arrayContaining(['getAppInfo', 'cancelOpenMotion', 'restoreBackups']),
+    );
+  });
+
+  it("a member that takes a request refuses anything but an object first, in requireObject's words", async () => {
+    const wrong: string[] = [];
+    for (const member of ACTGUY_INVOKE_MEMBERS.filter((m) => parameterOf(m) !== null))
+      for (const arg of ['x', 7, true, [], [{ path: SAMPLE_MTN }]]) {
+        const got = await outcome(member, arg);
+        const expected = { error: `Error: ${member}: expected an object argument` };
+        if (JSON.stringify(got) !== JSON.stringify(expected))
+          wrong.push(`${member}(${JSON.stringify(arg)}): ${JSON.stringify(got).slice(0, 200)}`);
+      }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a member that takes no request answers the same whatever the page sends', async () => {
+    const wrong: string[] = [];
+    for (const member of ACTGUY_INVOKE_MEMBERS.filter((m) => parameterOf(m) === null)) {
+      const plain = JSON.stringify(await outcome(member, undefined));
+      for (const arg of ['x', 7, {}, { path: '/etc/passwd' }]) {
+        const got = JSON.stringify(await outcome(member, arg));
+        if (got !== plain) wrong.push(`${member}(${JSON.stringify(arg)}): ${got.slice(0, 200)} (with none: ${plain})`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * it; these throw a plain Error naming the member and the field at fault.
  */
 import { escapeControls, quoteJson } from '../shared/errors';
+import type { CompressRequest } from '../shared/ipc/compress';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
 /** The argument as an object (not null, not an array), else an Error. */
@@ -108,4 +109,27 @@ export function requireRotationOverrides(
     overrides[Number(joint)] = deg;
   }
   return overrides;
+}
+
+/** A compression request (compressMotion, and the one inside an MT3, glTF or MSH export), else an Error. */
+export function requireCompressRequest(v: unknown, what: string): CompressRequest {
+  const r = requireObject<CompressRequest>(v, what);
+  requireString(r.documentId, `${what}.documentId`);
+  if (!Number.isFinite(r.revision)) throw new Error(`${what}.revision must be a number`);
+  if (!Number.isInteger(r.motionFlags) || !Number.isInteger(r.waistJoint))
+    throw new Error(`${what}: motionFlags and waistJoint must be integers`);
+  const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
+  for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
+    if (!(Number.isFinite(t[key]) && t[key] > 0))
+      throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${quoteJson(t[key])}`);
+  for (const key of ['objectTolerance', 'shell'] as const)
+    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0))
+      throw new Error(`${what}: ${key} must be a number > 0 when given, found ${quoteJson(t[key])}`);
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined')
+    throw new Error(`${what}: method must be "classic" or "refined", found ${quoteJson(t.method)}`);
+  if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
+    throw new Error(`${what}.knownRevision must be an integer when given, found ${quoteJson(r.knownRevision)}`);
+  if (r.rotationToleranceOverridesDeg !== undefined)
+    requireRotationOverrides(r.rotationToleranceOverridesDeg, what, { zeroAllowed: false });
+  return r;
 }

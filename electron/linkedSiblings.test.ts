@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { ASSETS, SAMPLE_MTN, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 
@@ -157,6 +158,22 @@ describe('a name the app completes with an extension is not the name the user ch
     expect(exported.ok).toBe(false);
     if (!exported.ok) expect(exported.error.message).toContain(`it resolves to ${join(outside, 'theirs.mt3')}`);
     expect(readFileSync(join(outside, 'theirs.mt3'), 'utf8')).toBe(SECRET);
+  });
+
+  it('Export glTF "walk2" exports walk2.glb, which links out: refused the same way', async () => {
+    const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+    const motion = (opened as { value: { motion: { documentId: string; mtnBytes: Uint8Array } } }).value.motion;
+    writeFileSync(join(outside, 'theirs.glb'), SECRET);
+    symlinkSync(join(outside, 'theirs.glb'), join(received, 'walk2.glb'));
+    dialogs.answers.push(join(received, 'walk2'));
+    const exported = await call('exportGltfDialog', {
+      documentId: motion.documentId,
+      source: 'source',
+      mtnBytes: motion.mtnBytes,
+    });
+    expect(exported.ok).toBe(false);
+    if (!exported.ok) expect(exported.error.message).toContain(`it resolves to ${join(outside, 'theirs.glb')}`);
+    expect(readFileSync(join(outside, 'theirs.glb'), 'utf8')).toBe(SECRET);
   });
 });
 

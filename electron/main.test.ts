@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { handedOverSeam as systemFilesSeam } from './systemFiles';
-import { writesInFlight } from './fsutil';
+import { writesInFlight } from './writeTurns';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {
@@ -53,6 +53,8 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** app.enableSandbox and app.whenReady, in the order main called them. */
     readyOrder: [] as string[],
+    /** The app events main listened to when it first waited for 'ready'. */
+    heardBeforeReady: null as string[] | null,
     /** What main set the session's spell checker to (undefined: left as Electron starts it, on). */
     spellChecker: undefined as boolean | undefined,
     /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
@@ -177,6 +179,7 @@ vi.mock('electron', () => ({
     isPackaged: false,
     whenReady: () => {
       fake.state.readyOrder.push('whenReady');
+      fake.state.heardBeforeReady ??= [...fake.state.appEvents.keys()];
       return Promise.resolve();
     },
     enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
@@ -225,7 +228,11 @@ vi.mock('electron', () => ({
     },
   },
   ipcMain: {
-    handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => fake.state.ipc.set(channel, fn),
+    // As Electron's: a second handler for one channel throws ("Attempted to register a second handler").
+    handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => {
+      if (fake.state.ipc.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+      fake.state.ipc.set(channel, fn);
+    },
   },
   Menu: {
     setApplicationMenu: (m: { template: never[] }) => fake.state.menus.push(m),
@@ -440,6 +447,13 @@ describe('electron main', () => {
       channel: MENU_COMMAND_CHANNEL,
       payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') },
     });
+  });
+
+  it("listens for macOS open-file before 'ready' (a double-click that launches the app sends it then), and for the rest", () => {
+    // Electron emits open-file as the app launches, before 'ready': a listener added after it misses that file.
+    expect(fake.state.heardBeforeReady).toEqual(expect.arrayContaining(['open-file', 'web-contents-created']));
+    for (const event of ['second-instance', 'will-quit', 'window-all-closed', 'child-process-gone'])
+      expect(fake.state.appEvents.has(event)).toBe(true);
   });
 
   it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {

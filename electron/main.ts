@@ -25,7 +25,7 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import type { MenuCommand } from '../shared/ipc/menu';
@@ -43,7 +43,8 @@ import {
 } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
-import { createHandlers, dispatchInvoke } from './handlers';
+import { createHandlers } from './handlers';
+import { dispatchInvoke, replyOf } from './invokeReply';
 import { workerImportRunner } from './interchange/importRunner';
 import {
   createKeepAwake,
@@ -58,7 +59,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { workerLauncher } from './project/buildRunner';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
-import { CONTENT_SECURITY_POLICY } from './security';
+import { CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
@@ -73,7 +74,7 @@ import {
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
-import { writesInFlight } from './fsutil';
+import { writesInFlight } from './writeTurns';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
@@ -172,17 +173,6 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
 ]);
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-};
-
 /** dist/electron -> dist/renderer (inside app.asar when packaged). */
 const rendererDir = resolve(__dirname, '..', 'renderer');
 
@@ -210,7 +200,10 @@ function startupSamples(): UserSamples {
 let mainWindow: BrowserWindow | null = null;
 /** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
 let windowShown = false;
-/** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
+/**
+ * What the page may read and write (pathPolicy.ts): the files the user chose, granted here when chosen outside the
+ * window (the command line, a second launch, Finder's "Open With", a drop) and by the handlers (dialogs, Open Recent).
+ */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
 let closeConfirmed = false;
@@ -234,20 +227,14 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
 async function serveRenderer(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  let rel: string;
-  try {
-    rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-  } catch {
-    // A malformed escape (`%E0%A4%A`): the handler's promise rejected, unanswered; it is a missing file.
-    return new Response('not found', { status: 404 });
-  }
-  const full = normalize(join(rendererDir, rel));
-  if (!full.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+  // A malformed escape (`%E0%A4%A`) or a path out of the folder is a missing file (security.ts rendererFileOf).
+  const full = rendererFileOf(rendererDir, url.pathname);
+  if (full === 'malformed' || full === 'outside') return new Response('not found', { status: 404 });
   try {
     const body = await readFile(full);
     return new Response(new Uint8Array(body), {
       headers: {
-        'Content-Type': CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Type': rendererContentType(full),
         'Content-Security-Policy': CONTENT_SECURITY_POLICY,
         'X-Content-Type-Options': 'nosniff',
       },
@@ -473,16 +460,14 @@ async function start(): Promise<void> {
   // a string from the page) and is granted as a pick (electron/droppedFiles.ts, docs/security.md).
   ipcMain.handle(DROPPED_FILE_CHANNEL, async (event, path: unknown) => {
     if (!trustedSender(event)) return REFUSED_SENDER;
-    try {
-      const value = grantDroppedFile(path, {
+    // Answered in the invoke members' envelope (invokeReply.ts): clipped, a bad file's kind, no stack.
+    return replyOf('openDroppedFile', path, () =>
+      grantDroppedFile(path, {
         grantChosen: grantSystemFile,
         grantImport: (p) => policy.allowFile(lookedAtPath(p), { asJudged: true }),
         rememberFolder: (p) => lastFolder.rememberFileChosen(p),
-      });
-      return { ok: true, value };
-    } catch (e) {
-      return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
-    }
+      }),
+    );
   });
   rebuildMenu();
 

@@ -229,6 +229,22 @@ export function allowUnlessLinkedOut(
   return true;
 }
 
+/** A save dialog's answer with its extension added where the user left it off (`walk2` -> `walk2.mtn`). */
+export function withExtension(chosen: string, extension: string): string {
+  return extname(chosen).toLowerCase() === `.${extension}` ? chosen : `${chosen}.${extension}`;
+}
+
+/**
+ * Grants a file a save dialog's answer names: the name chosen itself, or, where the app made it another name (an
+ * extension added, `walk2` -> `walk2.mtn`; an MSH export's three files from one prefix), that file only where it really
+ * lies in the chosen folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder
+ * (docs/architecture.md#electron, "Maintainer's read, round 5").
+ */
+export function allowDialogAnswer(policy: PathPolicy, chosen: string, path: string): void {
+  if (path === chosen) policy.allowFile(path);
+  else allowUnlessLinkedOut(policy, dirname(path), path);
+}
+
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
 export const MAX_PATH_LENGTH = 4096;
 

@@ -1,11 +1,11 @@
 /**
- * Quitting waits for the writes still running (fsutil.ts writesInFlight: a copy of unsaved work, a save, an export
+ * Quitting waits for the writes still running (writeTurns.ts writesInFlight: a copy of unsaved work, a save, an export
  * being written off the main thread), for at most QUIT_WAIT_MS: a quit the moment a copy's write began no longer
  * cuts it off, so the next start finds the copy (docs/architecture.md#electron). Every write is atomic (a temp file
  * renamed over its target), so one cut off by a wait that ran out leaves the file it was replacing as it was, and its
  * temp file is swept later (by the next write of that file; a backup's when the store starts).
  */
-import { settleWrites } from './fsutil';
+import { settleWrites } from './writeTurns';
 
 /** The longest a quit waits for writes still running: a 44 MB copy of unsaved work takes well under a second. */
 const QUIT_WAIT_MS = 5000;

@@ -7,7 +7,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import { openedMotion, tempWorkspace, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { useBundledWorker } from './compress/buildWorkerForTests';
 import { workerCheckers } from './project/textCheck';

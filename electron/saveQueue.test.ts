@@ -1,6 +1,6 @@
 /**
  * Many saves of one file asked while one is written (Ctrl+S held, or Save again and again during a large save's
- * flush): each sent the whole file, and inTurn (fsutil.ts) held every one until its turn, memory without bound. Now a
+ * flush): each sent the whole file, and inTurn (writeTurns.ts) held every one until its turn, memory without bound. Now a
  * later write of exactly the same files takes the place of the one waiting (docs/security.md, round 36): at most one
  * runs and one waits, every caller is answered with the outcome of the write that took its place, and the last bytes
  * asked for are what ends on disk. The first write is held at its open by the asyncWriteIo seam, never by timing.

@@ -1,3 +1,5 @@
+import { extname, join, normalize, sep } from 'node:path';
+
 /**
  * The Content-Security-Policy of the app window. Electron's custom protocol
  * and the loopback server send it as a header; renderer/index.html carries the
@@ -19,3 +21,40 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** The type each of the renderer's files is served as, by both transports (anything else: application/octet-stream). */
+const RENDERER_CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json; charset=utf-8',
+};
+
+export function rendererContentType(path: string): string {
+  return RENDERER_CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The renderer's file a request's URL path names (`/` is index.html), for both transports (main.ts's `actguy://`
+ * handler, the loopback server): `malformed` for an escape that does not decode (`%E0%A4%A`) or a NUL, `outside` for
+ * a path that leaves the renderer's folder (`..`, `%2e%2e%2f`).
+ */
+export function rendererFileOf(rendererDir: string, pathname: string): string | 'malformed' | 'outside' {
+  let rel: string;
+  try {
+    rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+  } catch {
+    return 'malformed';
+  }
+  if (rel.includes('\0')) return 'malformed';
+  const full = normalize(join(rendererDir, rel));
+  return full.startsWith(rendererDir + sep) ? full : 'outside';
+}

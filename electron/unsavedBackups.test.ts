@@ -22,10 +22,12 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
-import { asyncWriteIo, atomicWriteIo, settleWrites, writesInFlight } from './fsutil';
+import { asyncWriteIo, atomicWriteIo } from './fsutil';
+import { settleWrites, writesInFlight } from './writeTurns';
 import { host } from './tempFiles';
 import { inProcessMotionChecker } from './motionCheckJob';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
 import {
   SAMPLE_MTN,
   testHandlers,

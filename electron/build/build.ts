@@ -24,13 +24,8 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import {
-  buildOutputFiles,
-  commitOutputs,
-  journalRefusedBeforeBuild,
-  lockRefusedBeforeBuild,
-  outputsRefusedBeforeBuild,
-} from './commit';
+import { buildOutputFiles, commitOutputs, journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from './commit';
+import { lockRefusedBeforeBuild } from './commitLock';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';

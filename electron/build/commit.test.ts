@@ -21,7 +21,8 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
-import { commitOutputs, commitStepCount, FOREIGN_LOCK_MS, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
+import { commitOutputs, commitStepCount, recoverOutputs, type CommitFs } from './commit';
+import { FOREIGN_LOCK_MS, mayHoldLock } from './commitLock';
 import { readSmallFile, writeFileAtomic } from '../fsutil';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The commit journal and lock (build/commit.ts) read as what they are: files
+ * The commit journal and lock (build/commit.ts, build/commitLock.ts) read as what they are: files
  * in a folder the user may have received from anyone. A journal is acted on
  * only when it provably belongs to the outputs being written now; a lock
  * blocks only while it is plausibly held. See docs/safety-journal.md.

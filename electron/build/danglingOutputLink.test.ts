@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
 import { buildProject } from './build';
-import { commitOutputs, OutputWriteError } from './commit';
+import { commitOutputs } from './commit';
+import { OutputWriteError } from './outputWriteError';
 import { inProcessCompressor, type MotionCompressor } from './compressPool';
 
 const dirs: string[] = [];

@@ -39,7 +39,8 @@ import {
 } from '../../shared/mar/constants';
 import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
-import { trackWrite, writeFileAtomic, writeFileAtomicAsync } from '../fsutil';
+import { writeFileAtomic, writeFileAtomicAsync } from '../fsutil';
+import { trackWrite } from '../writeTurns';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import {
   canonicalJson,

@@ -12,7 +12,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asyncWriteIo, writesInFlight } from '../fsutil';
+import { asyncWriteIo } from '../fsutil';
+import { writesInFlight } from '../writeTurns';
 import type { FileStamp } from './fileStamp';
 import { writeLastBuild, writeLastBuildAsync, type BuildSummary, type PendingLastBuild } from './lastBuild';
 

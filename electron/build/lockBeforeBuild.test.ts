@@ -1,5 +1,5 @@
 /**
- * A lock another live run holds beside the outputs fails a build before its work (commit.ts lockRefusedBeforeBuild),
+ * A lock another live run holds beside the outputs fails a build before its work (commitLock.ts lockRefusedBeforeBuild),
  * as a failure outside the inputs: `build --watch` retries it with its waits, and each retry under `--no-cache`
  * compressed every motion again before meeting the lock at the commit (docs/security.md, round 24). The commit's own
  * lock (commit.test.ts) is still what keeps two runs apart.

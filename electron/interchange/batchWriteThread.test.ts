@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { writeMtn } from '../../shared/mtn/write';
-import { asyncWriteIo, pinFolder, writesInFlight } from '../fsutil';
+import { asyncWriteIo, pinFolder } from '../fsutil';
+import { writesInFlight } from '../writeTurns';
 import { runBatchImport } from './batchImport';
 import type { ImportRunner } from './importRunner';
 

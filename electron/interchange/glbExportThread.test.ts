@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { readMtn } from '../../shared/mtn/read';
-import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import type { ApiHandlers } from '../handlers';
+import { dispatchInvoke } from '../invokeReply';
 import { openedMotion, tempWorkspace, testHandlers, useCompressClientPerTest } from '../testing/handlerHarness';
 import { encodeGlbExport } from './glbExportJob';
 

@@ -13,7 +13,8 @@ import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import type { ApiHandlers } from '../handlers';
+import { dispatchInvoke } from '../invokeReply';
 import {
   SAMPLE_MTN,
   scriptedDialogs,

@@ -15,7 +15,6 @@ import { dirname, extname, join } from 'node:path';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
 import { BVH_POSITION_READINGS, type BvhPositionReading } from '../../shared/interchange/types';
 import { quoteJson } from '../../shared/errors';
-import type { CompressRequest } from '../../shared/ipc/compress';
 import type {
   ExportGltfOutcome,
   ExportGltfRequest,
@@ -32,8 +31,8 @@ import type { DocumentTable, HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
 import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
-import { offeredFileName, requireBytes, requireObject, requirePath } from '../ipcArgs';
-import { quotePath, type PathPolicy } from '../pathPolicy';
+import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from '../ipcArgs';
+import { allowDialogAnswer, quotePath, withExtension, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
 import { runBatchImport } from './batchImport';
@@ -63,8 +62,6 @@ interface InterchangeHandlerContext {
   compress: CompressClient;
   /** The open documents of createHandlers: an import adds one, so compress, save and close work on it as on any other. */
   documents: DocumentTable;
-  /** createHandlers' compress-request check (shape, array types, tolerances > 0), so exports refuse what compressMotion refuses. */
-  checkCompressRequest(v: unknown, what: string): CompressRequest;
   /** How imports run; defaults to a fresh importWorker.cjs (beside the running bundle) per import. */
   runImport?: ImportRunner;
 }
@@ -139,7 +136,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     let mt3: Mt3Motion | undefined;
     let totalKeys: number | null = null;
     if (source === 'compressed') {
-      const compressReq = ctx.checkCompressRequest(req.compress, 'exportGltf: compress');
+      const compressReq = requireCompressRequest(req.compress, 'exportGltf: compress');
       if (compressReq.documentId !== req.documentId)
         throw new Error('exportGltf: compress.documentId must be the exported document');
       const outcome = await compress.compress({ ...compressReq, includeBytes: false }, { coalesce: false });
@@ -281,8 +278,8 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
         defaultPath: join(dirname(doc.path), name),
       });
       if (!chosen) return { status: 'cancelled' };
-      const path = extname(chosen).toLowerCase() === '.glb' ? chosen : `${chosen}.glb`;
-      policy.allowFile(path);
+      const path = withExtension(chosen, 'glb');
+      allowDialogAnswer(policy, chosen, path);
       return exportGltf({
         documentId: req.documentId,
         source,

@@ -13,7 +13,8 @@ import { readMshAnimation } from '../../shared/msh/read';
 import { readMtn } from '../../shared/mtn/read';
 import type { CommitFs } from '../build/commit';
 import type { DialogPort } from '../dialogPort';
-import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import type { ApiHandlers } from '../handlers';
+import { dispatchInvoke } from '../invokeReply';
 import {
   SAMPLE_MTN,
   scriptedDialogs,

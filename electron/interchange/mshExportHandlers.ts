@@ -25,7 +25,7 @@ import type { DocumentTable, HandlerDocument } from '../documents';
 import { baseNameOf, pinFolder } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireRotationOverrides } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
-import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
+import { allowDialogAnswer, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
 
 const MSH_FILTERS: FileFilter[] = [
@@ -144,9 +144,7 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       // Whichever of the three the user named (or a bare prefix), the prefix it gives names all three: the pick grants
       // them, those beside the one named only where they really lie in its folder (a link out grants nothing).
       const files = mshFilesOf(mshPrefixOf(chosen));
-      for (const path of [files.res8, files.res19, files.nodes])
-        if (path === chosen) policy.allowFile(path);
-        else allowUnlessLinkedOut(policy, dirname(path), path);
+      for (const path of [files.res8, files.res19, files.nodes]) allowDialogAnswer(policy, chosen, path);
       const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
       return exportMsh({
         documentId,

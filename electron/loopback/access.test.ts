@@ -19,7 +19,7 @@ import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
 import { MAX_OPEN_DOCUMENTS } from '../documents';
-import { type ApiHandlers } from '../handlers';
+import type { ApiHandlers } from '../handlers';
 import { ASSETS, testHandlers } from '../testing/handlerHarness';
 import { inProcessBuild, settleBuild } from '../testing/projectHarness';
 import { inProcessTextChecker } from '../project/textCheckJob';

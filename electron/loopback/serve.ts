@@ -29,7 +29,7 @@ import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
 import { portHolders, portTakenMessage } from './portHolder';
-import { writesInFlight } from '../fsutil';
+import { writesInFlight } from '../writeTurns';
 import { userDataFolder } from '../userDataFolder';
 import { waitForWritesBeforeQuit } from '../quitWaits';
 

@@ -24,11 +24,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError } from '../../shared/ipc/codec';
 import { isInvokeMember } from '../../shared/ipc/transport';
-import { dispatchInvoke, type ApiHandlers } from '../handlers';
-import { CONTENT_SECURITY_POLICY } from '../security';
+import type { ApiHandlers } from '../handlers';
+import { dispatchInvoke } from '../invokeReply';
+import { CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from '../security';
 
 /** Header carrying the token on RPCs (same name as renderer/transport/loopback.ts). */
 export const TOKEN_HEADER = 'x-actguy-token';
@@ -53,21 +54,6 @@ class BodyRefused extends Error {
     super(message);
   }
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json; charset=utf-8',
-};
 
 export interface LoopbackServerOptions {
   /** The built renderer (dist/renderer, with index.html). */
@@ -254,15 +240,9 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   };
 
   const serveStatic = async (res: ServerResponse, pathname: string, setCookie: boolean): Promise<void> => {
-    let rel: string;
-    try {
-      rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
-    } catch {
-      return send(res, 400, 'malformed URL');
-    }
-    if (rel.includes('\0')) return send(res, 400, 'malformed URL');
-    const full = normalize(join(rendererDir, rel));
-    if (full !== rendererDir && !full.startsWith(rendererDir + sep)) return send(res, 404, 'not found');
+    const full = rendererFileOf(rendererDir, pathname);
+    if (full === 'malformed') return send(res, 400, 'malformed URL');
+    if (full === 'outside') return send(res, 404, 'not found');
     let body: Buffer;
     try {
       body = await readFile(full);
@@ -270,10 +250,12 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       return send(
         res,
         404,
-        rel === 'index.html' ? `the renderer is not built (${full} is missing); run npm run web` : 'not found',
+        pathname === '/' || full === join(rendererDir, 'index.html')
+          ? `the renderer is not built (${full} is missing); run npm run web`
+          : 'not found',
       );
     }
-    const type = CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream';
+    const type = rendererContentType(full);
     const extra: Record<string, string> = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
     // The page's own requests (scripts, styles) cannot carry the query token: a strict same-site cookie carries the
     // page key, which opens static files alone (pageKeyBytes).

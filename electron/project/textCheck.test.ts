@@ -81,6 +81,27 @@ describe('text check worker', () => {
     ).rejects.toThrow(/^\/p\/b\.sev: the text checker stopped/);
   });
 
+  it('a thread that dies while checking (an exit, a throw) fails that check naming the file; the next runs in a fresh one', async () => {
+    const diesOnCue = join(scratch, 'dies-on-cue.cjs');
+    writeFileSync(
+      diesOnCue,
+      "const { parentPort } = require('node:worker_threads');\n" +
+        "parentPort.on('message', ({ id, req }) => { if (req.text === 'exit') process.exit(3); if (req.text === 'throw') throw new Error('lost'); parentPort.postMessage({ id, ok: true, result: { errors: [req.text], named: { inputs: [], outputs: [] } } }); });\n",
+    );
+    const check = workerTextChecker(diesOnCue, 3000);
+    const answered = (text: string) => ({ errors: [text], named: { inputs: [], outputs: [] } });
+    await expect(check({ kind: 'sev', path: '/p/a.sev', text: 'exit' })).rejects.toThrow(
+      /^\/p\/a\.sev: the text checker stopped \(exit code 3\)$/,
+    );
+    expect(await check({ kind: 'sev', path: '/p/b.sev', text: 'after the exit' })).toEqual(answered('after the exit'));
+    await expect(check({ kind: 'project', path: '/p/c.actguy.json', text: 'throw' })).rejects.toThrow(
+      /^\/p\/c\.actguy\.json: the text checker stopped \(lost\)$/,
+    );
+    expect(await check({ kind: 'sev', path: '/p/d.sev', text: 'after the throw' })).toEqual(
+      answered('after the throw'),
+    );
+  });
+
   it('the main process bundle contains no SEV or project parser: they run only in the worker', async () => {
     const r = await build({
       entryPoints: [resolve(__dirname, '..', 'main.ts')],

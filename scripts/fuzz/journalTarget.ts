@@ -32,7 +32,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OutputWriteError, recoverOutputs } from '../../electron/build/commit';
+import { recoverOutputs } from '../../electron/build/commit';
+import { OutputWriteError } from '../../electron/build/outputWriteError';
 import { choose, mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 
