@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Modal } from '../components/Modal';
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog } from './projectBuild';
 import { revealProblem } from './projectMotions';
@@ -71,16 +72,8 @@ export function BuildDialog() {
   const finished = !!build && !running;
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (!finished) return;
     // Focus on the one way out once the build is done: Enter or Escape closes, Tab stays in the dialog.
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      closeBuildDialog();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    if (finished) close.current?.focus();
   }, [finished]);
   // Of the files whose unsaved edits the build took, those still unsaved (a save from this dialog clears them).
   const sevName = useSev((f) => (f.file && isSevDirty(f.file) ? basenameOf(f.file.path) : null));
@@ -92,186 +85,180 @@ export function BuildDialog() {
   // Phases (validate, each motion, write), so the bar is full exactly when the build is done.
   const progress = buildProgress(s);
   return (
-    <div className="modal-backdrop" role="presentation">
-      <div
-        className="modal build-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="build-title"
-        data-testid="build-dialog"
-      >
-        <h2 id="build-title">Build archives</h2>
-        <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
-          {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
-          {s?.current && running && <span className="dim"> {s.current}</span>}
-          {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
-            <span className="dim" data-testid="build-eta">
-              {' '}
-              · about {formatEta(s.etaMs)} left
+    <Modal
+      labelledBy="build-title"
+      testId="build-dialog"
+      className="build-dialog"
+      onEscape={finished ? closeBuildDialog : undefined}
+      buttons={
+        running ? (
+          <button
+            type="button"
+            onClick={() => void cancelBuild()}
+            data-testid="build-cancel"
+            disabled={cancelLook(s).disabled}
+            title={cancelLook(s).title}
+          >
+            Cancel
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={closeBuildDialog}
+            data-testid="build-close"
+            title="Close (Esc)"
+            ref={close}
+          >
+            Close
+          </button>
+        )
+      }
+    >
+      <h2 id="build-title">Build archives</h2>
+      <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
+        {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
+        {s?.current && running && <span className="dim"> {s.current}</span>}
+        {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
+          <span className="dim" data-testid="build-eta">
+            {' '}
+            · about {formatEta(s.etaMs)} left
+          </span>
+        )}
+      </p>
+      {took.length > 0 && !stopped && (
+        <p className="build-unsaved" data-testid="build-unsaved" role="status">
+          {stillUnsaved.length > 0 ? (
+            <>
+              {running ? 'This build takes ' : 'These archives hold '}
+              {listed(stillUnsaved)} as you see {stillUnsaved.length > 1 ? 'them' : 'it'}, unsaved edits included;{' '}
+              {stillUnsaved.length > 1 ? 'the files' : 'the file'} on disk {stillUnsaved.length > 1 ? 'do' : 'does'} not
+              have them yet.{' '}
+              <button
+                type="button"
+                className="tool small"
+                data-testid="build-save-unsaved"
+                title="Save them (as Ctrl+S does), so the files on disk match the archives"
+                onClick={() => void saveProjectAndSev()}
+              >
+                Save {listed(stillUnsaved)}
+              </button>
+            </>
+          ) : (
+            <span data-testid="build-unsaved-saved">
+              Saved {listed(took)}: the files on disk hold what the archives were built from.
             </span>
           )}
         </p>
-        {took.length > 0 && !stopped && (
-          <p className="build-unsaved" data-testid="build-unsaved" role="status">
-            {stillUnsaved.length > 0 ? (
-              <>
-                {running ? 'This build takes ' : 'These archives hold '}
-                {listed(stillUnsaved)} as you see {stillUnsaved.length > 1 ? 'them' : 'it'}, unsaved edits included;{' '}
-                {stillUnsaved.length > 1 ? 'the files' : 'the file'} on disk {stillUnsaved.length > 1 ? 'do' : 'does'}{' '}
-                not have them yet.{' '}
-                <button
-                  type="button"
-                  className="tool small"
-                  data-testid="build-save-unsaved"
-                  title="Save them (as Ctrl+S does), so the files on disk match the archives"
-                  onClick={() => void saveProjectAndSev()}
-                >
-                  Save {listed(stillUnsaved)}
-                </button>
-              </>
-            ) : (
-              <span data-testid="build-unsaved-saved">
-                Saved {listed(took)}: the files on disk hold what the archives were built from.
-              </span>
-            )}
-          </p>
-        )}
+      )}
+      <div
+        className="build-progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={progress.steps}
+        aria-valuenow={progress.step}
+        aria-valuetext={progress.label}
+        data-testid="build-progress"
+        data-motions-done={s?.done ?? 0}
+        data-fraction={progress.fraction}
+      >
+        {/* No width transition once finished: the final state shows at once (and in screenshots). */}
         <div
-          className="build-progress"
-          role="progressbar"
-          aria-valuemin={0}
-          aria-valuemax={progress.steps}
-          aria-valuenow={progress.step}
-          aria-valuetext={progress.label}
-          data-testid="build-progress"
-          data-motions-done={s?.done ?? 0}
-          data-fraction={progress.fraction}
-        >
-          {/* No width transition once finished: the final state shows at once (and in screenshots). */}
-          <div
-            className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}${running ? '' : ' finished'}`}
-            data-testid="build-progress-fill"
-            style={{ width: `${(progress.fraction * 100).toFixed(1)}%` }}
-          />
-          <span>{progress.label}</span>
-        </div>
-        {s && s.motions.length > 0 && (
-          <table className="channel-table build-table" data-testid="build-motions">
-            <thead>
-              <tr>
-                {BUILD_COLUMNS.map(([head, title]) => (
-                  <th key={head} title={title} data-testid="build-column">
-                    {head}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {s.motions.map((m) => (
-                <tr key={m.index}>
-                  <td>{m.index}</td>
-                  <td>
-                    {m.name}
-                    {m.cached && (
-                      <span className="dim" data-testid="build-cached" title={CACHED_TITLE}>
-                        {' '}
-                        (cached)
-                      </span>
-                    )}
-                  </td>
-                  <td>{m.totalKeys}</td>
-                  <td>{kb(m.mt3Bytes)}</td>
-                  <td>{m.ratio.toFixed(2)}</td>
-                  <td
-                    className={m.maxErrorRatio > 1 ? 'bad' : ''}
-                    title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}
-                  >
-                    {m.maxRotationErrorDeg.toFixed(3)}°
-                  </td>
-                  <td>{m.seSlots}</td>
-                  <td>{m.events}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
-        {s && s.errors.length > 0 && (
-          <ul className="build-errors" data-testid="build-errors">
-            {s.errors.map((e, i) => (
-              <li key={i}>
-                <button
-                  type="button"
-                  className="link bad"
-                  onClick={() => void revealProblem(e)}
-                  data-testid="build-error"
-                >
-                  {e.message}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {s && s.state === 'done' && (
-          <ul className="build-written small" data-testid="build-written">
-            {writtenRows(s).map((w) => (
-              <li key={w.path} data-testid="build-output" data-name={w.name} data-bytes={w.bytes ?? ''}>
-                wrote {w.path}
-                {w.bytes !== null && (
-                  <>
-                    {' · '}
-                    <b data-testid="build-output-size" title={exactBytes(w.bytes)}>
-                      {sizeText(w.bytes)}
-                    </b>
-                  </>
-                )}
-                {w.holds && (
-                  <div
-                    className={`build-output-holds ${w.overBudget ? 'bad' : 'dim'}`}
-                    data-testid="build-output-holds"
-                  >
-                    {w.holds}
-                  </div>
-                )}
-              </li>
-            ))}
-            {s.warnings.length > 0 && (
-              <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
-                {warningsHead(s.warnings.length)}
-              </li>
-            )}
-            {s.warnings.map((w, i) => (
-              <li key={`w${i}`} className="warn-inline">
-                {w}
-              </li>
-            ))}
-          </ul>
-        )}
-        <div className="modal-buttons">
-          {running ? (
-            <button
-              type="button"
-              onClick={() => void cancelBuild()}
-              data-testid="build-cancel"
-              disabled={cancelLook(s).disabled}
-              title={cancelLook(s).title}
-            >
-              Cancel
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="primary"
-              onClick={closeBuildDialog}
-              data-testid="build-close"
-              title="Close (Esc)"
-              ref={close}
-            >
-              Close
-            </button>
-          )}
-        </div>
+          className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}${running ? '' : ' finished'}`}
+          data-testid="build-progress-fill"
+          style={{ width: `${(progress.fraction * 100).toFixed(1)}%` }}
+        />
+        <span>{progress.label}</span>
       </div>
-    </div>
+      {s && s.motions.length > 0 && (
+        <table className="channel-table build-table" data-testid="build-motions">
+          <thead>
+            <tr>
+              {BUILD_COLUMNS.map(([head, title]) => (
+                <th key={head} title={title} data-testid="build-column">
+                  {head}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {s.motions.map((m) => (
+              <tr key={m.index}>
+                <td>{m.index}</td>
+                <td>
+                  {m.name}
+                  {m.cached && (
+                    <span className="dim" data-testid="build-cached" title={CACHED_TITLE}>
+                      {' '}
+                      (cached)
+                    </span>
+                  )}
+                </td>
+                <td>{m.totalKeys}</td>
+                <td>{kb(m.mt3Bytes)}</td>
+                <td>{m.ratio.toFixed(2)}</td>
+                <td
+                  className={m.maxErrorRatio > 1 ? 'bad' : ''}
+                  title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}
+                >
+                  {m.maxRotationErrorDeg.toFixed(3)}°
+                </td>
+                <td>{m.seSlots}</td>
+                <td>{m.events}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
+      {s && s.errors.length > 0 && (
+        <ul className="build-errors" data-testid="build-errors">
+          {s.errors.map((e, i) => (
+            <li key={i}>
+              <button
+                type="button"
+                className="link bad"
+                onClick={() => void revealProblem(e)}
+                data-testid="build-error"
+              >
+                {e.message}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {s && s.state === 'done' && (
+        <ul className="build-written small" data-testid="build-written">
+          {writtenRows(s).map((w) => (
+            <li key={w.path} data-testid="build-output" data-name={w.name} data-bytes={w.bytes ?? ''}>
+              wrote {w.path}
+              {w.bytes !== null && (
+                <>
+                  {' · '}
+                  <b data-testid="build-output-size" title={exactBytes(w.bytes)}>
+                    {sizeText(w.bytes)}
+                  </b>
+                </>
+              )}
+              {w.holds && (
+                <div className={`build-output-holds ${w.overBudget ? 'bad' : 'dim'}`} data-testid="build-output-holds">
+                  {w.holds}
+                </div>
+              )}
+            </li>
+          ))}
+          {s.warnings.length > 0 && (
+            <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
+              {warningsHead(s.warnings.length)}
+            </li>
+          )}
+          {s.warnings.map((w, i) => (
+            <li key={`w${i}`} className="warn-inline">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Modal>
   );
 }
