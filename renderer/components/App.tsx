@@ -10,9 +10,13 @@ import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
-import { ShortcutsDialog } from './ShortcutsDialog';
+import { hideShortcuts, ShortcutsDialog } from './ShortcutsDialog';
+import { sessionStore } from '../state/sessionStore';
+import { closeBuildDialog } from '../project/projectBuild';
+import { importOptionsStore } from '../interchange/importOptions';
+import { mshExportOptionsStore } from '../interchange/mshExportOptions';
 import { Splitter } from './Splitter';
-import { PanelBoundary } from './PanelBoundary';
+import { BarBoundary, DialogBoundary, PanelBoundary } from './PanelBoundary';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
 import { keepKeyboardShown, leftByItself } from './keyboardHome';
 import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
@@ -56,6 +60,12 @@ const SEV_HEADER_ONLY = 56;
  * rows stacked (a 1280x800 laptop) the full layout with a .sev goes side by side: the viewport over the project
  * panel on the left, the curves over the timeline in the centre (isSideBySide).
  */
+// What a dialog that threw answers when its place's Close is pressed: its Cancel (DialogBoundary).
+const cancelPicker = () => sessionStore.getState().picker?.resolve(null);
+const cancelConfirm = () => sessionStore.getState().confirm?.resolve('cancel');
+const cancelImportOptions = () => importOptionsStore.getState().request?.resolve(null);
+const cancelMshOptions = () => mshExportOptionsStore.getState().request?.resolve(null);
+
 export function App() {
   const tunerLayout = usePreferences((p) => p.layout);
   const pl = useProjectLayout();
@@ -171,7 +181,11 @@ export function App() {
       }}
     >
       <div className="area-menu">
-        {pageDrawsMenuBar() && <MenuBar />}
+        {pageDrawsMenuBar() && (
+          <BarBoundary part="menu bar" id="menu">
+            <MenuBar />
+          </BarBoundary>
+        )}
         <LayoutModes squeezed={squeezed} />
       </div>
       <div className="area-messages" />
@@ -260,14 +274,28 @@ export function App() {
         <SevEditor />
       </RowArea>
       <div className="area-status">
-        <StatusBar />
+        <BarBoundary part="status bar" id="status">
+          <StatusBar />
+        </BarBoundary>
       </div>
-      <FilePicker />
-      <BuildDialog />
-      <ConfirmDialog />
-      <ImportOptionsDialog />
-      <MshExportDialog />
-      <ShortcutsDialog />
+      <DialogBoundary name="file picker" closeSays="Close chooses no file" onClose={cancelPicker}>
+        <FilePicker />
+      </DialogBoundary>
+      <DialogBoundary name="Build archives dialog" closeSays="Close closes it" onClose={closeBuildDialog}>
+        <BuildDialog />
+      </DialogBoundary>
+      <DialogBoundary name="question" closeSays="Close answers it as Cancel does" onClose={cancelConfirm}>
+        <ConfirmDialog />
+      </DialogBoundary>
+      <DialogBoundary name="Import dialog" closeSays="Close imports nothing" onClose={cancelImportOptions}>
+        <ImportOptionsDialog />
+      </DialogBoundary>
+      <DialogBoundary name="Export MSH dialog" closeSays="Close exports nothing" onClose={cancelMshOptions}>
+        <MshExportDialog />
+      </DialogBoundary>
+      <DialogBoundary name="shortcut list" closeSays="Close closes it" onClose={hideShortcuts}>
+        <ShortcutsDialog />
+      </DialogBoundary>
       <DropOverlay />
     </div>
   );
