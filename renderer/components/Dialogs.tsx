@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
 import { Modal } from './Modal';
+import { exactBytes, sizeText } from '../project/byteSize';
 
 /** Choices a list shows before it offers a filter. */
 export const LIST_FILTER_FROM = 8;
@@ -292,7 +293,9 @@ export function FilePicker() {
                 {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
                 {escapeControls(f.relativePath)}
               </span>
-              <span className="dim">{f.byteLength.toLocaleString()} B</span>
+              <span className="dim" title={exactBytes(f.byteLength)}>
+                {sizeText(f.byteLength)}
+              </span>
             </button>
           </li>
         ))}

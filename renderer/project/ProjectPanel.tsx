@@ -18,16 +18,9 @@ import { buildButtonLook } from './buildProgress';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import { BudgetBar } from './BudgetBar';
+import { exactBytes, sizeText } from './byteSize';
 import { LIST_FILTER_FROM } from '../components/Dialogs';
 import './project.css';
-
-function kb(bytes: number): string {
-  return bytes >= 10240
-    ? `${(bytes / 1024).toFixed(0)} K`
-    : bytes >= 1024
-      ? `${(bytes / 1024).toFixed(1)} K`
-      : `${bytes} B`;
-}
 
 /** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
 /** The motions the filter keeps, with their archive index: those whose name or .mtn holds its text (any case). */
@@ -323,7 +316,9 @@ export function ProjectPanel() {
                         {st ? (
                           <>
                             <span title="keys">{st.totalKeys} keys</span>
-                            <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
+                            <span title={`MT3: ${exactBytes(st.mt3Bytes)}`} data-testid="project-motion-size">
+                              {sizeText(st.mt3Bytes)}
+                            </span>
                             <span
                               className={st.maxErrorRatio > 1 ? 'bad' : ''}
                               title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}
