@@ -11,15 +11,12 @@ import { isSevDirty } from '../sev/sevStore';
 import { isProjectDirty } from './projectStore';
 import { saveProjectAndSev } from './projectFiles';
 import { basenameOf } from '../../shared/project/paths';
-import { exactBytes, sizeText, writtenRows } from './buildOutputs';
+import { writtenRows } from './buildOutputs';
+import { exactBytes, sizeText } from './byteSize';
 
 /** "walk.sev", "walk.sev and the project file", "a, b and c". */
 function listed(names: readonly string[]): string {
   return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 const STATE_TEXT = {
@@ -42,7 +39,7 @@ export const BUILD_COLUMNS: readonly (readonly [string, string])[] = [
   ['#', 'The motion’s entry in the .mar (its index in the game)'],
   ['Motion', 'The project’s name for the motion'],
   ['Keys', 'Keys the .mar holds for the motion, every joint and the root together'],
-  ['MT3', 'The motion’s compressed size in the .mar (KiB: 1024 bytes)'],
+  ['MT3', 'The motion’s compressed size in the .mar (KiB: 1024 bytes; hover a size: to the byte)'],
   ['Ratio', 'The source .mtn’s size over the compressed size: 18.9 means 18.9 times smaller'],
   [
     'Max rot err',
@@ -195,7 +192,7 @@ export function BuildDialog() {
                   )}
                 </td>
                 <td>{m.totalKeys}</td>
-                <td>{kb(m.mt3Bytes)}</td>
+                <td title={exactBytes(m.mt3Bytes)}>{sizeText(m.mt3Bytes)}</td>
                 <td>{m.ratio.toFixed(2)}</td>
                 <td
                   className={m.maxErrorRatio > 1 ? 'bad' : ''}
@@ -230,8 +227,15 @@ export function BuildDialog() {
       {s && s.state === 'done' && (
         <ul className="build-written small" data-testid="build-written">
           {writtenRows(s).map((w) => (
-            <li key={w.path} data-testid="build-output" data-name={w.name} data-bytes={w.bytes ?? ''}>
-              wrote {w.path}
+            <li
+              key={w.path}
+              data-testid="build-output"
+              data-name={w.name}
+              data-bytes={w.bytes ?? ''}
+              data-unchanged={w.unchanged}
+            >
+              {w.unchanged ? 'unchanged: ' : 'wrote '}
+              {w.path}
               {w.bytes !== null && (
                 <>
                   {' · '}
