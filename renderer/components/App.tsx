@@ -60,11 +60,38 @@ const SEV_HEADER_ONLY = 56;
  * rows stacked (a 1280x800 laptop) the full layout with a .sev goes side by side: the viewport over the project
  * panel on the left, the curves over the timeline in the centre (isSideBySide).
  */
-// What a dialog that threw answers when its place's Close is pressed: its Cancel (DialogBoundary).
-const cancelPicker = () => sessionStore.getState().picker?.resolve(null);
-const cancelConfirm = () => sessionStore.getState().confirm?.resolve('cancel');
-const cancelImportOptions = () => importOptionsStore.getState().request?.resolve(null);
-const cancelMshOptions = () => mshExportOptionsStore.getState().request?.resolve(null);
+/**
+ * The dialogs, each in its boundary (DialogBoundary), in the order they stack; with what the boundary's Close
+ * answers when one threw: its Cancel.
+ */
+const DIALOGS: readonly { Dialog: () => ReactNode; name: string; closeSays: string; onClose: () => void }[] = [
+  {
+    Dialog: FilePicker,
+    name: 'file picker',
+    closeSays: 'Close chooses no file',
+    onClose: () => sessionStore.getState().picker?.resolve(null),
+  },
+  { Dialog: BuildDialog, name: 'Build archives dialog', closeSays: 'Close closes it', onClose: closeBuildDialog },
+  {
+    Dialog: ConfirmDialog,
+    name: 'question',
+    closeSays: 'Close answers it as Cancel does',
+    onClose: () => sessionStore.getState().confirm?.resolve('cancel'),
+  },
+  {
+    Dialog: ImportOptionsDialog,
+    name: 'Import dialog',
+    closeSays: 'Close imports nothing',
+    onClose: () => importOptionsStore.getState().request?.resolve(null),
+  },
+  {
+    Dialog: MshExportDialog,
+    name: 'Export MSH dialog',
+    closeSays: 'Close exports nothing',
+    onClose: () => mshExportOptionsStore.getState().request?.resolve(null),
+  },
+  { Dialog: ShortcutsDialog, name: 'shortcut list', closeSays: 'Close closes it', onClose: hideShortcuts },
+];
 
 export function App() {
   const tunerLayout = usePreferences((p) => p.layout);
@@ -278,24 +305,11 @@ export function App() {
           <StatusBar />
         </BarBoundary>
       </div>
-      <DialogBoundary name="file picker" closeSays="Close chooses no file" onClose={cancelPicker}>
-        <FilePicker />
-      </DialogBoundary>
-      <DialogBoundary name="Build archives dialog" closeSays="Close closes it" onClose={closeBuildDialog}>
-        <BuildDialog />
-      </DialogBoundary>
-      <DialogBoundary name="question" closeSays="Close answers it as Cancel does" onClose={cancelConfirm}>
-        <ConfirmDialog />
-      </DialogBoundary>
-      <DialogBoundary name="Import dialog" closeSays="Close imports nothing" onClose={cancelImportOptions}>
-        <ImportOptionsDialog />
-      </DialogBoundary>
-      <DialogBoundary name="Export MSH dialog" closeSays="Close exports nothing" onClose={cancelMshOptions}>
-        <MshExportDialog />
-      </DialogBoundary>
-      <DialogBoundary name="shortcut list" closeSays="Close closes it" onClose={hideShortcuts}>
-        <ShortcutsDialog />
-      </DialogBoundary>
+      {DIALOGS.map(({ Dialog, name, closeSays, onClose }) => (
+        <DialogBoundary key={name} name={name} closeSays={closeSays} onClose={onClose}>
+          <Dialog />
+        </DialogBoundary>
+      ))}
       <DropOverlay />
     </div>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { Modal } from '../components/Modal';
 
 interface Props {
@@ -53,5 +53,34 @@ export function ChooseFileModal(props: Props) {
         </div>
       )}
     </Modal>
+  );
+}
+
+/** One number field of such a dialog: its name, the field, and its unit or hint after it. */
+export function DecimalField(props: {
+  /** The name before the field ("Scale"). */
+  label: string;
+  /** The field's accessible name, where it says more than the label ("Position tolerance"). */
+  name?: string;
+  testId: string;
+  value: string;
+  onChange: (text: string) => void;
+  /** What the number is, after the field. */
+  hint: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return (
+    <label>
+      <span>{props.label}</span>
+      <input
+        ref={props.ref}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        inputMode="decimal"
+        aria-label={props.name ?? props.label}
+        data-testid={props.testId}
+      />
+      <span className="dim">{props.hint}</span>
+    </label>
   );
 }

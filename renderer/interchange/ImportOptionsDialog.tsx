@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BvhPositionReading } from '../../shared/interchange/types';
 import { importOptionsStore, parseImportOptions } from './importOptions';
-import { ChooseFileModal } from './ChooseFileModal';
+import { ChooseFileModal, DecimalField } from './ChooseFileModal';
 import './interchange.css';
 
 /** File > Import: frame rate and scale of the new motion, then "Choose file…". */
@@ -36,29 +36,21 @@ export function ImportOptionsDialog() {
         longer); a file with several clips asks which one. Choose several files to write one .mtn each beside them
         (added to the open project, all or nothing).
       </p>
-      <label>
-        <span>Frame rate</span>
-        <input
-          ref={first}
-          value={fps}
-          onChange={(e) => setFps(e.target.value)}
-          inputMode="decimal"
-          aria-label="Frame rate"
-          data-testid="import-fps"
-        />
-        <span className="dim">fps (MGS2 plays at 30; the source is resampled)</span>
-      </label>
-      <label>
-        <span>Scale</span>
-        <input
-          value={scale}
-          onChange={(e) => setScale(e.target.value)}
-          inputMode="decimal"
-          aria-label="Scale"
-          data-testid="import-scale"
-        />
-        <span className="dim">× every position (CMU BVH → cm: 5.644444)</span>
-      </label>
+      <DecimalField
+        label="Frame rate"
+        testId="import-fps"
+        value={fps}
+        onChange={setFps}
+        hint="fps (MGS2 plays at 30; the source is resampled)"
+        ref={first}
+      />
+      <DecimalField
+        label="Scale"
+        testId="import-scale"
+        value={scale}
+        onChange={setScale}
+        hint="× every position (CMU BVH → cm: 5.644444)"
+      />
       <label>
         <span>BVH positions</span>
         <select

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { mshExportOptionsStore, parseMshExportOptions } from './mshExportOptions';
-import { ChooseFileModal } from './ChooseFileModal';
+import { ChooseFileModal, DecimalField } from './ChooseFileModal';
 import './interchange.css';
 
 /** File > Export MSH: the tolerances of the fit, then "Choose file…" (the .res8; the other two go beside it). */
@@ -34,29 +34,23 @@ export function MshExportDialog() {
         and <code>.nodes.json</code> (per node: name, parent, anim_map_start, fallback_key). Keys sit on whole frames;
         every node keeps its error within the tolerances where float32 / s16 precision allows.
       </p>
-      <label>
-        <span>Position</span>
-        <input
-          ref={first}
-          value={position}
-          onChange={(e) => setPosition(e.target.value)}
-          inputMode="decimal"
-          aria-label="Position tolerance"
-          data-testid="msh-pos-tol"
-        />
-        <span className="dim">motion units (root translation and joint offsets)</span>
-      </label>
-      <label>
-        <span>Rotation</span>
-        <input
-          value={rotation}
-          onChange={(e) => setRotation(e.target.value)}
-          inputMode="decimal"
-          aria-label="Rotation tolerance"
-          data-testid="msh-rot-tol"
-        />
-        <span className="dim">degrees</span>
-      </label>
+      <DecimalField
+        label="Position"
+        name="Position tolerance"
+        testId="msh-pos-tol"
+        value={position}
+        onChange={setPosition}
+        hint="motion units (root translation and joint offsets)"
+        ref={first}
+      />
+      <DecimalField
+        label="Rotation"
+        name="Rotation tolerance"
+        testId="msh-rot-tol"
+        value={rotation}
+        onChange={setRotation}
+        hint="degrees"
+      />
       {req.jointOverrideCount > 0 && (
         <label className="msh-overrides">
           <input
