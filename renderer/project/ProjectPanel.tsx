@@ -190,6 +190,7 @@ export function ProjectPanel() {
               type="button"
               className="tool small"
               title="Move up (earlier in the archive)"
+              aria-label="Move the selected motion up"
               disabled={current === null || current === 0}
               onClick={() => current !== null && moveMotion(current, current - 1)}
               data-testid="project-move-up"
@@ -200,6 +201,7 @@ export function ProjectPanel() {
               type="button"
               className="tool small"
               title="Move down (later in the archive)"
+              aria-label="Move the selected motion down"
               disabled={current === null || !json || current >= json.motions.length - 1}
               onClick={() => current !== null && moveMotion(current, current + 1)}
               data-testid="project-move-down"
