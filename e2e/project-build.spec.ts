@@ -139,6 +139,10 @@ test('reorder by drag, build the archives with progress, and read the .mar names
     await expect(row).toContainText(`unchanged: ${workspace.path(`out/${name}`)}`);
     await expect(row.getByTestId('build-output-size')).toHaveText(/^\d+\.\d KiB$|^\d+ bytes$/);
   }
+  // Its warnings are the last build's (walk_60 resampled), over files it did not write.
+  await expect(dialog.getByTestId('build-warnings-head')).toHaveText(
+    '1 warning: the archives stand as the last build wrote them. Check that this is what the game expects:',
+  );
   await dialog.getByTestId('build-close').click();
 
   const mar = readMar(bytes(workspace.path('out/stage.mar')));

@@ -53,9 +53,13 @@ export const BUILD_COLUMNS: readonly (readonly [string, string])[] = [
 export const CACHED_TITLE =
   'Not compressed again: unchanged since the last build, so its data and figures are that build’s (docs/cache.md)';
 
-/** The line over the build's warnings: they are not errors, and the archives were written. */
-export function warningsHead(count: number): string {
-  return `${count === 1 ? '1 warning' : `${count} warnings`}: the archives were written all the same. Check that this is what the game expects:`;
+/**
+ * The line over the build's warnings: they are not errors, and the archives were written (or, up to date, are the
+ * last build's, which showed the same warnings: it said "were written" of a build that wrote nothing).
+ */
+export function warningsHead(count: number, upToDate = false): string {
+  const stand = upToDate ? 'the archives stand as the last build wrote them' : 'the archives were written all the same';
+  return `${count === 1 ? '1 warning' : `${count} warnings`}: ${stand}. Check that this is what the game expects:`;
 }
 
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
@@ -253,7 +257,7 @@ export function BuildDialog() {
           ))}
           {s.warnings.length > 0 && (
             <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
-              {warningsHead(s.warnings.length)}
+              {warningsHead(s.warnings.length, s.upToDate === true)}
             </li>
           )}
           {s.warnings.map((w, i) => (
