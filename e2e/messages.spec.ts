@@ -7,19 +7,10 @@
  * Escape), never by itself. Its "Move lock to ..." is offered only in the document it was refused in.
  */
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { dragLockRow, openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { dragLockRow, lockAt, lockedFrames, openThroughPicker, selectJoint, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { lockedJointAt } from '../shared/motion/types';
-
-/** Moves the playhead to `frame` and presses L over the curve view (locks the selected joint there). */
-async function lockAt(page: Page, frame: number): Promise<void> {
-  await page.getByTestId('frame-number').fill(String(frame));
-  await page.getByTestId('frame-number').press('Enter');
-  await page.getByTestId('curve-canvas').hover();
-  await page.keyboard.press('l');
-}
 
 test('a refused lock stays with its motion; messages stack over the picture without shrinking it and are dismissed one by one or all at once', async ({
   page,
@@ -90,12 +81,6 @@ test('a refused lock stays with its motion; messages stack over the picture with
 });
 
 /** The frames of walk another joint than Neck holds a lock on. */
-function lockedFrames(path: string): number[] {
-  const walk = readMtn(readFileSync(path));
-  return Array.from({ length: walk.frameCount + 1 }, (_, f) => f).filter(
-    (f) => lockedJointAt(walk, f) >= 0 && walk.joints[lockedJointAt(walk, f)].name !== 'Neck',
-  );
-}
 
 test('a refused lock’s warning stays while it applies and goes once the user moves on: another frame, another joint, an edit that works, Escape', async ({
   page,

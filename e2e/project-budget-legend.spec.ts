@@ -76,7 +76,7 @@ test('the budget bar has a readable key of motion, bytes and share in Project mo
     for (const l of lines) {
       expect(l.text.startsWith(`${l.name} `), l.text).toBe(true);
       expect(l.text, l.text).toContain(`${((l.bytes / total) * 100).toFixed(1)}%`);
-      expect(l.text, l.text).toMatch(/\d (B|KiB|MiB) /);
+      expect(l.text, l.text).toMatch(/\d (bytes?|KiB|MiB) /);
       expect(l.whole, `${l.text} shown whole`).toBe(true);
       expect(l.inWindow, `${l.text} inside the window`).toBe(true);
     }

@@ -3,7 +3,7 @@
  * with every motion's status, the archive order follows the panel, and the
  * built .mar/.sar read back with the right names and events.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
 import { dragProjectRow } from './ui';
@@ -43,6 +43,11 @@ test('the sample project opens with every motion in archive order and its status
     const row = page.locator(`[data-testid="project-motion"][data-name="${name}"]`);
     await expect(row.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 30_000 });
     await expect(row.getByTestId('project-motion-events')).toHaveText(`${events} ev`);
+    // Its MT3 size as every size in the window reads (renderer/project/byteSize.ts), to the byte in the tooltip.
+    const size = row.getByTestId('project-motion-size');
+    const exact = Number((await size.getAttribute('title'))!.replace(/^MT3: ([\d,]+) bytes$/, '$1').replace(/,/g, ''));
+    expect(exact).toBeGreaterThan(0);
+    await expect(size).toHaveText(exact < 1024 ? `${exact} bytes` : `${(exact / 1024).toFixed(1)} KiB`);
   }
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
   // effective durations: frames / fps / speed (walk_60 is resampled from 60 fps; the alias walk_slow plays walk at half speed)
@@ -125,6 +130,19 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await expect(bar).toHaveAttribute('data-fraction', '1');
   await expect(bar).toContainText('up to date');
   await expect(dialog.getByTestId('build-motions')).toHaveCount(0);
+  // What it left as it was, each file with its size on disk (it listed nothing, as if there were no archives).
+  await expect(dialog.getByTestId('build-output')).toHaveCount(3);
+  for (const name of ['stage.mar', 'stage.sar', 'stage.report.json']) {
+    const row = dialog.locator(`[data-testid="build-output"][data-name="${name}"]`);
+    await expect(row).toHaveAttribute('data-unchanged', 'true');
+    await expect(row).toHaveAttribute('data-bytes', String(statSync(workspace.path(`out/${name}`)).size));
+    await expect(row).toContainText(`unchanged: ${workspace.path(`out/${name}`)}`);
+    await expect(row.getByTestId('build-output-size')).toHaveText(/^\d+\.\d KiB$|^\d+ bytes$/);
+  }
+  // Its warnings are the last build's (walk_60 resampled), over files it did not write.
+  await expect(dialog.getByTestId('build-warnings-head')).toHaveText(
+    '1 warning: the archives stand as the last build wrote them. Check that this is what the game expects:',
+  );
   await dialog.getByTestId('build-close').click();
 
   const mar = readMar(bytes(workspace.path('out/stage.mar')));

@@ -4,7 +4,7 @@
  * attributes), the in-app file picker, and screenshots of single panels.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './electron-binary';
 import { runningElectronApp, stubNativeDialogs } from './fixtures';
@@ -290,4 +290,20 @@ export async function clippedControls(page: Page, root: string): Promise<string[
     }
     return out;
   });
+}
+
+/** Moves the playhead to `frame` and presses L over the curve view (locks the selected joint there). */
+export async function lockAt(page: Page, frame: number): Promise<void> {
+  await page.getByTestId('frame-number').fill(String(frame));
+  await page.getByTestId('frame-number').press('Enter');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('l');
+}
+
+/** The frames of walk.mtn (at `path`) that a joint other than Neck locks: a lock of Neck there is refused. */
+export function lockedFrames(path: string): number[] {
+  const walk = readMtn(readFileSync(path));
+  return Array.from({ length: walk.frameCount + 1 }, (_, f) => f).filter(
+    (f) => lockedJointAt(walk, f) >= 0 && walk.joints[lockedJointAt(walk, f)].name !== 'Neck',
+  );
 }

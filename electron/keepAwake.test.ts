@@ -67,7 +67,7 @@ describe('keeping the machine awake during long work (round 20)', () => {
     const ends: ((i: number) => void)[] = [
       (i) => jobs[i].send({ type: 'done', outputs: [], report, warnings: [] }),
       (i) => jobs[i].send({ type: 'failed', errors: [{ message: 'no' }], warnings: [] }),
-      (i) => jobs[i].send({ type: 'upToDate', summary: {} as never, warnings: [] }),
+      (i) => jobs[i].send({ type: 'upToDate', summary: {} as never, warnings: [], unchanged: [] }),
       (i) => jobs[i].crash('the build worker stopped unexpectedly (exit code 1)'),
     ];
     for (const [i, end] of ends.entries()) {

@@ -120,6 +120,8 @@ describe("the app's Build and the record of the last build", () => {
     const stamps = a.stamps();
     const second = await a.build();
     expect(second).toMatchObject({ state: 'done', upToDate: true, written: [], motions: [], report: null, errors: [] });
+    // What it left as it was, with the sizes the first build wrote (the dialog shows them, marked unchanged).
+    expect(second.unchanged).toEqual(first.written.map((path, i) => ({ path, bytes: first.writtenBytes![i] })));
     expect(a.counted.compressed).toBe(2);
     expect(a.stamps()).toEqual(stamps);
   }, 60_000);

@@ -71,8 +71,33 @@ export type BuildJobMessage =
       inputsRead?: string[];
     }
   /** Every input and setting was the last build's and its outputs are untouched: nothing to write (lastBuild.ts). */
-  | { type: 'upToDate'; summary: BuildSummary; warnings: string[] }
+  | {
+      type: 'upToDate';
+      summary: BuildSummary;
+      warnings: string[];
+      /** The outputs left as they were, with their sizes now (BuildStatus.unchanged). */
+      unchanged: { path: string; bytes: number | null }[];
+    }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+
+/**
+ * An up-to-date build's outputs with their sizes: the .mar's and .sar's as the check just found them (the record's,
+ * matched against their stamps), the report's read now (null if it cannot be).
+ */
+function unchangedOutputs(summary: BuildSummary): { path: string; bytes: number | null }[] {
+  const { mar, sar, report } = summary.outputs;
+  let reportBytes: number | null = null;
+  try {
+    reportBytes = statSync(report).size;
+  } catch {
+    // gone since the check: said as no size
+  }
+  return [
+    { path: mar.path, bytes: mar.bytes },
+    { path: sar.path, bytes: sar.bytes },
+    { path: report, bytes: reportBytes },
+  ];
+}
 
 /** A FormatError (or any Error) as a problem the renderer can place and click. */
 /** A failed build's problems as the Build dialog lists them: as many of each file as `actguy build` prints. */
@@ -209,6 +234,7 @@ export async function runBuildJob(
         type: 'upToDate',
         summary: begun.upToDate,
         warnings: builtWarnings(prepared.warnings, begun.upToDate.warnings, begun.upToDate.outputs.report, redact),
+        unchanged: unchangedOutputs(begun.upToDate),
       });
       return;
     }

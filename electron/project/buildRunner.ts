@@ -283,7 +283,7 @@ export function createBuildRunner(
             case 'upToDate':
               // Nothing to write: the outputs are the last build's, as `actguy build` says (lastBuild.ts).
               status.warnings = m.warnings;
-              end({ state: 'done', upToDate: true });
+              end({ state: 'done', upToDate: true, unchanged: m.unchanged });
               return;
             case 'done':
               status.warnings = m.warnings;

@@ -11,9 +11,14 @@ import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
 import { TuningContextMenu } from './TuningContextMenu';
-import { ShortcutsDialog } from './ShortcutsDialog';
+import { tuningMenuStore } from '../app/tuningMenu';
+import { hideShortcuts, ShortcutsDialog } from './ShortcutsDialog';
+import { sessionStore } from '../state/sessionStore';
+import { closeBuildDialog } from '../project/projectBuild';
+import { importOptionsStore } from '../interchange/importOptions';
+import { mshExportOptionsStore } from '../interchange/mshExportOptions';
 import { Splitter } from './Splitter';
-import { PanelBoundary } from './PanelBoundary';
+import { BarBoundary, DialogBoundary, PanelBoundary } from './PanelBoundary';
 import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
 import { keepKeyboardShown, leftByItself } from './keyboardHome';
 import { LayoutModes, PanelModeButton, PanelStrip, PanelToggle } from './PanelControls';
@@ -57,6 +62,45 @@ const SEV_HEADER_ONLY = 56;
  * rows stacked (a 1280x800 laptop) the full layout with a .sev goes side by side: the viewport over the project
  * panel on the left, the curves over the timeline in the centre (isSideBySide).
  */
+/**
+ * The dialogs, each in its boundary (DialogBoundary), in the order they stack; with what the boundary's Close
+ * answers when one threw: its Cancel.
+ */
+const DIALOGS: readonly { Dialog: () => ReactNode; name: string; closeSays: string; onClose: () => void }[] = [
+  {
+    Dialog: FilePicker,
+    name: 'file picker',
+    closeSays: 'Close chooses no file',
+    onClose: () => sessionStore.getState().picker?.resolve(null),
+  },
+  { Dialog: BuildDialog, name: 'Build archives dialog', closeSays: 'Close closes it', onClose: closeBuildDialog },
+  {
+    Dialog: ConfirmDialog,
+    name: 'question',
+    closeSays: 'Close answers it as Cancel does',
+    onClose: () => sessionStore.getState().confirm?.resolve('cancel'),
+  },
+  {
+    Dialog: ImportOptionsDialog,
+    name: 'Import dialog',
+    closeSays: 'Close imports nothing',
+    onClose: () => importOptionsStore.getState().request?.resolve(null),
+  },
+  {
+    Dialog: MshExportDialog,
+    name: 'Export MSH dialog',
+    closeSays: 'Close exports nothing',
+    onClose: () => mshExportOptionsStore.getState().request?.resolve(null),
+  },
+  { Dialog: ShortcutsDialog, name: 'shortcut list', closeSays: 'Close closes it', onClose: hideShortcuts },
+  {
+    Dialog: TuningContextMenu,
+    name: 'right-click menu',
+    closeSays: 'Close closes it',
+    onClose: () => tuningMenuStore.setState({ open: null }),
+  },
+];
+
 export function App() {
   const tunerLayout = usePreferences((p) => p.layout);
   const pl = useProjectLayout();
@@ -172,7 +216,11 @@ export function App() {
       }}
     >
       <div className="area-menu">
-        {pageDrawsMenuBar() && <MenuBar />}
+        {pageDrawsMenuBar() && (
+          <BarBoundary part="menu bar" id="menu">
+            <MenuBar />
+          </BarBoundary>
+        )}
         <LayoutModes squeezed={squeezed} />
       </div>
       <div className="area-messages" />
@@ -261,15 +309,15 @@ export function App() {
         <SevEditor />
       </RowArea>
       <div className="area-status">
-        <StatusBar />
+        <BarBoundary part="status bar" id="status">
+          <StatusBar />
+        </BarBoundary>
       </div>
-      <FilePicker />
-      <BuildDialog />
-      <ConfirmDialog />
-      <ImportOptionsDialog />
-      <MshExportDialog />
-      <ShortcutsDialog />
-      <TuningContextMenu />
+      {DIALOGS.map(({ Dialog, name, closeSays, onClose }) => (
+        <DialogBoundary key={name} name={name} closeSays={closeSays} onClose={onClose}>
+          <Dialog />
+        </DialogBoundary>
+      ))}
       <DropOverlay />
     </div>
   );

@@ -2,6 +2,8 @@ import { escapeControls } from '../../shared/errors';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
+import { Modal } from './Modal';
+import { exactBytes, sizeText } from '../project/byteSize';
 
 /** Choices a list shows before it offers a filter. */
 export const LIST_FILTER_FROM = 8;
@@ -55,63 +57,59 @@ export function ConfirmDialog() {
     </button>
   );
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve('cancel')}>
-      <div
-        className={req.list !== undefined ? 'modal modal-with-list' : 'modal'}
-        role="dialog"
-        aria-modal="true"
-        aria-label={req.title}
-        data-testid="confirm-dialog"
-      >
-        <h2>{req.title}</h2>
-        <p>{req.text}</p>
-        {req.list !== undefined && (
-          <>
-            {withFilter && (
-              <input
-                ref={filterInput}
-                className="picker-filter"
-                placeholder="Filter…"
-                aria-label={`Filter ${req.list}`}
-                data-testid="confirm-filter"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
-                onKeyDown={(e) => {
-                  // Enter takes the one choice the filter leaves.
-                  if (e.key === 'Enter' && shown.length === 1) req.resolve(shown[0].id);
-                  else onListKey(e);
-                }}
-              />
-            )}
-            <div
-              ref={listRef}
-              className="modal-list"
-              role="group"
-              aria-label={req.list}
-              data-testid="confirm-list"
-              onKeyDown={onListKey}
-            >
-              {shown.map(button)}
-              {shown.length === 0 && (
-                <div className="dim" data-testid="confirm-list-empty">
-                  Nothing listed contains &quot;{filter.trim()}&quot;: clear the filter to see all {choices.length}.
-                </div>
-              )}
-            </div>
-            {withFilter && (
-              <div className="dim small" data-testid="confirm-list-count">
-                {shown.length === choices.length
-                  ? `${choices.length} listed`
-                  : `${shown.length} of ${choices.length} listed`}
+    <Modal
+      label={req.title}
+      testId="confirm-dialog"
+      className={req.list !== undefined ? 'modal-with-list' : undefined}
+      onEscape={() => req.resolve('cancel')}
+      buttonsLayout={req.list === undefined && req.buttons.length > 3 ? 'column' : 'row'}
+      buttons={actions.map((b, i) => button(b, req.list !== undefined ? i + 1 : i))}
+    >
+      <h2>{req.title}</h2>
+      <p>{req.text}</p>
+      {req.list !== undefined && (
+        <>
+          {withFilter && (
+            <input
+              ref={filterInput}
+              className="picker-filter"
+              placeholder="Filter…"
+              aria-label={`Filter ${req.list}`}
+              data-testid="confirm-filter"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              onKeyDown={(e) => {
+                // Enter takes the one choice the filter leaves.
+                if (e.key === 'Enter' && shown.length === 1) req.resolve(shown[0].id);
+                else onListKey(e);
+              }}
+            />
+          )}
+          <div
+            ref={listRef}
+            className="modal-list"
+            role="group"
+            aria-label={req.list}
+            data-testid="confirm-list"
+            onKeyDown={onListKey}
+          >
+            {shown.map(button)}
+            {shown.length === 0 && (
+              <div className="dim" data-testid="confirm-list-empty">
+                Nothing listed contains &quot;{filter.trim()}&quot;: clear the filter to see all {choices.length}.
               </div>
             )}
-          </>
-        )}
-        <div className={req.list === undefined && req.buttons.length > 3 ? 'modal-buttons column' : 'modal-buttons'}>
-          {actions.map((b, i) => button(b, req.list !== undefined ? i + 1 : i))}
-        </div>
-      </div>
-    </div>
+          </div>
+          {withFilter && (
+            <div className="dim small" data-testid="confirm-list-count">
+              {shown.length === choices.length
+                ? `${choices.length} listed`
+                : `${shown.length} of ${choices.length} listed`}
+            </div>
+          )}
+        </>
+      )}
+    </Modal>
   );
 }
 
@@ -192,91 +190,13 @@ export function FilePicker() {
   };
   const replaceTarget = req.mode === 'save' && replacing ? req.files.find((x) => x.path === replacing) : undefined;
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
-      <div className="modal picker" role="dialog" aria-modal="true" aria-label={req.title} data-testid="file-picker">
-        <h2>{req.title}</h2>
-        <div className="dim small">
-          {req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
-          {multiple ? ' · click to choose one or several files' : ''}
-        </div>
-        {req.mode === 'open' ? (
-          <input
-            ref={input}
-            className="picker-filter"
-            placeholder="Filter…"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            onKeyDown={(e) => {
-              // Enter opens the chosen file, or the only one the filter leaves.
-              if (e.key !== 'Enter') return;
-              if (multiple) accept();
-              else if (chosen) req.resolve(chosen);
-              else if (files.length === 1) req.resolve(files[0].path);
-            }}
-            aria-label="Filter files"
-          />
-        ) : (
-          <input
-            ref={input}
-            className="picker-filter"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setReplacing(null);
-            }}
-            onKeyDown={(e) => e.key === 'Enter' && accept()}
-            aria-label="File name"
-            data-testid="picker-name"
-          />
-        )}
-        <ul className="picker-list" role="listbox" aria-label="Files">
-          {files.length === 0 && (
-            <li className="dim" data-testid="picker-empty">
-              {emptyListText(req, filter)}
-            </li>
-          )}
-          {files.map((f) => (
-            <li key={f.path}>
-              <button
-                type="button"
-                role="option"
-                aria-selected={multiple ? many.includes(f.path) : chosen === f.path}
-                className={
-                  (multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'
-                }
-                data-testid="picker-file"
-                onClick={() => {
-                  if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
-                  else setChosen(f.path);
-                  if (req.mode === 'save') {
-                    setName(f.relativePath);
-                    setReplacing(null);
-                  }
-                }}
-                onDoubleClick={() => (multiple ? undefined : req.resolve(f.path))}
-              >
-                <span>
-                  {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
-                  {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
-                  {escapeControls(f.relativePath)}
-                </span>
-                <span className="dim">{f.byteLength.toLocaleString()} B</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        {replaceTarget && (
-          <p className="picker-replace" role="alert" data-testid="picker-replace">
-            {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name
-            to keep it.
-          </p>
-        )}
-        {req.incomplete && (
-          <p className="dim picker-incomplete" data-testid="picker-incomplete">
-            {req.incomplete}
-          </p>
-        )}
-        <div className="modal-buttons">
+    <Modal
+      label={req.title}
+      testId="file-picker"
+      className="picker"
+      onEscape={() => req.resolve(null)}
+      buttons={
+        <>
           <button
             type="button"
             className="primary"
@@ -304,8 +224,93 @@ export function FilePicker() {
           <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
             Cancel
           </button>
-        </div>
+        </>
+      }
+    >
+      <h2>{req.title}</h2>
+      <div className="dim small">
+        {req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
+        {multiple ? ' · click to choose one or several files' : ''}
       </div>
-    </div>
+      {req.mode === 'open' ? (
+        <input
+          ref={input}
+          className="picker-filter"
+          placeholder="Filter…"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter opens the chosen file, or the only one the filter leaves.
+            if (e.key !== 'Enter') return;
+            if (multiple) accept();
+            else if (chosen) req.resolve(chosen);
+            else if (files.length === 1) req.resolve(files[0].path);
+          }}
+          aria-label="Filter files"
+        />
+      ) : (
+        <input
+          ref={input}
+          className="picker-filter"
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setReplacing(null);
+          }}
+          onKeyDown={(e) => e.key === 'Enter' && accept()}
+          aria-label="File name"
+          data-testid="picker-name"
+        />
+      )}
+      <ul className="picker-list" role="listbox" aria-label="Files">
+        {files.length === 0 && (
+          <li className="dim" data-testid="picker-empty">
+            {emptyListText(req, filter)}
+          </li>
+        )}
+        {files.map((f) => (
+          <li key={f.path}>
+            <button
+              type="button"
+              role="option"
+              aria-selected={multiple ? many.includes(f.path) : chosen === f.path}
+              className={
+                (multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'
+              }
+              data-testid="picker-file"
+              onClick={() => {
+                if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
+                else setChosen(f.path);
+                if (req.mode === 'save') {
+                  setName(f.relativePath);
+                  setReplacing(null);
+                }
+              }}
+              onDoubleClick={() => (multiple ? undefined : req.resolve(f.path))}
+            >
+              <span>
+                {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
+                {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
+                {escapeControls(f.relativePath)}
+              </span>
+              <span className="dim" title={exactBytes(f.byteLength)}>
+                {sizeText(f.byteLength)}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {replaceTarget && (
+        <p className="picker-replace" role="alert" data-testid="picker-replace">
+          {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name to
+          keep it.
+        </p>
+      )}
+      {req.incomplete && (
+        <p className="dim picker-incomplete" data-testid="picker-incomplete">
+          {req.incomplete}
+        </p>
+      )}
+    </Modal>
   );
 }

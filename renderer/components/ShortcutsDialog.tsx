@@ -9,12 +9,17 @@ import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { shortcutSheet } from '../../shared/shortcutSheet';
 import { currentShortcutPlatform } from '../app/shortcuts';
+import { Modal } from './Modal';
 import './shortcuts.css';
 
 export const shortcutsDialogStore = createStore<{ open: boolean }>()(() => ({ open: false }));
 
 export function showShortcuts(): void {
   shortcutsDialogStore.setState({ open: true });
+}
+
+export function hideShortcuts(): void {
+  shortcutsDialogStore.setState({ open: false });
 }
 
 export function ShortcutsDialog() {
@@ -24,57 +29,46 @@ export function ShortcutsDialog() {
     if (open) close.current?.focus();
   }, [open]);
   if (!open) return null;
-  const hide = () => shortcutsDialogStore.setState({ open: false });
   const sheet = shortcutSheet(currentShortcutPlatform());
   return (
-    <div
-      className="modal-backdrop"
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.stopPropagation();
-        hide();
-      }}
-      onMouseDown={(e) => e.target === e.currentTarget && hide()}
+    <Modal
+      label="Keyboard shortcuts"
+      testId="shortcuts-dialog"
+      className="shortcuts-dialog"
+      onEscape={hideShortcuts}
+      onBackdrop={hideShortcuts}
+      buttons={
+        <button type="button" className="primary" ref={close} data-testid="shortcuts-close" onClick={hideShortcuts}>
+          Close
+        </button>
+      }
     >
-      <div
-        className="modal shortcuts-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Keyboard shortcuts"
-        data-testid="shortcuts-dialog"
-      >
-        <h2>Keyboard shortcuts</h2>
-        <div className="shortcuts-body" tabIndex={0} aria-label="The shortcuts" data-testid="shortcuts-body">
-          {sheet.map((section) => (
-            <section key={section.title} className="shortcuts-section" data-testid="shortcuts-section">
-              <h3>{section.title}</h3>
-              {section.note && <p className="dim small">{section.note}</p>}
-              <table>
-                <tbody>
-                  {section.rows.map((row) => (
-                    <tr key={row.does} data-testid="shortcuts-row">
-                      <td className="shortcuts-keys">
-                        {row.keys.map((k, i) => (
-                          <span key={k}>
-                            {i > 0 && <span className="dim"> or </span>}
-                            <kbd>{k}</kbd>
-                          </span>
-                        ))}
-                      </td>
-                      <td>{row.does}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          ))}
-        </div>
-        <div className="modal-buttons">
-          <button type="button" className="primary" ref={close} data-testid="shortcuts-close" onClick={hide}>
-            Close
-          </button>
-        </div>
+      <h2>Keyboard shortcuts</h2>
+      <div className="shortcuts-body" tabIndex={0} aria-label="The shortcuts" data-testid="shortcuts-body">
+        {sheet.map((section) => (
+          <section key={section.title} className="shortcuts-section" data-testid="shortcuts-section">
+            <h3>{section.title}</h3>
+            {section.note && <p className="dim small">{section.note}</p>}
+            <table>
+              <tbody>
+                {section.rows.map((row) => (
+                  <tr key={row.does} data-testid="shortcuts-row">
+                    <td className="shortcuts-keys">
+                      {row.keys.map((k, i) => (
+                        <span key={k}>
+                          {i > 0 && <span className="dim"> or </span>}
+                          <kbd>{k}</kbd>
+                        </span>
+                      ))}
+                    </td>
+                    <td>{row.does}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))}
       </div>
-    </div>
+    </Modal>
   );
 }

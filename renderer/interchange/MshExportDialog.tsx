@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { mshExportOptionsStore, parseMshExportOptions } from './mshExportOptions';
+import { ChooseFileModal, DecimalField } from './ChooseFileModal';
 import './interchange.css';
 
 /** File > Export MSH: the tolerances of the fit, then "Choose file…" (the .res8; the other two go beside it). */
@@ -19,83 +20,51 @@ export function MshExportDialog() {
   }, [req]);
   if (!req) return null;
   const parsed = parseMshExportOptions(position, rotation, req.jointOverrideCount > 0 && useOverrides);
-  const accept = () => {
-    if (!('error' in parsed)) req.resolve(parsed);
-  };
   return (
-    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
-      <div
-        className="modal import-options"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Export MSH animation"
-        data-testid="msh-export-options"
-      >
-        <h2>Export MSH animation</h2>
-        <p>
-          Writes three files with one prefix, all or none: <code>.res8</code> (key pool), <code>.res19</code> (frame
-          map) and <code>.nodes.json</code> (per node: name, parent, anim_map_start, fallback_key). Keys sit on whole
-          frames; every node keeps its error within the tolerances where float32 / s16 precision allows.
-        </p>
-        <form
-          className="import-fields"
-          onSubmit={(e) => {
-            e.preventDefault();
-            accept();
-          }}
-        >
-          <label>
-            <span>Position</span>
-            <input
-              ref={first}
-              value={position}
-              onChange={(e) => setPosition(e.target.value)}
-              inputMode="decimal"
-              aria-label="Position tolerance"
-              data-testid="msh-pos-tol"
-            />
-            <span className="dim">motion units (root translation and joint offsets)</span>
-          </label>
-          <label>
-            <span>Rotation</span>
-            <input
-              value={rotation}
-              onChange={(e) => setRotation(e.target.value)}
-              inputMode="decimal"
-              aria-label="Rotation tolerance"
-              data-testid="msh-rot-tol"
-            />
-            <span className="dim">degrees</span>
-          </label>
-          {req.jointOverrideCount > 0 && (
-            <label className="msh-overrides">
-              <input
-                type="checkbox"
-                checked={useOverrides}
-                onChange={(e) => setUseOverrides(e.target.checked)}
-                data-testid="msh-use-overrides"
-              />
-              <span>
-                Use the tuning panel's {req.jointOverrideCount} per-joint rotation tolerance
-                {req.jointOverrideCount === 1 ? '' : 's'}
-              </span>
-            </label>
-          )}
-          {'error' in parsed && (
-            <div className="bad small" data-testid="msh-options-error">
-              {parsed.error}
-            </div>
-          )}
-          <div className="modal-buttons">
-            <button type="submit" className="primary" disabled={'error' in parsed} data-testid="msh-choose-file">
-              Choose file…
-            </button>
-            <button type="button" data-testid="msh-cancel" onClick={() => req.resolve(null)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+    <ChooseFileModal
+      title="Export MSH animation"
+      testId="msh-export-options"
+      prefix="msh"
+      error={'error' in parsed ? parsed.error : null}
+      onAccept={() => !('error' in parsed) && req.resolve(parsed)}
+      onCancel={() => req.resolve(null)}
+    >
+      <p>
+        Writes three files with one prefix, all or none: <code>.res8</code> (key pool), <code>.res19</code> (frame map)
+        and <code>.nodes.json</code> (per node: name, parent, anim_map_start, fallback_key). Keys sit on whole frames;
+        every node keeps its error within the tolerances where float32 / s16 precision allows.
+      </p>
+      <DecimalField
+        label="Position"
+        name="Position tolerance"
+        testId="msh-pos-tol"
+        value={position}
+        onChange={setPosition}
+        hint="motion units (root translation and joint offsets)"
+        ref={first}
+      />
+      <DecimalField
+        label="Rotation"
+        name="Rotation tolerance"
+        testId="msh-rot-tol"
+        value={rotation}
+        onChange={setRotation}
+        hint="degrees"
+      />
+      {req.jointOverrideCount > 0 && (
+        <label className="msh-overrides">
+          <input
+            type="checkbox"
+            checked={useOverrides}
+            onChange={(e) => setUseOverrides(e.target.checked)}
+            data-testid="msh-use-overrides"
+          />
+          <span>
+            Use the tuning panel's {req.jointOverrideCount} per-joint rotation tolerance
+            {req.jointOverrideCount === 1 ? '' : 's'}
+          </span>
+        </label>
+      )}
+    </ChooseFileModal>
   );
 }

@@ -1,16 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useProject } from '../sev/hooks';
+import { exactBytes, sizeText } from './byteSize';
 import { budgetFieldText, budgetUse, parseBudgetInput, setProjectBudget } from './budget';
 
 const COLORS = ['#4a86e8', '#e69138', '#6aa84f', '#a64d79', '#3d85c6', '#cc4125', '#45818e', '#bf9000'];
-
-function kib(bytes: number): string {
-  return bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(2)} MiB`
-    : bytes >= 1024
-      ? `${(bytes / 1024).toFixed(1)} KiB`
-      : `${bytes} B`;
-}
 
 function share(bytes: number, total: number): string {
   return `${((bytes / Math.max(total, 1)) * 100).toFixed(1)}%`;
@@ -48,10 +41,10 @@ export function BudgetBar() {
     use.marBytes === null
       ? use.budget === null
         ? ''
-        : `${kib(use.budget)}; check to see the use`
+        : `${sizeText(use.budget)}; check to see the use`
       : use.budget === null
-        ? `.mar ${kib(use.marBytes)}`
-        : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
+        ? `.mar ${sizeText(use.marBytes)}`
+        : `.mar ${sizeText(use.marBytes)} of ${sizeText(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${sizeText(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
   return (
     <div className="project-budget" data-testid="project-budget">
       <div className="project-budget-row">
@@ -114,7 +107,7 @@ export function BudgetBar() {
               data-name={s.name}
               data-bytes={s.bytes}
               style={{ width: `${((s.bytes / scale) * 100).toFixed(2)}%`, background: COLORS[k % COLORS.length] }}
-              title={`${s.name}: ${kib(s.bytes)} (${share(s.bytes, use.marBytes!)} of the .mar)`}
+              title={`${s.name}: ${sizeText(s.bytes)} (${share(s.bytes, use.marBytes!)} of the .mar)`}
             />
           ))}
           {use.budget !== null && (
@@ -122,7 +115,7 @@ export function BudgetBar() {
               className="project-budget-limit"
               data-testid="project-budget-limit"
               style={{ left: `${((use.budget / scale) * 100).toFixed(2)}%` }}
-              title={`budget ${kib(use.budget)}`}
+              title={`budget ${sizeText(use.budget)}`}
             />
           )}
         </div>
@@ -137,7 +130,9 @@ export function BudgetBar() {
               <span className="project-budget-name" data-testid="project-budget-legend-name">
                 {s.name}
               </span>
-              <span className="project-budget-bytes">{kib(s.bytes)}</span>
+              <span className="project-budget-bytes" title={exactBytes(s.bytes)}>
+                {sizeText(s.bytes)}
+              </span>
               <span className="project-budget-share dim">{share(s.bytes, use.marBytes!)}</span>
             </li>
           ))}

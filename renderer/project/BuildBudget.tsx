@@ -1,5 +1,5 @@
 import type { BuildReportBudget } from '../../shared/project/plan';
-import { exactBytes, sizeText } from './buildOutputs';
+import { exactBytes, sizeText } from './byteSize';
 
 /**
  * A budget build's choice in the build dialog: the .mar against the budget, the motion that limits the stage,

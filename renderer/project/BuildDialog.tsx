@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Modal } from '../components/Modal';
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog } from './projectBuild';
 import { revealProblem } from './projectMotions';
@@ -10,15 +11,12 @@ import { isSevDirty } from '../sev/sevStore';
 import { isProjectDirty } from './projectStore';
 import { saveProjectAndSev } from './projectFiles';
 import { basenameOf } from '../../shared/project/paths';
-import { exactBytes, sizeText, writtenRows } from './buildOutputs';
+import { writtenRows } from './buildOutputs';
+import { exactBytes, sizeText } from './byteSize';
 
 /** "walk.sev", "walk.sev and the project file", "a, b and c". */
 function listed(names: readonly string[]): string {
   return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
 const STATE_TEXT = {
@@ -41,7 +39,7 @@ export const BUILD_COLUMNS: readonly (readonly [string, string])[] = [
   ['#', 'The motion’s entry in the .mar (its index in the game)'],
   ['Motion', 'The project’s name for the motion'],
   ['Keys', 'Keys the .mar holds for the motion, every joint and the root together'],
-  ['MT3', 'The motion’s compressed size in the .mar (KiB: 1024 bytes)'],
+  ['MT3', 'The motion’s compressed size in the .mar (KiB: 1024 bytes; hover a size: to the byte)'],
   ['Ratio', 'The source .mtn’s size over the compressed size: 18.9 means 18.9 times smaller'],
   [
     'Max rot err',
@@ -55,9 +53,13 @@ export const BUILD_COLUMNS: readonly (readonly [string, string])[] = [
 export const CACHED_TITLE =
   'Not compressed again: unchanged since the last build, so its data and figures are that build’s (docs/cache.md)';
 
-/** The line over the build's warnings: they are not errors, and the archives were written. */
-export function warningsHead(count: number): string {
-  return `${count === 1 ? '1 warning' : `${count} warnings`}: the archives were written all the same. Check that this is what the game expects:`;
+/**
+ * The line over the build's warnings: they are not errors, and the archives were written (or, up to date, are the
+ * last build's, which showed the same warnings: it said "were written" of a build that wrote nothing).
+ */
+export function warningsHead(count: number, upToDate = false): string {
+  const stand = upToDate ? 'the archives stand as the last build wrote them' : 'the archives were written all the same';
+  return `${count === 1 ? '1 warning' : `${count} warnings`}: ${stand}. Check that this is what the game expects:`;
 }
 
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
@@ -71,16 +73,8 @@ export function BuildDialog() {
   const finished = !!build && !running;
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (!finished) return;
     // Focus on the one way out once the build is done: Enter or Escape closes, Tab stays in the dialog.
-    close.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      closeBuildDialog();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    if (finished) close.current?.focus();
   }, [finished]);
   // Of the files whose unsaved edits the build took, those still unsaved (a save from this dialog clears them).
   const sevName = useSev((f) => (f.file && isSevDirty(f.file) ? basenameOf(f.file.path) : null));
@@ -92,186 +86,187 @@ export function BuildDialog() {
   // Phases (validate, each motion, write), so the bar is full exactly when the build is done.
   const progress = buildProgress(s);
   return (
-    <div className="modal-backdrop" role="presentation">
-      <div
-        className="modal build-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="build-title"
-        data-testid="build-dialog"
-      >
-        <h2 id="build-title">Build archives</h2>
-        <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
-          {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
-          {s?.current && running && <span className="dim"> {s.current}</span>}
-          {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
-            <span className="dim" data-testid="build-eta">
-              {' '}
-              · about {formatEta(s.etaMs)} left
+    <Modal
+      labelledBy="build-title"
+      testId="build-dialog"
+      className="build-dialog"
+      onEscape={finished ? closeBuildDialog : undefined}
+      buttons={
+        running ? (
+          <button
+            type="button"
+            onClick={() => void cancelBuild()}
+            data-testid="build-cancel"
+            disabled={cancelLook(s).disabled}
+            title={cancelLook(s).title}
+          >
+            Cancel
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={closeBuildDialog}
+            data-testid="build-close"
+            title="Close (Esc)"
+            ref={close}
+          >
+            Close
+          </button>
+        )
+      }
+    >
+      <h2 id="build-title">Build archives</h2>
+      <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
+        {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
+        {s?.current && running && <span className="dim"> {s.current}</span>}
+        {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
+          <span className="dim" data-testid="build-eta">
+            {' '}
+            · about {formatEta(s.etaMs)} left
+          </span>
+        )}
+      </p>
+      {took.length > 0 && !stopped && (
+        <p className="build-unsaved" data-testid="build-unsaved" role="status">
+          {stillUnsaved.length > 0 ? (
+            <>
+              {running ? 'This build takes ' : 'These archives hold '}
+              {listed(stillUnsaved)} as you see {stillUnsaved.length > 1 ? 'them' : 'it'}, unsaved edits included;{' '}
+              {stillUnsaved.length > 1 ? 'the files' : 'the file'} on disk {stillUnsaved.length > 1 ? 'do' : 'does'} not
+              have them yet.{' '}
+              <button
+                type="button"
+                className="tool small"
+                data-testid="build-save-unsaved"
+                title="Save them (as Ctrl+S does), so the files on disk match the archives"
+                onClick={() => void saveProjectAndSev()}
+              >
+                Save {listed(stillUnsaved)}
+              </button>
+            </>
+          ) : (
+            <span data-testid="build-unsaved-saved">
+              Saved {listed(took)}: the files on disk hold what the archives were built from.
             </span>
           )}
         </p>
-        {took.length > 0 && !stopped && (
-          <p className="build-unsaved" data-testid="build-unsaved" role="status">
-            {stillUnsaved.length > 0 ? (
-              <>
-                {running ? 'This build takes ' : 'These archives hold '}
-                {listed(stillUnsaved)} as you see {stillUnsaved.length > 1 ? 'them' : 'it'}, unsaved edits included;{' '}
-                {stillUnsaved.length > 1 ? 'the files' : 'the file'} on disk {stillUnsaved.length > 1 ? 'do' : 'does'}{' '}
-                not have them yet.{' '}
-                <button
-                  type="button"
-                  className="tool small"
-                  data-testid="build-save-unsaved"
-                  title="Save them (as Ctrl+S does), so the files on disk match the archives"
-                  onClick={() => void saveProjectAndSev()}
-                >
-                  Save {listed(stillUnsaved)}
-                </button>
-              </>
-            ) : (
-              <span data-testid="build-unsaved-saved">
-                Saved {listed(took)}: the files on disk hold what the archives were built from.
-              </span>
-            )}
-          </p>
-        )}
+      )}
+      <div
+        className="build-progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={progress.steps}
+        aria-valuenow={progress.step}
+        aria-valuetext={progress.label}
+        data-testid="build-progress"
+        data-motions-done={s?.done ?? 0}
+        data-fraction={progress.fraction}
+      >
+        {/* No width transition once finished: the final state shows at once (and in screenshots). */}
         <div
-          className="build-progress"
-          role="progressbar"
-          aria-valuemin={0}
-          aria-valuemax={progress.steps}
-          aria-valuenow={progress.step}
-          aria-valuetext={progress.label}
-          data-testid="build-progress"
-          data-motions-done={s?.done ?? 0}
-          data-fraction={progress.fraction}
-        >
-          {/* No width transition once finished: the final state shows at once (and in screenshots). */}
-          <div
-            className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}${running ? '' : ' finished'}`}
-            data-testid="build-progress-fill"
-            style={{ width: `${(progress.fraction * 100).toFixed(1)}%` }}
-          />
-          <span>{progress.label}</span>
-        </div>
-        {s && s.motions.length > 0 && (
-          <table className="channel-table build-table" data-testid="build-motions">
-            <thead>
-              <tr>
-                {BUILD_COLUMNS.map(([head, title]) => (
-                  <th key={head} title={title} data-testid="build-column">
-                    {head}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {s.motions.map((m) => (
-                <tr key={m.index}>
-                  <td>{m.index}</td>
-                  <td>
-                    {m.name}
-                    {m.cached && (
-                      <span className="dim" data-testid="build-cached" title={CACHED_TITLE}>
-                        {' '}
-                        (cached)
-                      </span>
-                    )}
-                  </td>
-                  <td>{m.totalKeys}</td>
-                  <td>{kb(m.mt3Bytes)}</td>
-                  <td>{m.ratio.toFixed(2)}</td>
-                  <td
-                    className={m.maxErrorRatio > 1 ? 'bad' : ''}
-                    title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}
-                  >
-                    {m.maxRotationErrorDeg.toFixed(3)}°
-                  </td>
-                  <td>{m.seSlots}</td>
-                  <td>{m.events}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
-        {s && s.errors.length > 0 && (
-          <ul className="build-errors" data-testid="build-errors">
-            {s.errors.map((e, i) => (
-              <li key={i}>
-                <button
-                  type="button"
-                  className="link bad"
-                  onClick={() => void revealProblem(e)}
-                  data-testid="build-error"
-                >
-                  {e.message}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {s && s.state === 'done' && (
-          <ul className="build-written small" data-testid="build-written">
-            {writtenRows(s).map((w) => (
-              <li key={w.path} data-testid="build-output" data-name={w.name} data-bytes={w.bytes ?? ''}>
-                wrote {w.path}
-                {w.bytes !== null && (
-                  <>
-                    {' · '}
-                    <b data-testid="build-output-size" title={exactBytes(w.bytes)}>
-                      {sizeText(w.bytes)}
-                    </b>
-                  </>
-                )}
-                {w.holds && (
-                  <div
-                    className={`build-output-holds ${w.overBudget ? 'bad' : 'dim'}`}
-                    data-testid="build-output-holds"
-                  >
-                    {w.holds}
-                  </div>
-                )}
-              </li>
-            ))}
-            {s.warnings.length > 0 && (
-              <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
-                {warningsHead(s.warnings.length)}
-              </li>
-            )}
-            {s.warnings.map((w, i) => (
-              <li key={`w${i}`} className="warn-inline">
-                {w}
-              </li>
-            ))}
-          </ul>
-        )}
-        <div className="modal-buttons">
-          {running ? (
-            <button
-              type="button"
-              onClick={() => void cancelBuild()}
-              data-testid="build-cancel"
-              disabled={cancelLook(s).disabled}
-              title={cancelLook(s).title}
-            >
-              Cancel
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="primary"
-              onClick={closeBuildDialog}
-              data-testid="build-close"
-              title="Close (Esc)"
-              ref={close}
-            >
-              Close
-            </button>
-          )}
-        </div>
+          className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}${running ? '' : ' finished'}`}
+          data-testid="build-progress-fill"
+          style={{ width: `${(progress.fraction * 100).toFixed(1)}%` }}
+        />
+        <span>{progress.label}</span>
       </div>
-    </div>
+      {s && s.motions.length > 0 && (
+        <table className="channel-table build-table" data-testid="build-motions">
+          <thead>
+            <tr>
+              {BUILD_COLUMNS.map(([head, title]) => (
+                <th key={head} title={title} data-testid="build-column">
+                  {head}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {s.motions.map((m) => (
+              <tr key={m.index}>
+                <td>{m.index}</td>
+                <td>
+                  {m.name}
+                  {m.cached && (
+                    <span className="dim" data-testid="build-cached" title={CACHED_TITLE}>
+                      {' '}
+                      (cached)
+                    </span>
+                  )}
+                </td>
+                <td>{m.totalKeys}</td>
+                <td title={exactBytes(m.mt3Bytes)}>{sizeText(m.mt3Bytes)}</td>
+                <td>{m.ratio.toFixed(2)}</td>
+                <td
+                  className={m.maxErrorRatio > 1 ? 'bad' : ''}
+                  title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}
+                >
+                  {m.maxRotationErrorDeg.toFixed(3)}°
+                </td>
+                <td>{m.seSlots}</td>
+                <td>{m.events}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
+      {s && s.errors.length > 0 && (
+        <ul className="build-errors" data-testid="build-errors">
+          {s.errors.map((e, i) => (
+            <li key={i}>
+              <button
+                type="button"
+                className="link bad"
+                onClick={() => void revealProblem(e)}
+                data-testid="build-error"
+              >
+                {e.message}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {s && s.state === 'done' && (
+        <ul className="build-written small" data-testid="build-written">
+          {writtenRows(s).map((w) => (
+            <li
+              key={w.path}
+              data-testid="build-output"
+              data-name={w.name}
+              data-bytes={w.bytes ?? ''}
+              data-unchanged={w.unchanged}
+            >
+              {w.unchanged ? 'unchanged: ' : 'wrote '}
+              {w.path}
+              {w.bytes !== null && (
+                <>
+                  {' · '}
+                  <b data-testid="build-output-size" title={exactBytes(w.bytes)}>
+                    {sizeText(w.bytes)}
+                  </b>
+                </>
+              )}
+              {w.holds && (
+                <div className={`build-output-holds ${w.overBudget ? 'bad' : 'dim'}`} data-testid="build-output-holds">
+                  {w.holds}
+                </div>
+              )}
+            </li>
+          ))}
+          {s.warnings.length > 0 && (
+            <li className="warn-inline build-warnings-head" data-testid="build-warnings-head">
+              {warningsHead(s.warnings.length, s.upToDate === true)}
+            </li>
+          )}
+          {s.warnings.map((w, i) => (
+            <li key={`w${i}`} className="warn-inline">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Modal>
   );
 }

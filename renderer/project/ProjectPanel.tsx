@@ -18,16 +18,9 @@ import { buildButtonLook } from './buildProgress';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import { BudgetBar } from './BudgetBar';
+import { exactBytes, sizeText } from './byteSize';
 import { LIST_FILTER_FROM } from '../components/Dialogs';
 import './project.css';
-
-function kb(bytes: number): string {
-  return bytes >= 10240
-    ? `${(bytes / 1024).toFixed(0)} K`
-    : bytes >= 1024
-      ? `${(bytes / 1024).toFixed(1)} K`
-      : `${bytes} B`;
-}
 
 /** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
 /** The motions the filter keeps, with their archive index: those whose name or .mtn holds its text (any case). */
@@ -197,6 +190,7 @@ export function ProjectPanel() {
               type="button"
               className="tool small"
               title="Move up (earlier in the archive)"
+              aria-label="Move the selected motion up"
               disabled={current === null || current === 0}
               onClick={() => current !== null && moveMotion(current, current - 1)}
               data-testid="project-move-up"
@@ -207,6 +201,7 @@ export function ProjectPanel() {
               type="button"
               className="tool small"
               title="Move down (later in the archive)"
+              aria-label="Move the selected motion down"
               disabled={current === null || !json || current >= json.motions.length - 1}
               onClick={() => current !== null && moveMotion(current, current + 1)}
               data-testid="project-move-down"
@@ -323,7 +318,9 @@ export function ProjectPanel() {
                         {st ? (
                           <>
                             <span title="keys">{st.totalKeys} keys</span>
-                            <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
+                            <span title={`MT3: ${exactBytes(st.mt3Bytes)}`} data-testid="project-motion-size">
+                              {sizeText(st.mt3Bytes)}
+                            </span>
                             <span
                               className={st.maxErrorRatio > 1 ? 'bad' : ''}
                               title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../../shared/ipc/project';
 import type { BuildReport } from '../../shared/project/plan';
-import { sizeText, writtenRows } from './buildOutputs';
+import { writtenRows } from './buildOutputs';
 
 const report = (budget?: number): BuildReport =>
   ({
@@ -38,10 +38,23 @@ describe('writtenRows', () => {
       overBudget: true,
     });
   });
+  it('lists an up-to-date build’s outputs, left as they were, with their sizes', () => {
+    const s = {
+      upToDate: true,
+      written: [],
+      report: null,
+      unchanged: [
+        { path: '/o/s.mar', bytes: 4096 },
+        { path: '/o/s.json', bytes: null },
+      ],
+    } as unknown as BuildStatus;
+    expect(writtenRows(s).map((r) => [r.name, r.bytes, r.unchanged])).toEqual([
+      ['s.mar', 4096, true],
+      ['s.json', null, true],
+    ]);
+    expect(writtenRows(status(report(), [4096])).every((r) => !r.unchanged)).toBe(true);
+  });
   it('falls back to the report’s sizes when the build gave none, and gives none it does not know', () => {
     expect(writtenRows(status(report())).map((r) => r.bytes)).toEqual([4096, 300, null, null]);
-  });
-  it('writes sizes under 1 KiB in bytes', () => {
-    expect([sizeText(480), sizeText(1024), sizeText(84496)]).toEqual(['480 bytes', '1.0 KiB', '82.5 KiB']);
   });
 });

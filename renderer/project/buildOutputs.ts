@@ -1,15 +1,6 @@
 import type { BuildStatus } from '../../shared/ipc/project';
 import { basenameOf } from '../../shared/project/paths';
-
-/** A size as the build dialog writes it: KiB with one decimal (the MT3 column's unit), bytes under 1 KiB. */
-export function sizeText(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
-}
-
-/** A size to the byte, for a tooltip: "77,200 bytes". */
-export function exactBytes(bytes: number): string {
-  return `${bytes.toLocaleString('en-US')} bytes`;
-}
+import { sizeText } from './byteSize';
 
 function percent(part: number, whole: number): string {
   return `${((part / whole) * 100).toFixed(1)}%`;
@@ -25,6 +16,8 @@ export interface WrittenRow {
   holds: string;
   /** The .mar over its budget's share, for the row's colour: null without a budget. */
   overBudget: boolean | null;
+  /** The last build's file, left as it was by a build that was up to date (nothing written). */
+  unchanged: boolean;
 }
 
 /**
@@ -33,6 +26,17 @@ export interface WrittenRow {
  * "wrote stage.mar" with no size (tried cold, round 14; docs/user-guide.md, fifteenth round).
  */
 export function writtenRows(s: BuildStatus): WrittenRow[] {
+  // An up-to-date build wrote nothing: its rows are the outputs it left as they were, with their sizes (they showed
+  // none, as if the build had made no archives).
+  if (s.upToDate)
+    return (s.unchanged ?? []).map(({ path, bytes }) => ({
+      path,
+      name: basenameOf(path),
+      bytes,
+      holds: '',
+      overBudget: null,
+      unchanged: true,
+    }));
   const r = s.report;
   return s.written.map((path, i) => {
     const known =
@@ -66,6 +70,6 @@ export function writtenRows(s: BuildStatus): WrittenRow[] {
     } else if (/\.(res8|res19|nodes\.json)$/i.test(path)) {
       holds = 'MSH export of a motion (outputs.msh)';
     }
-    return { path, name, bytes, holds, overBudget };
+    return { path, name, bytes, holds, overBudget, unchanged: false };
   });
 }

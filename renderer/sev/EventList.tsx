@@ -189,6 +189,7 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-play"
                       title="Play this event's SE (audition)"
+                      aria-label={`Play the SE of the event at frame ${ev.frame}`}
                       onClick={() => playEvent(ev.index)}
                     >
                       ▶
@@ -213,6 +214,7 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-delete"
                       title="Delete this event (Delete deletes the selected events, from the event list or row)"
+                      aria-label={`Delete the event at frame ${ev.frame}`}
                       onClick={() => {
                         events.remove(ev.index);
                         // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
@@ -253,6 +255,7 @@ export function EventList() {
                                 className="tool small"
                                 data-testid="sev-event-floor-play"
                                 title={`Play ${v} (audition)`}
+                                aria-label={`Play ${v}`}
                                 onClick={() => void playSeName(v)}
                               >
                                 ▶

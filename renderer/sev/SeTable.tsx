@@ -190,6 +190,7 @@ export function SeTable() {
                         ? `Delete SE ${d.index} and its ${used} event${used === 1 ? '' : 's'}`
                         : `Delete SE ${d.index}`
                     }
+                    aria-label={`Delete SE ${d.index}`}
                     data-testid="sev-se-delete"
                     onClick={() => void ses.remove(d.index)}
                   >

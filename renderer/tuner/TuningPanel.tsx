@@ -1,5 +1,5 @@
 import { JointSelect } from '../components/JointSelect';
-import { useMemo, useState, useEffect, useRef, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport, CompressWarning } from '../../shared/compress/types';
 import { precisionFloor } from '../../shared/compress/unreachable';
@@ -10,7 +10,8 @@ import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
 import { adoptAsDefaults } from './defaultTolerances';
-import { parseTypedNumber, steppedText, typedNumberAttributes } from './typedNumber';
+import { parseTypedNumber } from './typedNumber';
+import { TypedDecimalField } from './TypedDecimalField';
 
 /**
  * A tolerance editor: a slider (a drag is one undo step) and a number field
@@ -29,16 +30,6 @@ function ToleranceRow(props: {
 }) {
   const value = useDocument((d) => d.tolerances[props.field]);
   const documentId = useDocument((d) => d.documentId);
-  const [text, setText] = useState(String(value));
-  const [invalid, setInvalid] = useState<string | null>(null);
-  // Escape reverts: the blur it causes must not commit the text typed before it (the handler still sees that text).
-  const reverting = useRef(false);
-  // A value set elsewhere (the slider, Undo, a project opened) or another motion answers the refusal: it said "it
-  // stays 1°" beside a field that read 1.02 or 0.5 (tried cold, round 3).
-  useEffect(() => {
-    setText(String(value));
-    setInvalid(null);
-  }, [value, documentId]);
   /** The step this slider opens while dragged or while a key is held. */
   const dragLabel = `Drag ${props.label.toLowerCase()}`;
   /**
@@ -50,20 +41,12 @@ function ToleranceRow(props: {
     if (d.transaction?.label === dragLabel)
       d.history.commit(toleranceLabel({ [props.field]: d.tolerances[props.field] }));
   };
-  const commitText = () => {
-    if (reverting.current) {
-      reverting.current = false;
-      return;
-    }
+  const applyText = (text: string): string | null => {
     const v = parseTypedNumber(text);
-    if (Number.isFinite(v) && v > 0) {
-      setInvalid(null);
-      documentStore.getState().tolerancesActions.set({ [props.field]: v });
-    } else {
-      // Say why instead of silently reverting: 0 would ask for a key on every frame and still never be met.
-      setInvalid(toleranceProblem(props.label, text, value, props.unit));
-      setText(String(value));
-    }
+    // Say why instead of silently reverting: 0 would ask for a key on every frame and still never be met.
+    if (!(Number.isFinite(v) && v > 0)) return toleranceProblem(props.label, text, value, props.unit);
+    documentStore.getState().tolerancesActions.set({ [props.field]: v });
+    return null;
   };
   return (
     <div className="tol-row">
@@ -100,48 +83,16 @@ function ToleranceRow(props: {
         onBlur={commitSliderStep}
         onChange={(e) => documentStore.getState().tolerancesActions.set({ [props.field]: Number(e.target.value) })}
       />
-      <input
-        id={props.testid}
+      <TypedDecimalField
+        shown={String(value)}
+        subject={documentId}
+        onApply={applyText}
+        testid={props.testid}
+        unit={props.unit}
         className="num"
-        // Text, not a number field: that read "0,3" as 3 (typedNumber.ts). ↑ / ↓ step as it did.
-        {...typedNumberAttributes('decimal')}
-        value={text}
         disabled={props.disabled}
-        data-testid={props.testid}
-        aria-invalid={invalid !== null}
-        aria-describedby={invalid ? `${props.testid}-error` : undefined}
-        onChange={(e) => {
-          setText(e.target.value);
-          setInvalid(null);
-        }}
-        onBlur={commitText}
-        onKeyDown={(e) => {
-          // Enter commits (on blur) and hands the keyboard back to the shortcuts.
-          if (e.key === 'Enter') e.currentTarget.blur();
-          if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-            e.preventDefault();
-            setText(steppedText(text, e.key === 'ArrowUp' ? 0.05 : -0.05, 0.001));
-            setInvalid(null);
-          }
-          if (e.key === 'Escape') {
-            reverting.current = true;
-            setText(String(value));
-            setInvalid(null);
-            e.currentTarget.blur();
-          }
-        }}
+        stepsEmpty
       />
-      <span className="unit">{props.unit}</span>
-      {invalid && (
-        <div
-          className="tol-error bad small"
-          id={`${props.testid}-error`}
-          role="alert"
-          data-testid={`${props.testid}-error`}
-        >
-          {invalid}
-        </div>
-      )}
     </div>
   );
 }
@@ -168,86 +119,39 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   const overrides = useDocument((d) => d.rotationOverridesDeg);
   const global = useDocument((d) => d.tolerances.rotationToleranceDeg);
   const current = joint >= 0 ? overrides[joint] : undefined;
-  const [text, setText] = useState(current !== undefined ? String(current) : '');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const reverting = useRef(false);
-  useEffect(() => setText(current !== undefined ? String(current) : ''), [current, joint]);
-  useEffect(() => setInvalid(null), [joint, current]);
   const entries = Object.entries(overrides)
     .map(([j, v]) => [Number(j), v] as const)
     .sort((a, b) => a[0] - b[0]);
   const shown = current !== undefined ? String(current) : '';
   // A value that cannot be an override says why and puts the field back (it kept "0" while the joint went on with
   // the global tolerance, and text the number field could not read cleared the override: 2026-12-03).
-  const apply = () => {
-    if (reverting.current) {
-      reverting.current = false;
-      return;
-    }
+  const apply = (text: string): string | null => {
     const v = parseTypedNumber(text);
-    if (text.trim() === '') {
-      setInvalid(null);
-      documentStore.getState().tolerancesActions.setOverride(joint, null);
-    } else if (Number.isFinite(v) && v > 0) {
-      setInvalid(null);
-      documentStore.getState().tolerancesActions.setOverride(joint, v);
-    } else {
+    if (text.trim() === '') documentStore.getState().tolerancesActions.setOverride(joint, null);
+    else if (Number.isFinite(v) && v > 0) documentStore.getState().tolerancesActions.setOverride(joint, v);
+    else {
       const name = joints?.[joint]?.name ?? `joint ${joint}`;
-      const typed = `"${text.trim()}"`;
       const stays = current !== undefined ? `its override stays ${current}°` : `it keeps the global ${global}°`;
-      setInvalid(
-        `The rotation override of ${name} must be a number greater than 0 (empty removes it); ${typed} was not applied, ${stays}.`,
-      );
-      setText(shown);
+      return `The rotation override of ${name} must be a number greater than 0 (empty removes it); "${text.trim()}" was not applied, ${stays}.`;
     }
+    return null;
   };
   return (
     <div className="overrides">
       <div className="tol-row">
         <JointSelect testId="override-joint" label="Joint of the override (the selected joint)" />
-        <input
-          id="override-input"
+        <TypedDecimalField
+          shown={shown}
+          subject={joint}
+          onApply={apply}
+          testid="override-input"
+          unit="°"
           className="num wide"
-          {...typedNumberAttributes('decimal')}
-          placeholder={`global ${global}`}
-          value={text}
           disabled={disabled || joint < 0}
-          data-testid="override-input"
-          aria-label={overrideLabel(joint >= 0 ? (joints?.[joint]?.name ?? `joint ${joint}`) : null, global)}
-          title={overrideLabel(joint >= 0 ? (joints?.[joint]?.name ?? `joint ${joint}`) : null, global)}
-          aria-invalid={invalid !== null}
-          aria-describedby={invalid ? 'override-input-error' : undefined}
-          onChange={(e) => {
-            setText(e.target.value);
-            setInvalid(null);
-          }}
-          onBlur={apply}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') e.currentTarget.blur();
-            if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && text.trim() !== '') {
-              e.preventDefault();
-              setText(steppedText(text, e.key === 'ArrowUp' ? 0.05 : -0.05, 0.001));
-              setInvalid(null);
-            }
-            if (e.key === 'Escape') {
-              reverting.current = true;
-              setText(shown);
-              setInvalid(null);
-              e.currentTarget.blur();
-            }
-          }}
+          placeholder={`global ${global}`}
+          label={overrideLabel(joint >= 0 ? (joints?.[joint]?.name ?? `joint ${joint}`) : null, global)}
+          stepsEmpty={false}
         />
-        <span className="unit">°</span>
-        {invalid && (
-          <div
-            className="tol-error bad small"
-            id="override-input-error"
-            role="alert"
-            data-testid="override-input-error"
-          >
-            {invalid}
-          </div>
-        )}
       </div>
       {entries.length > 0 && (
         <ul className="override-list" data-testid="override-list">

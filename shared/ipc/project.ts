@@ -160,6 +160,11 @@ export interface BuildStatus {
    * it wrote (docs/cache.md, "Up to date"); nothing was compressed or written, and `motions` is empty.
    */
   upToDate?: boolean;
+  /**
+   * Up to date: the last build's outputs (.mar, .sar, report), left as they were, with their sizes now (null where
+   * the file could not be read), so the dialog says what the archives weigh though nothing was written.
+   */
+  unchanged?: { path: string; bytes: number | null }[];
   /** Milliseconds since the build started (or its total once finished). */
   elapsedMs: number;
 }

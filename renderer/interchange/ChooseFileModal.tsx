@@ -1,0 +1,86 @@
+import type { ReactNode, Ref } from 'react';
+import { Modal } from '../components/Modal';
+
+interface Props {
+  /** The dialog's name and heading. */
+  title: string;
+  /** The dialog's accessible name, where it differs from the heading. */
+  label?: string;
+  testId: string;
+  /** Test ids of the parts: `<prefix>-choose-file`, `<prefix>-cancel`, `<prefix>-options-error`. */
+  prefix: string;
+  /** What the fields hold wrong, said under them; the dialog cannot go on while there is one. */
+  error: string | null;
+  onAccept: () => void;
+  onCancel: () => void;
+  children: ReactNode;
+}
+
+/**
+ * The options asked before a file dialog (File > Import, File > Export MSH): fields, what is wrong with them, and
+ * "Choose file…" (Enter) or Cancel (Escape).
+ */
+export function ChooseFileModal(props: Props) {
+  return (
+    <Modal
+      label={props.label ?? props.title}
+      testId={props.testId}
+      className="import-options"
+      onEscape={props.onCancel}
+      onSubmit={() => props.error === null && props.onAccept()}
+      formClassName="import-fields"
+      buttons={
+        <>
+          <button
+            type="submit"
+            className="primary"
+            disabled={props.error !== null}
+            data-testid={`${props.prefix}-choose-file`}
+          >
+            Choose file…
+          </button>
+          <button type="button" data-testid={`${props.prefix}-cancel`} onClick={props.onCancel}>
+            Cancel
+          </button>
+        </>
+      }
+    >
+      <h2>{props.title}</h2>
+      {props.children}
+      {props.error !== null && (
+        <div className="bad small" data-testid={`${props.prefix}-options-error`}>
+          {props.error}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/** One number field of such a dialog: its name, the field, and its unit or hint after it. */
+export function DecimalField(props: {
+  /** The name before the field ("Scale"). */
+  label: string;
+  /** The field's accessible name, where it says more than the label ("Position tolerance"). */
+  name?: string;
+  testId: string;
+  value: string;
+  onChange: (text: string) => void;
+  /** What the number is, after the field. */
+  hint: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return (
+    <label>
+      <span>{props.label}</span>
+      <input
+        ref={props.ref}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        inputMode="decimal"
+        aria-label={props.name ?? props.label}
+        data-testid={props.testId}
+      />
+      <span className="dim">{props.hint}</span>
+    </label>
+  );
+}
