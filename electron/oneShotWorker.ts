@@ -28,7 +28,7 @@ interface OneShotOptions {
   budgetMs?: number;
   /** Sees the thread once it is created (a test seam). */
   onWorker?: (worker: Worker) => void;
-  /** Buffers of `workerData` handed to the thread rather than copied (`actguy import`'s source). */
+  /** Buffers of `workerData` handed to the thread rather than copied (`actguy import`'s source, `compress`'s motion). */
   transferList?: ArrayBuffer[];
 }
 

@@ -194,8 +194,13 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
         mshFits: fitMshNodes(motionOf(req.mtn, req.resampleTo), options, (node) => node % count === index),
       };
     }
-    if (req.whole)
-      return { id: req.id, ok: true, whole: compressMotion(motionOf(req.mtn, req.resampleTo), req.options) };
+    if (req.whole) {
+      const motion = motionOf(req.mtn, req.resampleTo);
+      // Read: the bytes go, so that a long motion is not held twice while it compresses (the request is
+      // compressOffThread's workerData, which the thread keeps to its end; docs/compression.md, round 7).
+      req.mtn = new Uint8Array(0);
+      return { id: req.id, ok: true, whole: compressMotion(motion, req.options) };
+    }
     if (req.share)
       return {
         id: req.id,
@@ -311,7 +316,8 @@ export interface OneRequest {
  * compressMotion on its main thread, and Ctrl+C waited for the compression to end (seconds to minutes for a long
  * capture at fine tolerances; docs/cli.md, "Exit status"). The same code as in-process (answerPoolRequest), so the
  * bytes are the same. Undefined where the worker bundle is missing (unbundled tests): the caller compresses on its
- * own thread then.
+ * own thread then. `mtn` is handed to the thread, not copied: its buffer is transferred (a copy first where `mtn` is
+ * a view into a larger buffer), so the caller's view is empty once the thread starts (docs/compression.md, round 7).
  */
 export function compressOffThread(
   mtn: Uint8Array,
@@ -320,8 +326,11 @@ export function compressOffThread(
 ): OffThreadCompression | undefined {
   if (!existsSync(workerPath)) return undefined;
   const stopper = new AbortController();
-  const data: OneRequest = { request: { id: 0, mtn, options, whole: true } };
-  const result = runOneShotWorker<PoolReply>(workerPath, data, { signal: stopper.signal }).then(
+  const own = mtn.byteOffset === 0 && mtn.byteLength === mtn.buffer.byteLength && mtn.buffer instanceof ArrayBuffer;
+  const bytes = own ? mtn : mtn.slice();
+  const data: OneRequest = { request: { id: 0, mtn: bytes, options, whole: true } };
+  const transferList = [bytes.buffer as ArrayBuffer];
+  const result = runOneShotWorker<PoolReply>(workerPath, data, { signal: stopper.signal, transferList }).then(
     (ended): CompressResult | { stopped: true } => {
       switch (ended.end) {
         case 'answer':

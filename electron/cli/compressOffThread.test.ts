@@ -10,7 +10,9 @@
  * way compressOffThread's worker ends (runOneShotWorker): stop() not aborting (the result never settles: the test
  * times out); an exit worded as an error or the reverse (`exitCode` ignored); a refusal made a plain Error (its code
  * lost, so the CLI would blame the input); the answer's error not made again (errorFromWire dropped: a plain
- * object); compressPoolWorker.cjs ignoring its workerData (no answer: the test times out).
+ * object); compressPoolWorker.cjs ignoring its workerData (no answer: the test times out). Round 7 (the bytes handed
+ * over, not held twice): no transfer list (the caller's view stays full); a view transferred whole rather than copied
+ * (the caller's larger buffer detached); the worker keeping the request's bytes after reading the motion.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { writeMtn } from '../../shared/mtn/write';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { FormatError, isBundleRefusal } from '../../shared/errors';
 import { compressMotion } from '../../shared/compress/compress';
-import { compressOffThread } from '../build/compressPool';
+import { answerPoolRequest, compressOffThread, type PoolRequest } from '../build/compressPool';
 import { OFF_THREAD_MIN_MTN_BYTES, ownFormatError } from './commands/compress';
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
@@ -123,6 +125,31 @@ describe('compressOffThread, each way its worker ends (round 4)', () => {
     expect('stopped' in there).toBe(false);
     if ('stopped' in there) return;
     expect(Buffer.from(there.bytes).equals(Buffer.from(compressMotion(motion, options).bytes))).toBe(true);
+    // Handed to the thread, not copied (round 7): this thread's view is empty.
+    expect(mtn.byteLength).toBe(0);
+  });
+
+  it("a view into a larger buffer is copied once and handed over, the caller's buffer left whole", async () => {
+    const motion = syntheticMotion({ frames: 30, joints: 4, seed: 3 });
+    const written = writeMtn(motion);
+    const larger = new Uint8Array(written.byteLength + 16);
+    larger.set(written, 8);
+    const view = larger.subarray(8, 8 + written.byteLength);
+    const there = await compressOffThread(view, options, pool)!.result;
+    if ('stopped' in there) throw new Error('stopped');
+    expect(Buffer.from(there.bytes).equals(Buffer.from(compressMotion(motion, options).bytes))).toBe(true);
+    expect(view.byteLength).toBe(written.byteLength);
+    expect(Buffer.from(view).equals(Buffer.from(written))).toBe(true);
+  });
+
+  it('the worker lets the bytes go once it has read the motion (round 7)', () => {
+    const motion = syntheticMotion({ frames: 20, joints: 3, seed: 4 });
+    const request: PoolRequest = { id: 0, mtn: writeMtn(motion), options, whole: true };
+    const reply = answerPoolRequest(request);
+    expect(reply.ok && 'whole' in reply && Buffer.from(reply.whole.bytes)).toEqual(
+      Buffer.from(compressMotion(motion, options).bytes),
+    );
+    expect(request.mtn.byteLength).toBe(0);
   });
 
   it("a bad motion is the compressor's FormatError, made again on this thread", async () => {
@@ -132,9 +159,10 @@ describe('compressOffThread, each way its worker ends (round 4)', () => {
   });
 
   it('a worker that throws, one that exits without answering and a refused bundle are each told as such', async () => {
-    const mtn = writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
+    // A motion's bytes for each call: a call hands them to its thread.
+    const mtn = () => writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
     const failure = (path: string) =>
-      compressOffThread(mtn, options, path)!.result.then(
+      compressOffThread(mtn(), options, path)!.result.then(
         () => 'answered',
         (e: unknown) => e as Error,
       );
@@ -160,13 +188,13 @@ describe('compressOffThread, each way its worker ends (round 4)', () => {
   });
 
   it('stop() ends the worker and the result says so', async () => {
-    const mtn = writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
+    const mtn = () => writeMtn(syntheticMotion({ frames: 10, joints: 3, seed: 1 }));
     const held = workerDoing('held', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);');
-    const job = compressOffThread(mtn, options, held)!;
+    const job = compressOffThread(mtn(), options, held)!;
     job.stop();
     expect(await job.result).toEqual({ stopped: true });
     // Stopped once its thread runs, too.
-    const running = compressOffThread(mtn, options, held)!;
+    const running = compressOffThread(mtn(), options, held)!;
     setImmediate(() => running.stop());
     expect(await running.result).toEqual({ stopped: true });
   });

@@ -19,6 +19,7 @@ import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { objectFloorUpperBound, precisionFloor, type PrecisionFloor } from './unreachable';
 import { hasKeyFrame } from './keyList';
+import { KeySlerpCache } from './innerSearch';
 import { LocalKeys } from './localKeys';
 import { classicStrategy, methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
@@ -205,6 +206,8 @@ export function compressSkeletonAware(
   const extraKeys: number[][] = Array.from({ length: 1 + J + (hasOffsets ? J : 0) }, () => []);
   const runCache = cache ?? new CompressCache();
   const local = new Map<number, LocalKeys>();
+  /** One key slerp cache for the searches of every channel that takes keys in place (KeySlerpCache). */
+  let slerps: KeySlerpCache | undefined;
   const prepared = new Map<number, CachedChannel<RotationTrack>>();
   let fallback = false;
   for (let rounds = 1; ; rounds++) {
@@ -256,7 +259,8 @@ export function compressSkeletonAware(
         const entry = { signature: '', keyFrames, outcome, track: r.mt3.rotations[j] };
         const source = rotationSource(motion, j);
         const refine = strategy.method === 'refined';
-        keyed = new LocalKeys(source, motion.frameCount, start(j), jointUserKeys(motion, j), entry, refine);
+        slerps ??= new KeySlerpCache(motion.frameCount + 1);
+        keyed = new LocalKeys(source, motion.frameCount, start(j), jointUserKeys(motion, j), entry, refine, slerps);
         local.set(c, keyed);
       }
       keyed.add(fresh);

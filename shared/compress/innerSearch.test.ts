@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/random';
 import { putContinuousQuaternion } from '../testing/syntheticMotion';
-import { InnerSearch } from './innerSearch';
+import { InnerSearch, KeySlerpCache } from './innerSearch';
 import { RotationFit } from './rotationFit';
 
 /** (N+1) x 4 sign-continuous unit quaternions: a smooth turn with a little noise. */
@@ -55,6 +55,30 @@ describe('InnerSearch', () => {
     // Both outcomes occur, so successful searches changed the fits between searches.
     expect(found).toBeGreaterThan(10);
     expect(failed).toBeGreaterThan(10);
+  });
+
+  it('searches of two fits sharing one key slerp cache find what searches with caches of their own find (round 7)', () => {
+    const N = 150;
+    const frames = [0, 4, 9, 11, 18, 26, 30, 41, 47, 52, 66, 70, 83, 97, 104, 120, 131, 150];
+    // Two channels of one motion with the same key frames, so their chains meet the same segments (a, b).
+    const sources = [motion(N, 3), motion(N, 4).map((c, i) => (i % 4 === 3 ? c : -c))];
+    const sharing = sources.map((src) => fitted(src, N, frames));
+    const alone = sources.map((src) => fitted(src, N, frames));
+    const cache = new KeySlerpCache(N + 1);
+    const shared = sharing.map((fit) => new InnerSearch(fit, cache));
+    const own = alone.map((fit) => new InnerSearch(fit));
+    const rnd = seededRandom(11);
+    for (let i = 0; i < 120; i++) {
+      const at = Math.floor(rnd() * (frames.length - 3));
+      const chain = frames.slice(at, at + 4);
+      const variable = [chain[1], chain[2]];
+      // Alternating channels, several searches of one in a row at times.
+      const c = i % 5 < 2 ? 0 : 1;
+      const bound = [0.25, 0.5, 1][i % 3];
+      expect(shared[c].optimise(chain, variable, bound)).toBe(own[c].optimise(chain, variable, bound));
+      expect(Array.from(sharing[c].aInt)).toEqual(Array.from(alone[c].aInt));
+    }
+    expect(() => new InnerSearch(sharing[0], new KeySlerpCache(N))).toThrow('a key slerp cache of 150 frames');
   });
 
   it('accepts only a point whose reference errors are within the bound, leaves the fit as it was otherwise, and keeps a near miss to retry from', () => {

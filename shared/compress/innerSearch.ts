@@ -66,6 +66,36 @@ export function halfAngleDeg(m: number): number {
  * The answer that counts is always the reference decode of the stored integers
  * (`RotationFit.segmentError`'s operations): the continuous model only proposes.
  */
+/**
+ * InnerSearch's key slerps by frame, the segment (a, b) each was computed for, and their Jacobian weights
+ * (cacheKeySlerps). Each is what a search would compute again, to the same doubles, from its fit's key rotations,
+ * so the searches of several fits of one motion can share one cache (the skeleton-aware mode's channels that take
+ * keys in place, LocalKeys: one cache for the motion rather than 56 bytes a frame for each channel, 3.7 MB at
+ * 65,536 frames; docs/compression.md, round 7). It holds one fit's values at a time: a search of another fit
+ * forgets them first (claim).
+ */
+export class KeySlerpCache {
+  readonly slerp: Float64Array;
+  /** (a, b) of each frame's slerp, 2 each; b = 0: none (a segment's end is after its interior frames, so >= 2). */
+  readonly of: Int32Array;
+  readonly weight: Float64Array;
+  private owner: RotationFit | null = null;
+
+  /** For fits of `frames` frames (N + 1). */
+  constructor(readonly frames: number) {
+    this.slerp = new Float64Array(frames * 4);
+    this.of = new Int32Array(frames * 2);
+    this.weight = new Float64Array(frames * 2);
+  }
+
+  /** Makes the cache `fit`'s: another fit's entries are forgotten (their key rotations are not this fit's). */
+  claim(fit: RotationFit): void {
+    if (this.owner === fit) return;
+    this.of.fill(0);
+    this.owner = fit;
+  }
+}
+
 export class InnerSearch {
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
   private r: Float64Array;
@@ -84,14 +114,11 @@ export class InnerSearch {
    * atWithKeySlerpNear; a frame in the reference band of residuals() takes the reference's own), 4 each, and the
    * segment (a, b) each was computed for, 2 each (b = 0: none yet): it depends only on the segment's two key
    * rotations, so it is fixed during a search and reused by the next searches whose chains share the segment
-   * (cacheKeySlerps).
+   * (cacheKeySlerps). With each, the Jacobian's coefficients of its frame for a variable start and end key (2 each).
    */
-  private readonly keySlerp: Float64Array;
-  private readonly keySlerpOf: Int32Array;
+  private readonly slerps: KeySlerpCache;
   /** The reference decoder's own key slerp of a frame in the band of residuals(). */
   private readonly exactKeySlerp = new Float64Array(4);
-  /** With each cached key slerp, the Jacobian's coefficients of its frame for a variable start and end key (2 each). */
-  private readonly keyWeight: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -144,7 +171,11 @@ export class InnerSearch {
   /** Reference evaluations made (for the bench). */
   evaluations = 0;
 
-  constructor(private readonly fit: RotationFit) {
+  /** `slerps`: a cache of key slerps shared with the searches of other fits of the motion (KeySlerpCache). */
+  constructor(
+    private readonly fit: RotationFit,
+    slerps?: KeySlerpCache,
+  ) {
     // A chain's interior frames: at most 256 per segment, and at most the motion's frames (a 60-frame clip's
     // search needs a few hundred rows, not the 3 840 of the longest chain, and it is made once per channel).
     const rows = 3 * Math.min((MAX_CHAIN - 1) * 256, fit.N + 1);
@@ -152,9 +183,9 @@ export class InnerSearch {
     this.rTrial = new Float64Array(rows);
     this.rLin = new Float64Array(rows);
     this.rLinTrial = new Float64Array(rows);
-    this.keySlerp = new Float64Array((fit.N + 1) * 4);
-    this.keySlerpOf = new Int32Array((fit.N + 1) * 2);
-    this.keyWeight = new Float64Array((fit.N + 1) * 2);
+    if (slerps && slerps.frames !== fit.N + 1)
+      throw new Error(`a key slerp cache of ${slerps.frames} frames for a fit of ${fit.N + 1}`);
+    this.slerps = slerps ?? new KeySlerpCache(fit.N + 1);
     this.jStart = new Float64Array(rows / 3);
     this.jEnd = new Float64Array(rows / 3);
   }
@@ -447,13 +478,13 @@ export class InnerSearch {
   }
 
   /**
-   * Fills keySlerp for the chain's frames (the half of every Squad sample that the inner quaternions do not
+   * Fills the key slerps (slerps) for the chain's frames (the half of every Squad sample that the inner quaternions do not
    * change) where it does not hold them yet, and the Jacobian's coefficients jStart and jEnd (solve).
    */
   private cacheKeySlerps(): void {
     const fit = this.fit;
-    const of = this.keySlerpOf,
-      weight = this.keyWeight;
+    this.slerps.claim(fit);
+    const { of, weight, slerp } = this.slerps;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
@@ -469,7 +500,7 @@ export class InnerSearch {
         if (of[t * 2] !== ka || of[t * 2 + 1] !== kb) {
           if (!keysLoaded) seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
           keysLoaded = true;
-          seg.keySlerpAtNear(t, ka, span, this.keySlerp, t * 4);
+          seg.keySlerpAtNear(t, ka, span, slerp, t * 4);
           const u = (t - ka) / span;
           weight[t * 2] = 2 * u * (1 - u) * (1 - u);
           weight[t * 2 + 1] = 2 * u * (1 - u) * u;
@@ -507,6 +538,7 @@ export class InnerSearch {
     // A pass that stops early leaves by the same code as a complete one (a return of its own that had not run
     // before V8 compiled this loop was compiled without feedback, and threw the compiled loop away when reached).
     let stopped = false;
+    const slerp = this.slerps.slerp;
     segments: for (let i = 0; i + 1 < this.n; i++) {
       const s = order[i];
       let segMax = 0;
@@ -520,7 +552,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, t * 4);
+        seg.atWithKeySlerpNear(t, ka, span, slerp, t * 4);
         const dx = o[0],
           dy = o[1],
           dz = o[2],

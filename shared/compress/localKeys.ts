@@ -1,6 +1,6 @@
 import type { RotationTrack } from '../mt3/types';
 import type { CachedChannel } from './cache';
-import { InnerSearch } from './innerSearch';
+import { InnerSearch, type KeySlerpCache } from './innerSearch';
 import { KeyList, MAX_KEY_GAP } from './keyList';
 import { RotationFit } from './rotationFit';
 import { finishOutcome } from './track';
@@ -34,6 +34,7 @@ export class LocalKeys {
   /**
    * Starts from `entry`, the channel compressed from `source` ((N+1) x 4) with `tolerance` (degrees) and the
    * user's keys `userKeys`. With `refine` false (the classic method, which never removes a key) keys are only added.
+   * `slerps`: the key slerp cache its searches share with the other channels of the motion (KeySlerpCache).
    */
   constructor(
     source: Float64Array,
@@ -42,9 +43,10 @@ export class LocalKeys {
     userKeys: readonly number[],
     entry: CachedChannel<RotationTrack>,
     private readonly refine = true,
+    slerps?: KeySlerpCache,
   ) {
     this.fit = new RotationFit(source, N);
-    this.search = new InnerSearch(this.fit);
+    this.search = new InnerSearch(this.fit, slerps);
     this.keys = KeyList.fromFrames(N, entry.keyFrames);
     this.errors = Float64Array.from(entry.outcome.errors);
     this.inserted = entry.outcome.inserted;
