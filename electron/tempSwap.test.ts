@@ -58,10 +58,12 @@ afterEach(() => {
 
 /**
  * At the first open made off the main thread: the shared folder swapped for a link to `theirs` for the open, then put
- * back; with `plant`, a file of theirs put at the temp's name in the shared folder.
+ * back; with `plant`, a file of theirs put at the temp's name in the shared folder. Gives what their folder held right
+ * after that open, while the link was still in place (undefined before it).
  */
-function swapAroundFirstOpen(plant?: Uint8Array): void {
+function swapAroundFirstOpen(plant?: Uint8Array): { inTheirs: () => string[] | undefined } {
   let opens = 0;
+  let inTheirs: string[] | undefined;
   asyncWriteIo.open = async (path, flags, mode) => {
     // By name, or through the shared folder's descriptor (a pinned write's temp, round 41).
     if (++opens > 1 || !(dirname(path) === share || path.startsWith('/proc/self/fd/')))
@@ -69,11 +71,13 @@ function swapAroundFirstOpen(plant?: Uint8Array): void {
     renameSync(share, `${share}.away`);
     symlinkSync(theirs, share);
     const fd = await realAsyncIo.open(path, flags, mode);
+    inTheirs = readdirSync(theirs);
     unlinkSync(share);
     renameSync(`${share}.away`, share);
     if (plant) writeFileSync(join(share, basename(path)), plant);
     return fd;
   };
+  return { inTheirs: () => inTheirs };
 }
 
 describe("a folder swapped for a link around the open of a save's temp, and put back", () => {
@@ -97,17 +101,10 @@ describe("a folder swapped for a link around the open of a save's temp, and put 
     async () => {
       const path = join(share, 'walk.sev');
       const before = readFileSync(path, 'utf8');
-      let inTheirs: string[] | undefined;
-      swapAroundFirstOpen();
-      const open = asyncWriteIo.open;
-      asyncWriteIo.open = async (p, flags, mode) => {
-        const fd = await open(p, flags, mode);
-        inTheirs ??= readdirSync(theirs);
-        return fd;
-      };
+      const swapped = swapAroundFirstOpen();
       await handlers.saveSev({ path, text: `${before}# mine\n` });
       expect(readFileSync(path, 'utf8')).toBe(`${before}# mine\n`);
-      expect(inTheirs).toEqual([]);
+      expect(swapped.inTheirs()).toEqual([]);
       expect(readdirSync(theirs)).toEqual([]);
     },
   );
@@ -138,16 +135,9 @@ describe("a folder swapped for a link around the open of a save's temp, and put 
       writeFileSync(tuningPathOf(path), tuningText.replace('{', '{ '));
       const { documentId } = await openedMotion(handlers, path);
       const newer = new Uint8Array(readFileSync(join(share, 'walk_60fps.mtn')));
-      let inTheirs: string[] | undefined;
-      swapAroundFirstOpen();
-      const open = asyncWriteIo.open;
-      asyncWriteIo.open = async (p, flags, mode) => {
-        const fd = await open(p, flags, mode);
-        inTheirs ??= readdirSync(theirs);
-        return fd;
-      };
+      const swapped = swapAroundFirstOpen();
       await handlers.saveMotion({ documentId, path, mtnBytes: newer, tuningText });
-      expect(inTheirs).toEqual([]);
+      expect(swapped.inTheirs()).toEqual([]);
       expect(readdirSync(theirs)).toEqual([]);
       expect(Buffer.from(readFileSync(path)).equals(Buffer.from(newer))).toBe(true);
       expect(readFileSync(tuningPathOf(path), 'utf8')).toBe(tuningText);
