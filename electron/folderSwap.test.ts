@@ -415,6 +415,34 @@ describe('a folder swapped for a link while a write waits', () => {
       },
     );
 
+    // Round 41, continued: the commit's lock and temps too (a build, an MSH export, written on this thread). The folder
+    // swapped right before its first file (the lock) is made: the lock and every temp go into the folder checked, never
+    // where the link leads, and the install is then refused by the check before it. Mutations that fail: the commit's
+    // temps made by name (`fs: via` back to `fs` in beginCommit), and its lock taken by name (takeLock given `fs`).
+    it.runIf(onLinux)(
+      "commitOutputs: a swap before its lock and temps are made gives the link's folder nothing",
+      () => {
+        const folder = pinFolder(out)!;
+        const seen: string[][] = [];
+        const fs = {
+          writeFileSync: (p: string, d: Uint8Array, o: object) => {
+            if (seen.length === 0) swap();
+            writeFileSync(p, d, o);
+            seen.push(readdirSync(victim));
+          },
+        };
+        const files = ['a.res8', 'a.res19'].map((n) => ({ path: join(out, n), bytes: new Uint8Array([1, 2, 3]) }));
+        expect(() => commitOutputs(files, { fs: fs as never, folders: [folder] })).toThrow(
+          `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
+        );
+        // The lock, then the two temps: each made with nothing in the link's folder.
+        expect(seen).toEqual([[], [], []]);
+        expect(readdirSync(victim)).toEqual([]);
+        // Removed where they were made, the lock as well.
+        expect(readdirSync(`${out}-aside`)).toEqual([]);
+      },
+    );
+
     it.runIf(onLinux)('a swap just before the folder is opened is refused, as before', () => {
       const folder = pinFolder(out)!;
       swap();

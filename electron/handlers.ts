@@ -306,10 +306,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const finishInterruptedSave = async (given: string, judged: boolean): Promise<string | undefined> => {
     // A path the policy refuses is refused by the open as always, before anything beside it is looked at.
     const path = judged ? given : policy.check(given, 'read');
-    // Only beside a motion that is there (a name that cannot be one, too long, is refused by the read as before).
-    if (extname(path).toLowerCase() !== '.mtn' || !existsSync(path) || !commitLeftovers(path)) return undefined;
-    const pair = [path, tuningPathOf(path)];
+    // Also where the .mtn is not there: a first Save of it killed past its commit point left only the journal and the
+    // temps, and a build refuses the motion until an open (or the next Save) finishes it (build.ts interruptedSaves;
+    // docs/security.md, round 41, continued). A name that cannot be one, too long, is refused by the read as before.
     const journal = `${path}${COMMIT_JOURNAL_SUFFIX}`;
+    if (extname(path).toLowerCase() !== '.mtn' || !(existsSync(path) || existsSync(journal)) || !commitLeftovers(path))
+      return undefined;
+    const pair = [path, tuningPathOf(path)];
     if (!policy.mayWrite(path))
       throw new Error(
         `Could not open ${quotePath(path)}: an interrupted save left ${quotePath(journal)} (or its lock) beside it, and ActGuy only reads this motion, so it neither completes nor removes it; open a copy of the motion from another folder`,

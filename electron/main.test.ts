@@ -1022,6 +1022,28 @@ describe('electron main', () => {
     expect(await open(trustedEvent, { path: mine })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 
+  // Round 41, continued: Finder's "Open With" hands over any file; one of a kind ActGuy does not open was dropped
+  // without a word. Mutation that fails: open-file without sayNotOpened (no box, as before).
+  it('a macOS open-file of a kind ActGuy does not open is said as a refused file is, and nothing is sent', () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'kind-'));
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'not a motion');
+    const sent = fake.state.sent.length;
+    const boxes = fake.state.messageBoxes.length;
+    const prevent = vi.fn();
+    fake.state.appEvents.get('open-file')!({ preventDefault: prevent }, notes);
+    expect(prevent).toHaveBeenCalled();
+    expect(fake.state.sent.length).toBe(sent);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+      expect.objectContaining({
+        message: 'A file handed to ActGuy was not opened',
+        detail:
+          `${notes}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), ` +
+          'not this kind of file. Nothing was opened.',
+      }),
+    ]);
+  });
+
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {
     const dir = mkdtempSync(join(fake.state.userData, 'drop-'));
     for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])

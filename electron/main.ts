@@ -67,6 +67,7 @@ import {
   handedOverProblem,
   handedOverRefusal,
   lookedAtPath,
+  notOpenedKindProblem,
   parseCommandLine,
   secondLaunchCommandLine,
   type LaunchData,
@@ -275,19 +276,32 @@ function deliverSystemFile(path: string): void {
 function refusedHandedOver(path: string): boolean {
   const problem = handedOverProblem(path);
   if (!problem) return false;
-  const detail = handedOverRefusal(path, problem);
-  warn(detail);
-  if (mainWindow)
-    dialog
-      .showMessageBox(mainWindow, {
-        type: 'warning',
-        title: APP_NAME,
-        message: 'A file handed to ActGuy was not opened',
-        detail,
-        buttons: ['OK'],
-      })
-      .catch(failed('the message about a file handed over could not be shown'));
+  sayNotOpened(handedOverRefusal(path, problem));
   return true;
+}
+
+/**
+ * The refusals of files handed over before the window was made (macOS open-file as a double-click launches the app):
+ * said among the start-up warnings, as the first launch's own refused files are.
+ */
+const refusedBeforeWindow: string[] = [];
+
+/** Says why a file the OS handed over was not opened: in a message box over the window, or at start before it. */
+function sayNotOpened(detail: string): void {
+  warn(detail);
+  if (!mainWindow) {
+    refusedBeforeWindow.push(detail);
+    return;
+  }
+  dialog
+    .showMessageBox(mainWindow, {
+      type: 'warning',
+      title: APP_NAME,
+      message: 'A file handed to ActGuy was not opened',
+      detail,
+      buttons: ['OK'],
+    })
+    .catch(failed('the message about a file handed over could not be shown'));
 }
 
 /**
@@ -385,7 +399,11 @@ async function start(): Promise<void> {
       }),
     );
   };
-  const startupWarnings = [...(recent.startupProblem ? [recent.startupProblem] : []), ...firstLaunch.refusals];
+  const startupWarnings = [
+    ...(recent.startupProblem ? [recent.startupProblem] : []),
+    ...firstLaunch.refusals,
+    ...refusedBeforeWindow,
+  ];
   const appInfo: AppInfo = {
     version: app.getVersion(),
     samplePath: sample,
@@ -737,7 +755,10 @@ export async function loadPage(win: Pick<BrowserWindow, 'loadURL' | 'isDestroyed
 // macOS Finder's "Open With" and a double-click: before or after ready, before or after the page listens.
 app.on('open-file', (event, path) => {
   event.preventDefault();
-  if (systemFileKindOfPath(path)) systemFiles.offer(path);
+  // Finder's "Open With" offers ActGuy for any file: one of a kind it does not open is said, not dropped unsaid.
+  const notOpened = notOpenedKindProblem(path);
+  if (notOpened) sayNotOpened(handedOverRefusal(path, notOpened));
+  else systemFiles.offer(path);
 });
 
 // Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews,

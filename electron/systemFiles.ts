@@ -15,7 +15,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { windowsPathProblem } from '../shared/windowsNames';
-import { systemFileKindOfPath } from '../shared/systemFiles';
+import { SYSTEM_FILE_EXTENSIONS, systemFileKindOfPath } from '../shared/systemFiles';
 import { canonicalPath, linkOutOf, quotePath } from './pathPolicy';
 import { anotherUsers, readBytes } from './fsutil';
 import { describeFsError } from './fsErrors';
@@ -95,6 +95,16 @@ export const handedOverSeam = { looked: (_path: string): void => undefined };
  */
 export function lookedAtPath(path: string): string {
   return join(canonicalPath(dirname(path)), basename(path));
+}
+
+/**
+ * Why a file the OS handed over by macOS `open-file` is not opened when its name is of no kind ActGuy opens (Finder's
+ * "Open With" offers any file), in the words handedOverProblem's refusals take; undefined for a kind it opens.
+ */
+export function notOpenedKindProblem(path: string): string | undefined {
+  if (systemFileKindOfPath(path)) return undefined;
+  const { motion, sev, project } = SYSTEM_FILE_EXTENSIONS;
+  return `ActGuy opens motions (${motion.join(', ')}), sound-event files (${sev.join(', ')}) and projects (${project.join(', ')}), not this kind of file`;
 }
 
 /** The refusal of a file the OS handed over, naming it, as a refused drop is worded. */

@@ -3,6 +3,7 @@
  * (shared/project) validate and build everything in memory, and write the
  * .mar, .sar and report only when all of it succeeded.
  */
+import { existsSync, lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
@@ -24,7 +25,13 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { buildOutputFiles, commitOutputs, journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from './commit';
+import {
+  buildOutputFiles,
+  COMMIT_JOURNAL_SUFFIX,
+  commitOutputs,
+  journalRefusedBeforeBuild,
+  outputsRefusedBeforeBuild,
+} from './commit';
 import { lockRefusedBeforeBuild } from './commitLock';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
@@ -178,6 +185,8 @@ async function buildAsRead(projectPath: string, options: ProjectBuildOptions): P
       warnings: [],
       atOutputs: true,
     };
+  const halfSaved = interruptedSaves(project);
+  if (halfSaved.length) return { ok: false, errors: halfSaved, warnings: [] };
   // A commit journal the commit would refuse fails the build now, not after its compression (a dry run commits nothing).
   const journal = options.dryRun ? undefined : journalRefusedBeforeBuild(outputPaths);
   if (journal) throw journal;
@@ -454,6 +463,35 @@ function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
         'PROJECT',
         `${path}${who} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
         { where: key },
+        project.projectFile,
+      ),
+    ];
+  });
+}
+
+/**
+ * The listed motions beside which a Save of ActGuy's left its commit journal (killed after its commit point): the
+ * `.mtn` there is the one from before that Save, or none for a first Save, and the Save is not finished until it is
+ * rolled forward. Opening the motion in ActGuy finishes it, as the next Save of it does; a build reads inputs and
+ * writes nothing beside them, so it refuses the motion, naming the journal, rather than build from the motion the
+ * user saved over (docs/security.md, round 41, continued). A lock alone is a Save under way or killed before its
+ * commit point: the pair there is the old one, whole, and is built.
+ */
+function interruptedSaves(project: ResolvedProject): FormatError[] {
+  return project.motions.flatMap((m) => {
+    const journal = `${m.mtnPath}${COMMIT_JOURNAL_SUFFIX}`;
+    try {
+      lstatSync(journal);
+    } catch {
+      return [];
+    }
+    return [
+      new FormatError(
+        'PROJECT',
+        `motion ${m.name}: a Save of ${m.mtnPath} in ActGuy was interrupted and left ${journal} beside it, so ` +
+          `${existsSync(m.mtnPath) ? 'the file there is the motion from before that Save' : 'the motion is not there yet'}; ` +
+          `open ${m.mtnPath} in ActGuy (File › Open), which finishes the Save, then build again; if no ActGuy saved it, move the journal aside`,
+        { where: `motions[${m.index}].mtn` },
         project.projectFile,
       ),
     ];

@@ -531,18 +531,24 @@ function rollBack(fs: CommitFs, jpath: string, journal: Journal): void {
 
 /**
  * `fs` with every path in one of `pinned`'s folders taken through that folder's descriptor (PinnedFolders.at): the
- * commit's journal, renames and roll-back after its last check. What the journal says keeps the paths as named.
+ * commit's temps, backups, journal, renames and roll-back, from the folders' first check to the end. What the journal
+ * says keeps the paths as named.
  */
 function throughPinned(fs: CommitFs, pinned: PinnedFolders): CommitFs {
   const at = pinned.at;
   return {
     ...fs,
     writeFileSync: (p, d, o) => fs.writeFileSync(at(p), d, o),
+    writePiecesSync: (p, d, o) => fs.writePiecesSync(at(p), d, o),
+    writeAsync: (p, d, o) => fs.writeAsync(at(p), d, o),
     renameSync: (a, b) => fs.renameSync(at(a), at(b)),
     linkSync: (a, b) => fs.linkSync(at(a), at(b)),
     copyFileSync: (a, b) => fs.copyFileSync(at(a), at(b)),
     unlinkSync: (p) => fs.unlinkSync(at(p)),
     lstatSync: (p) => fs.lstatSync(at(p)),
+    readSmallFile: (p, max) => fs.readSmallFile(at(p), max),
+    // A pinned folder itself (the sweep lists it): the folder of a name in it, taken through the descriptor.
+    readdirSync: (p) => fs.readdirSync(dirname(at(join(p, '-')))),
   };
 }
 
@@ -710,7 +716,27 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
-  const lock = lockOrSayWhy(() => takeLock(fs, lockPath(first)), files);
+  const movedError = (e: unknown) =>
+    new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`);
+  // The folders checked and opened once they are made, before the lock: the lock, the recovery, every temp and backup,
+  // the journal and the renames go through them. A temp's open waits in Node's thread pool, and a folder swapped for a
+  // link around it had the temp made, and the user's bytes written, in the folder the link led to, readable there
+  // until removed (docs/security.md, round 41, continued). Through the folder's descriptor (fsutil.ts
+  // openPinnedFolders) they are made in the folder checked, whatever is at its name by then.
+  let pinned: PinnedFolders;
+  try {
+    pinned = openPinnedFolders(options.folders ?? [], files[0].path);
+  } catch (e) {
+    throw movedError(e);
+  }
+  const via = throughPinned(fs, pinned);
+  let lock: TakenLock;
+  try {
+    lock = lockOrSayWhy(() => takeLock(via, lockPath(first)), files);
+  } catch (e) {
+    pinned.close();
+    throw e;
+  }
   const releaseLock = lock.release;
   let n = 0;
   const killAt = Number(process.env.ACTGUY_TEST_KILL_AT_COMMIT_STEP ?? 0);
@@ -724,12 +750,14 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
     }
   };
   const release = () => {
+    // The lock first: it is removed through the folder's descriptor, which closes after it.
     if (n !== killAt || killAt === 0) releaseLock();
+    pinned.close();
   };
   let note: string | undefined;
   let entries: Journal['entries'];
   try {
-    note = joinNotes(lock.note, recoverLocked(fs, targets, options.keep));
+    note = joinNotes(lock.note, recoverLocked(via, targets, options.keep));
     files.forEach((f, k) => {
       const problem = otherKindProblem(f, targets[k]);
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
@@ -742,8 +770,8 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   /** Removes every temp and backup made so far (before the commit point). */
   const dropTemps = (): void => {
     for (const x of entries) {
-      unlinkQuiet(fs, x.temp);
-      unlinkQuiet(fs, x.backup);
+      unlinkQuiet(via, x.temp);
+      unlinkQuiet(via, x.backup);
     }
   };
   /** A failure before the commit point: every temp and backup goes, and the error names the user's files. */
@@ -768,7 +796,7 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   };
   const made = new Map<number, TempMade>();
   return {
-    fs,
+    fs: via,
     madeAs(k, identity) {
       made.set(k, identity);
     },
@@ -791,14 +819,14 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
     install() {
       try {
         entries.forEach((e, k) => {
-          if (!exists(fs, e.path)) return;
+          if (!exists(via, e.path)) return;
           step(`backup ${k + 1}`);
           const backup = ownTempName(e.path, 'old');
           try {
-            fs.linkSync(e.path, backup);
+            via.linkSync(e.path, backup);
           } catch {
             // A file system without hard links: a copy serves as well.
-            fs.copyFileSync(e.path, backup);
+            via.copyFileSync(e.path, backup);
           }
           e.backup = backup;
         });
@@ -808,9 +836,9 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
         // open made it elsewhere: the install would find none and take it for installed, or install another's file).
         for (const [k, identity] of made)
           try {
-            refuseTempNotWritten(entries[k].temp, identity, entries[k].path);
+            refuseTempNotWritten(pinned.at(entries[k].temp), identity, entries[k].path);
           } catch (e) {
-            throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`);
+            throw movedError(e);
           }
       } catch (e) {
         abandon(e);
@@ -823,47 +851,39 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
           dropTemps();
           throw e;
         }
-      // The folders checked once more and opened: the journal and the renames go through them (fsutil.ts
+      // The folders checked once more: the journal and the renames go through the folders opened at the start (fsutil.ts
       // openPinnedFolders), so a folder swapped for a link after this point moves nothing (docs/security.md, round 41).
-      let pinned: PinnedFolders;
       try {
-        pinned = openPinnedFolders(options.folders ?? [], files[0].path);
+        refuseMoved();
       } catch (e) {
-        return abandon(
-          new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${(e as Error).message}`),
-        );
+        return abandon(e);
       }
-      const via = throughPinned(fs, pinned);
       try {
-        try {
-          step('journal');
-          writeJournal(via, jpath, {
-            tool: 'actguy commit',
-            version: JOURNAL_VERSION,
-            state: 'forward',
-            outputs: targets,
-            entries,
-          });
-        } catch (e) {
-          abandon(e);
-        }
-        try {
-          rollForward(
-            via,
-            jpath,
-            { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
-            step,
-          );
-        } catch (e) {
-          if ((e as Error).name === 'CommitKilled') throw e;
-          // Rolled back: old files are back in place, and a target that had none is gone again.
-          const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
-          throw new OutputWriteError(
-            `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`,
-          );
-        }
-      } finally {
-        pinned.close();
+        step('journal');
+        writeJournal(via, jpath, {
+          tool: 'actguy commit',
+          version: JOURNAL_VERSION,
+          state: 'forward',
+          outputs: targets,
+          entries,
+        });
+      } catch (e) {
+        abandon(e);
+      }
+      try {
+        rollForward(
+          via,
+          jpath,
+          { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
+          step,
+        );
+      } catch (e) {
+        if ((e as Error).name === 'CommitKilled') throw e;
+        // Rolled back: old files are back in place, and a target that had none is gone again.
+        const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
+        throw new OutputWriteError(
+          `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`,
+        );
       }
       options.installed?.();
       return note;
