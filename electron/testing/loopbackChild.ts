@@ -35,7 +35,7 @@ export interface ServedChild {
   stderr: () => string;
 }
 
-/** Starts node on `args` (the bundle and its arguments) with `env` and waits, at most 15 s, for the URL it prints. */
+/** Starts node on `args` (the bundle and its arguments) with `env` and waits, at most 60 s (a start on a loaded 2-core machine), for the URL it prints. */
 export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promise<ServedChild> {
   const child = spawn(process.execPath, args, {
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -44,7 +44,7 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => fail(new Error(`no URL within 60 s: ${stderr}`)), 15_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
       if (m) {
