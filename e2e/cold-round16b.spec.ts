@@ -62,3 +62,35 @@ test('a right-click on the event row names the SE that Add puts there', async ({
   await page.keyboard.press('Escape');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * The lead builds the sample project and reads its one warning, walk_60 resampled from 60 fps: it said what the build
+ * did, not why nor what to change, and the lead looked for a fault. Under it the dialog now says the project asks for
+ * it and how to build the captured frames instead. Mutation that fails: BuildDialog's warningCause returning null.
+ */
+test('the build’s resample warning says the project asks for it, and what to change', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.setTimeout(120_000);
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.getByTestId('project-build').first().click();
+  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 60_000 });
+  const dialog = page.getByTestId('build-dialog');
+  const warning = dialog.locator('li.warn-inline').filter({ hasText: /^walk_60: resampled from 60 fps/ });
+  await expect(warning.getByTestId('build-warning-cause')).toHaveText(
+    'The project asks for this: "resample": true, on this motion or on the whole project. To build the frames as ' +
+      'captured, import the source again at the project\'s fps and drop "resample".',
+  );
+  await saveScreenshot('round16b-build-warning-1280x800');
+  if (!electronApp) {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await saveScreenshot('round16b-build-warning-1920x1080');
+  }
+  await page.keyboard.press('Escape');
+  expect(pageErrors).toEqual([]);
+});
