@@ -26,6 +26,12 @@ export interface TuningMenuOpen {
 
 export const tuningMenuStore = createStore<{ open: TuningMenuOpen | null }>()(() => ({ open: null }));
 
+// The menu's commands act on the motion it was opened over: when that motion goes (closed, replaced by an open or an
+// import that lands meanwhile) the menu goes too. It stayed open and empty until Escape (round 16, left open).
+documentStore.subscribe((doc, before) => {
+  if (doc.documentId !== before.documentId && tuningMenuStore.getState().open) tuningMenuStore.setState({ open: null });
+});
+
 /**
  * Opens the menu of `panel` at the pointer for `frame`: the playhead goes there (playback stops), and `joint` (a
  * timeline row's; undefined over the curves or a pinned row) becomes the selected joint.

@@ -262,6 +262,14 @@ export function FilePicker() {
           data-testid="picker-name"
         />
       )}
+      {req.mode === 'save' && (
+        // An exporter handing files to the game team put them beside the build's archives in out/ and saw no way
+        // to: the picker lists files, not folders (tried cold, round 16 continued). A folder typed before the name
+        // saves there.
+        <div className="dim small" data-testid="picker-folder-hint">
+          In a folder of the workspace: type it before the name ({`out/${req.defaultName || 'name'}`}).
+        </div>
+      )}
       <ul className="picker-list" role="listbox" aria-label="Files">
         {files.length === 0 && (
           <li className="dim" data-testid="picker-empty">

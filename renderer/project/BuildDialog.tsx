@@ -62,6 +62,17 @@ export function warningsHead(count: number, upToDate = false): string {
   return `${count === 1 ? '1 warning' : `${count} warnings`}: ${stand}. Check that this is what the game expects:`;
 }
 
+/**
+ * What a lead reading a warning can do about it. A resample warning named what the build did and not why: a lead
+ * looked for the fault to fix (tried cold, round 16 continued). It is what the project asks for, and where it asks.
+ */
+function warningCause(warning: string): string | null {
+  return / resampled from [\d.]+ fps /.test(warning)
+    ? 'The project asks for this: "resample": true, on this motion or on the whole project. To build the frames as ' +
+        'captured, import the source again at the project\'s fps and drop "resample".'
+    : null;
+}
+
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
 export function BuildDialog() {
   const build = useProject((p) => p.build);
@@ -263,6 +274,11 @@ export function BuildDialog() {
           {s.warnings.map((w, i) => (
             <li key={`w${i}`} className="warn-inline">
               {w}
+              {warningCause(w) && (
+                <div className="dim build-warning-cause" data-testid="build-warning-cause">
+                  {warningCause(w)}
+                </div>
+              )}
             </li>
           ))}
         </ul>

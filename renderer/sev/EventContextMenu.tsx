@@ -7,6 +7,7 @@ import { eventsCommandsEnabled, runEventsCommand } from './eventsMenu';
 import { revealEvent } from './sevActions';
 import { playheadFrame } from '../app/playhead';
 import { sevStore } from './sevStore';
+import { seLabel } from './sevLabels';
 
 /**
  * The Events menu's commands on the events themselves (Cut … Nudge Later), in its order and words: what a right-click
@@ -77,9 +78,16 @@ export function EventContextMenu() {
     e.command === 'events.paste' && clipboard
       ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead`
       : e.label;
-  // Away from the events the playhead went to the frame pointed at: the items name it.
+  // Away from the events the playhead went to the frame pointed at: the items name it, and Add names the SE it adds
+  // (the SE picker's, as the toolbar button's tooltip does; round 16 said "Add Event" and left the user to guess).
+  const doc = sevStore.getState().file?.doc;
+  const se = sevStore.getState().selectedSe;
+  const spotWords = (e: EventsMenuItem) =>
+    e.command === 'events.addAtPlayhead' && doc?.ses.some((d) => d.index === se)
+      ? `Add ${seLabel(doc, se)} at Playhead`
+      : words(e);
   const label = (e: EventsMenuItem) =>
-    open.spot ? words(e).replace('at Playhead', `at Frame ${playheadFrame()}`) : words(e);
+    open.spot ? spotWords(e).replace('at Playhead', `at Frame ${playheadFrame()}`) : words(e);
   const entries: ContextMenuEntry[] = (open.spot ? SPOT_ITEMS : EVENT_CONTEXT_ITEMS).map((e) =>
     e === 'separator'
       ? e
