@@ -253,13 +253,24 @@ test('a message’s action button hands the keyboard back: to the control that h
   expect(await focused(page)).toBe('follow');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
 
-  // A lock refused by a drag in the timeline's lock row (the keyboard was nowhere): to the picture, not the page.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // A lock refused by a drag in the timeline's lock row: the drag put the keyboard on the timeline (round 16), and
+  // it goes back there.
   await dragLockRow(page, f2, f2);
   await expect(action).toHaveText('Move lock to Neck');
   await action.click();
   await expect(action).toHaveCount(0);
-  expect(await focused(page)).toBe('viewport-host');
+  await expect.poll(() => focused(page)).toBe('timeline-canvas');
+  await page.keyboard.press('Control+z');
+
+  // A lock refused with the keyboard nowhere (L reaching the page itself): to the picture, not the page.
+  await page.getByTestId('frame-number').fill(String(f2));
+  await page.getByTestId('frame-number').press('Enter');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('l');
+  await expect(action).toHaveText('Move lock to Neck');
+  await action.click();
+  await expect(action).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('viewport-host');
   expect(pageErrors).toEqual([]);
 });
 
