@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { encodeIpcFrame } from '../shared/ipc/codec';
 import { expect, test } from './fixtures';
 import { canvasData, frameX, makeKeyEdit, waitForDocument } from './ui';
@@ -202,4 +203,54 @@ test('the Build archives dialog: named by its heading, the heading focused while
   release();
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await walkDialog(page, dialog, 'Build archives', dialog.getByTestId('build-close'), build);
+});
+
+test('Enter in a dialog’s text field does its primary action where one expects it, and asks before replacing', async ({
+  page,
+  workspace,
+  appMode,
+}) => {
+  test.skip(appMode === 'electron', 'the in-page picker is the loopback build’s');
+  await waitForDocument(page);
+  const fileMenu = page.getByTestId('menu-file');
+  const picker = page.getByTestId('file-picker');
+
+  // File › Import…: Enter in the frame rate goes on to the file (the in-page picker); Escape there imports nothing.
+  await fileMenu.click();
+  await page.getByTestId('menu-import').click();
+  await page.getByTestId('import-fps').fill('60');
+  await page.getByTestId('import-fps').press('Enter');
+  await expect(page.getByTestId('import-options')).toHaveCount(0);
+  await expect(picker).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
+
+  // File › Export MSH…: Enter in a tolerance goes on to the file to write.
+  await fileMenu.click();
+  await page.getByTestId('menu-export-msh').click();
+  await page.getByTestId('msh-rot-tol').fill('0.75');
+  await page.getByTestId('msh-rot-tol').press('Enter');
+  await expect(page.getByTestId('msh-export-options')).toHaveCount(0);
+  await expect(picker).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
+
+  // File › Save As… onto a file that exists: Enter asks first, and the file is still as it was.
+  const before = readFileSync(workspace.path('walk_60fps.mtn'));
+  await fileMenu.click();
+  await page.getByTestId('menu-save-as').click();
+  await page.getByTestId('picker-name').fill('walk_60fps.mtn');
+  await page.getByTestId('picker-name').press('Enter');
+  await expect(page.getByTestId('picker-replace')).toContainText('walk_60fps.mtn already exists');
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
+  expect(readFileSync(workspace.path('walk_60fps.mtn')).equals(before)).toBe(true);
+
+  // File › Open…: Enter in the filter opens the one file it leaves.
+  await fileMenu.click();
+  await page.getByTestId('menu-open').click();
+  await picker.getByRole('textbox', { name: 'Filter files' }).fill('60fps');
+  await picker.getByRole('textbox', { name: 'Filter files' }).press('Enter');
+  await expect(picker).toHaveCount(0);
+  await waitForDocument(page, 'walk_60fps');
 });
