@@ -19,11 +19,7 @@ export function installModalFocusTrap(doc: Document): () => void {
     const dialog = dialogs[dialogs.length - 1];
     if (!dialog) return;
     const items = focusables(dialog);
-    // No stop at all (a build writing its archives, its Cancel greyed): Tab stays where it is, in the dialog.
-    if (items.length === 0) {
-      e.preventDefault();
-      return;
-    }
+    if (items.length === 0) return;
     const active = doc.activeElement;
     const first = items[0];
     const last = items[items.length - 1];
