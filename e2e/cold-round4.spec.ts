@@ -164,6 +164,8 @@ test('the Discard of restored .sev changes asks about discarding them, not about
   );
   // The fixture's screenshot is of the page that died: this one is of the page that restored the copy.
   await screenshotOf(page.locator('body'), testInfo.project.name, 'discard-restored-sev-1280x800');
+  // The keyboard is on Cancel, the primary answer, though "Discard" comes first: Enter keeps the restored changes.
+  await expect(question.getByTestId('confirm-cancel')).toBeFocused();
   // The named button drops them (Cancel keeps them, as before).
   await question.getByTestId('confirm-reload').click();
   await expect(page.getByTestId('sev-file')).not.toContainText('modified');

@@ -35,8 +35,10 @@ test('the Escape that answers a question is not also the page’s: a refusal in 
   await expect(question).toHaveCount(0);
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
   await expect(warnings).toHaveCount(1);
-  // The page's own Escape, once no dialog is open, still dismisses it.
-  await page.getByTestId('curve-canvas').hover();
+  // The keyboard is back where it was before File › Close, the frame field, whose Escape is its own.
+  await expect(page.getByTestId('frame-number')).toBeFocused();
+  // The page's own Escape, once no dialog is open and no field has the keyboard, still dismisses it.
+  await page.getByTestId('viewport-host').focus();
   await page.keyboard.press('Escape');
   await expect(warnings).toHaveCount(0);
 });

@@ -20,14 +20,10 @@ export function filterChoices<T extends { label: string }>(choices: readonly T[]
  */
 export function ConfirmDialog() {
   const req = useSession((s) => s.confirm);
-  const first = useRef<HTMLButtonElement>(null);
   const filterInput = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const [filter, setFilter] = useState('');
-  useEffect(() => {
-    setFilter('');
-    (filterInput.current ?? first.current)?.focus();
-  }, [req]);
+  useEffect(() => setFilter(''), [req]);
   if (!req) return null;
   const choices = req.list !== undefined ? req.buttons.filter((b) => b.id !== 'cancel') : [];
   const actions = req.list !== undefined ? req.buttons.filter((b) => b.id === 'cancel') : req.buttons;
@@ -44,10 +40,12 @@ export function ConfirmDialog() {
     if (next < 0) filterInput.current?.focus();
     else items[Math.min(next, items.length - 1)]?.focus();
   };
-  const button = (b: ConfirmRequest['buttons'][number], i: number) => (
+  // A question's primary answer takes the focus, so Enter gives it: the one that keeps the work where another drops
+  // it (Cancel before "Reload from disk"); a list takes it on its filter or first choice (the Modal's first control).
+  const button = (b: ConfirmRequest['buttons'][number]) => (
     <button
       key={b.id}
-      ref={i === 0 && !withFilter ? first : undefined}
+      data-autofocus={(b.primary && req.list === undefined) || undefined}
       type="button"
       className={b.primary ? 'primary' : ''}
       data-testid={`confirm-${b.id}`}
@@ -58,14 +56,14 @@ export function ConfirmDialog() {
   );
   return (
     <Modal
-      label={req.title}
+      title={req.title}
+      focusKey={req}
       testId="confirm-dialog"
       className={req.list !== undefined ? 'modal-with-list' : undefined}
       onEscape={() => req.resolve('cancel')}
       buttonsLayout={req.list === undefined && req.buttons.length > 3 ? 'column' : 'row'}
-      buttons={actions.map((b, i) => button(b, req.list !== undefined ? i + 1 : i))}
+      buttons={actions.map(button)}
     >
-      <h2>{req.title}</h2>
       <p>{req.text}</p>
       {req.list !== undefined && (
         <>
@@ -152,14 +150,12 @@ export function FilePicker() {
   const [many, setMany] = useState<string[]>([]);
   // Save onto a file that exists: the path the picker asked about; a second Save (or Enter) replaces it.
   const [replacing, setReplacing] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     setFilter('');
     setChosen(null);
     setMany([]);
     setReplacing(null);
     setName(req?.defaultName ?? '');
-    setTimeout(() => input.current?.focus(), 0);
   }, [req]);
   const files = useMemo(() => {
     if (!req) return [];
@@ -191,7 +187,8 @@ export function FilePicker() {
   const replaceTarget = req.mode === 'save' && replacing ? req.files.find((x) => x.path === replacing) : undefined;
   return (
     <Modal
-      label={req.title}
+      title={req.title}
+      focusKey={req}
       testId="file-picker"
       className="picker"
       onEscape={() => req.resolve(null)}
@@ -227,14 +224,12 @@ export function FilePicker() {
         </>
       }
     >
-      <h2>{req.title}</h2>
       <div className="dim small">
         {req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
         {multiple ? ' · click to choose one or several files' : ''}
       </div>
       {req.mode === 'open' ? (
         <input
-          ref={input}
           className="picker-filter"
           placeholder="Filter…"
           value={filter}
@@ -250,7 +245,6 @@ export function FilePicker() {
         />
       ) : (
         <input
-          ref={input}
           className="picker-filter"
           value={name}
           onChange={(e) => {

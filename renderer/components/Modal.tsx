@@ -1,4 +1,5 @@
-import { useEffect, useEffectEvent, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
+import { focusables } from './modalFocus';
 
 /**
  * Whether Escape pressed now is for `dialog`: the modal that holds the focus, or, with the focus in none (on the page
@@ -12,11 +13,29 @@ function ownsEscape(dialog: Element): boolean {
   return open[open.length - 1] === dialog;
 }
 
+/**
+ * Puts the focus in `dialog` by the one rule of every dialog: on the element marked `data-autofocus`, else on its
+ * first control; a text field's text is selected, so typing replaces it.
+ */
+function focusInto(dialog: HTMLElement): void {
+  const target = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(dialog)[0];
+  target?.focus({ preventScroll: true });
+  if (target instanceof HTMLInputElement && (target.type === 'text' || target.type === '')) target.select();
+}
+
 interface ModalProps {
-  /** The dialog's accessible name (`aria-label`), unless `labelledBy` names its heading. */
-  label?: string;
-  /** The id of the element that names the dialog (`aria-labelledby`). */
-  labelledBy?: string;
+  /** The dialog's heading, drawn first in it, which names it (`aria-labelledby`). */
+  title: ReactNode;
+  /**
+   * The focus goes to the heading (not a control) when the dialog opens: where Enter or Space on the first control
+   * would undo what the dialog shows (a running build's Cancel).
+   */
+  focusHeading?: boolean;
+  /**
+   * The focus goes into the dialog when it opens and again each time this changes (a new question in the same
+   * dialog, a build that finished).
+   */
+  focusKey?: unknown;
   /** Test id of the dialog. */
   testId: string;
   /** Classes beside `modal` (`picker`, `build-dialog`, ...). */
@@ -43,11 +62,24 @@ interface ModalProps {
 
 /**
  * The app's one modal frame: the dimmed backdrop, the dialog (`aria-modal`, which the page's focus trap and focus
- * return in components/modalFocus.ts go by, App installs them once), Escape and the button row. Each dialog gives
- * its body and buttons and moves the focus into itself when it opens.
+ * return in components/modalFocus.ts go by, App installs them once), its heading, Escape and the button row, and
+ * the focus put into it on open (`focusInto`). Each dialog gives its body and buttons.
  */
 export function Modal(props: ModalProps) {
   const dialog = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+  const { focusKey } = props;
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return undefined;
+    focusInto(el);
+    // The command that opened the dialog can hand the focus back to where it came from after this (a menu closing
+    // after its click): once more on the next turn, unless a dialog holds it by then. Cleared when the dialog goes.
+    const again = setTimeout(() => {
+      if (!el.ownerDocument.activeElement?.closest('[aria-modal="true"]')) focusInto(el);
+    }, 0);
+    return () => clearTimeout(again);
+  }, [focusKey]);
   // The handler of the latest render, read at the key press: a request replaced while the dialog stays open answers
   // the new request, not the one the listener was added with.
   const escape = useEffectEvent(() => props.onEscape?.());
@@ -80,10 +112,16 @@ export function Modal(props: ModalProps) {
         className={props.className ? `modal ${props.className}` : 'modal'}
         role="dialog"
         aria-modal="true"
-        aria-label={props.label}
-        aria-labelledby={props.labelledBy}
+        aria-labelledby={headingId}
         data-testid={props.testId}
       >
+        <h2
+          id={headingId}
+          tabIndex={props.focusHeading ? -1 : undefined}
+          data-autofocus={props.focusHeading || undefined}
+        >
+          {props.title}
+        </h2>
         {onSubmit ? (
           <form
             className={props.formClassName}

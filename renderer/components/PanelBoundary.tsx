@@ -6,9 +6,25 @@ import { Modal } from './Modal';
  * `part` leads the sentence ("Curves panel", "menu bar").
  */
 export function failureText(part: string, error: unknown, stillWorks: string): string {
-  // The message's own full stop is the sentence's.
+  return `The ${part} stopped: ${thrown(error)}. ${kept(stillWorks)}`;
+}
+
+/** What was thrown, without its own full stop (the sentence's). */
+function thrown(error: unknown): string {
   const what = (error instanceof Error ? error.message : String(error)).trim().replace(/\.$/, '');
-  return `The ${part} stopped: ${what || 'an error without a message'}. Your motion, events and project are kept (${stillWorks}).`;
+  return what || 'an error without a message';
+}
+
+function kept(stillWorks: string): string {
+  return `Your motion, events and project are kept (${stillWorks}).`;
+}
+
+/**
+ * What a failed dialog says under its heading ("The file picker stopped"), which it does not repeat: what went
+ * wrong, that the work is kept, and what Close does.
+ */
+export function dialogFailureText(error: unknown, closeSays: string): string {
+  return `What went wrong: ${thrown(error)}. ${kept(closeSays)}`;
 }
 
 /** What a failed panel says: which panel, what went wrong, and that the work is kept. */
@@ -119,18 +135,17 @@ export function DialogBoundary(props: {
         };
         return (
           <Modal
-            label={`The ${props.name} stopped`}
+            title={`The ${props.name} stopped`}
             testId="dialog-failed"
             onEscape={close}
             buttons={
-              <button type="button" className="primary" data-testid="dialog-failed-close" onClick={close} autoFocus>
+              <button type="button" className="primary" data-testid="dialog-failed-close" onClick={close}>
                 Close
               </button>
             }
           >
-            <h2>The {props.name} stopped</h2>
             <p className="bad" role="alert">
-              {failureText(props.name, error, props.closeSays)}
+              {dialogFailureText(error, props.closeSays)}
             </p>
           </Modal>
         );

@@ -4,7 +4,6 @@
  * ↑ / ↓ between keys, Page Up / Page Down between joints, Shift+← / → and [ / ] were in docs/tuner.md only (tried cold,
  * round 14).
  */
-import { useEffect, useRef } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { shortcutSheet } from '../../shared/shortcutSheet';
@@ -24,26 +23,21 @@ export function hideShortcuts(): void {
 
 export function ShortcutsDialog() {
   const open = useStore(shortcutsDialogStore, (s) => s.open);
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) close.current?.focus();
-  }, [open]);
   if (!open) return null;
   const sheet = shortcutSheet(currentShortcutPlatform());
   return (
     <Modal
-      label="Keyboard shortcuts"
+      title="Keyboard shortcuts"
       testId="shortcuts-dialog"
       className="shortcuts-dialog"
       onEscape={hideShortcuts}
       onBackdrop={hideShortcuts}
       buttons={
-        <button type="button" className="primary" ref={close} data-testid="shortcuts-close" onClick={hideShortcuts}>
+        <button type="button" className="primary" data-autofocus data-testid="shortcuts-close" onClick={hideShortcuts}>
           Close
         </button>
       }
     >
-      <h2>Keyboard shortcuts</h2>
       <div className="shortcuts-body" tabIndex={0} aria-label="The shortcuts" data-testid="shortcuts-body">
         {sheet.map((section) => (
           <section key={section.title} className="shortcuts-section" data-testid="shortcuts-section">

@@ -23,8 +23,10 @@ export function installModalFocusTrap(doc: Document): () => void {
     const active = doc.activeElement;
     const first = items[0];
     const last = items[items.length - 1];
-    const inside = active !== null && dialog.contains(active);
-    if (!inside || (e.shiftKey ? active === first : active === last)) {
+    // Focus on something inside that Tab does not stop at (the heading a running build focuses) counts as before the
+    // first control: Shift+Tab from there walked out into the page behind.
+    const onStop = active instanceof HTMLElement && items.includes(active);
+    if (!onStop || (e.shiftKey ? active === first : active === last)) {
       e.preventDefault();
       (e.shiftKey ? last : first).focus();
     }
@@ -37,11 +39,13 @@ export function installModalFocusTrap(doc: Document): () => void {
  * When the last modal dialog closes and the focus is nowhere (the dialog took it with it), the focus goes back to the
  * control that had it before the dialog opened, if that is still on the page: Escape from the file picker that
  * File › Open .sev… opened left the keyboard at the page's start, some 25 Tab stops from the menu (tried cold, round
- * 5). A dialog that hands the focus on itself (a deleted row's ✕ gives it to the event list) is left alone. Returns
- * the function that stops watching.
+ * 5). A dialog that hands the focus on itself (a deleted row's ✕ gives it to the event list) is left alone. A menu's
+ * command is not what had it: the menu is gone once its command ran (File › Open… left the keyboard at the page's
+ * start), so the focus goes back to what had it before the menu's command, the menu's title (File). Returns the
+ * function that stops watching.
  */
 export function installModalFocusReturn(doc: Document): () => void {
-  const inModal = (e: Element | null) => !!e?.closest('[aria-modal="true"]');
+  const inModal = (e: Element | null) => !!e?.closest('[aria-modal="true"], [role="menu"]');
   let before: HTMLElement | null = null;
   const onFocus = (e: FocusEvent) => {
     if (e.target instanceof HTMLElement && !inModal(e.target)) before = e.target;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { panelFailureText } from './PanelBoundary';
+import { dialogFailureText, panelFailureText } from './PanelBoundary';
 
 describe('panelFailureText', () => {
   it('names the panel and what it threw, in one sentence, and says the work is kept', () => {
@@ -12,5 +12,15 @@ describe('panelFailureText', () => {
     expect(panelFailureText('Tuning', new Error(''))).toMatch(
       /^The Tuning panel stopped: an error without a message\. /,
     );
+  });
+});
+
+describe('dialogFailureText', () => {
+  it('says what went wrong and what Close does without repeating the heading ("The file picker stopped")', () => {
+    const text = dialogFailureText(new TypeError('x.toLowerCase is not a function'), 'Close chooses no file');
+    expect(text).toBe(
+      'What went wrong: x.toLowerCase is not a function. Your motion, events and project are kept (Close chooses no file).',
+    );
+    expect(text).not.toMatch(/stopped/);
   });
 });

@@ -4,8 +4,8 @@ import { Modal } from '../components/Modal';
 interface Props {
   /** The dialog's name and heading. */
   title: string;
-  /** The dialog's accessible name, where it differs from the heading. */
-  label?: string;
+  /** The request the dialog answers: a new one puts the focus on the first field again. */
+  focusKey: unknown;
   testId: string;
   /** Test ids of the parts: `<prefix>-choose-file`, `<prefix>-cancel`, `<prefix>-options-error`. */
   prefix: string;
@@ -23,7 +23,8 @@ interface Props {
 export function ChooseFileModal(props: Props) {
   return (
     <Modal
-      label={props.label ?? props.title}
+      title={props.title}
+      focusKey={props.focusKey}
       testId={props.testId}
       className="import-options"
       onEscape={props.onCancel}
@@ -45,7 +46,6 @@ export function ChooseFileModal(props: Props) {
         </>
       }
     >
-      <h2>{props.title}</h2>
       {props.children}
       {props.error !== null && (
         <div className="bad small" data-testid={`${props.prefix}-options-error`}>

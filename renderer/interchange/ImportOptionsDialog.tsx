@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { BvhPositionReading } from '../../shared/interchange/types';
 import { importOptionsStore, parseImportOptions } from './importOptions';
@@ -11,20 +11,18 @@ export function ImportOptionsDialog() {
   const [fps, setFps] = useState('30');
   const [scale, setScale] = useState('1');
   const [bvhPositions, setBvhPositions] = useState<BvhPositionReading>('auto');
-  const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!req) return;
     setFps(String(req.initial.fps));
     setScale(String(req.initial.scale));
     setBvhPositions(req.initial.bvhPositions ?? 'auto');
-    setTimeout(() => first.current?.select(), 0);
   }, [req]);
   if (!req) return null;
   const parsed = parseImportOptions(fps, scale);
   return (
     <ChooseFileModal
       title="Import motion (BVH, glTF, FBX)"
-      label="Import motion"
+      focusKey={req}
       testId="import-options"
       prefix="import"
       error={'error' in parsed ? parsed.error : null}
@@ -42,7 +40,6 @@ export function ImportOptionsDialog() {
         value={fps}
         onChange={setFps}
         hint="fps (MGS2 plays at 30; the source is resampled)"
-        ref={first}
       />
       <DecimalField
         label="Scale"

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { mshExportOptionsStore, parseMshExportOptions } from './mshExportOptions';
 import { ChooseFileModal, DecimalField } from './ChooseFileModal';
@@ -10,19 +10,18 @@ export function MshExportDialog() {
   const [position, setPosition] = useState('0.5');
   const [rotation, setRotation] = useState('0.5');
   const [useOverrides, setUseOverrides] = useState(true);
-  const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!req) return;
     setPosition(String(req.initial.positionTolerance));
     setRotation(String(req.initial.rotationToleranceDeg));
     setUseOverrides(req.initial.useJointOverrides);
-    setTimeout(() => first.current?.select(), 0);
   }, [req]);
   if (!req) return null;
   const parsed = parseMshExportOptions(position, rotation, req.jointOverrideCount > 0 && useOverrides);
   return (
     <ChooseFileModal
       title="Export MSH animation"
+      focusKey={req}
       testId="msh-export-options"
       prefix="msh"
       error={'error' in parsed ? parsed.error : null}
@@ -41,7 +40,6 @@ export function MshExportDialog() {
         value={position}
         onChange={setPosition}
         hint="motion units (root translation and joint offsets)"
-        ref={first}
       />
       <DecimalField
         label="Rotation"

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { Modal } from '../components/Modal';
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog } from './projectBuild';
@@ -82,11 +81,6 @@ export function BuildDialog() {
   // A finished build closes with Escape as every other dialog does (it stayed open to Escape; a running build is not
   // cancelled by a stray Escape: its Cancel says what it does).
   const finished = !!build && !running;
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    // Focus on the one way out once the build is done: Enter or Escape closes, Tab stays in the dialog.
-    if (finished) close.current?.focus();
-  }, [finished]);
   // Of the files whose unsaved edits the build took, those still unsaved (a save from this dialog clears them).
   const sevName = useSev((f) => (f.file && isSevDirty(f.file) ? basenameOf(f.file.path) : null));
   const projectDirty = useProject((p) => isProjectDirty(p));
@@ -98,7 +92,11 @@ export function BuildDialog() {
   const progress = buildProgress(s);
   return (
     <Modal
-      labelledBy="build-title"
+      title="Build archives"
+      // While it runs the heading holds the focus (a stray Enter or Space does not cancel the build); once done, the
+      // one way out does: Enter or Escape closes, Tab stays in the dialog.
+      focusHeading={running}
+      focusKey={finished}
       testId="build-dialog"
       className="build-dialog"
       onEscape={finished ? closeBuildDialog : undefined}
@@ -120,14 +118,13 @@ export function BuildDialog() {
             onClick={closeBuildDialog}
             data-testid="build-close"
             title="Close (Esc)"
-            ref={close}
+            data-autofocus
           >
             Close
           </button>
         )
       }
     >
-      <h2 id="build-title">Build archives</h2>
       <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
         {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
         {s?.current && running && <span className="dim"> {s.current}</span>}
