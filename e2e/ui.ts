@@ -119,6 +119,11 @@ export async function dragProjectRow(page: Page, from: string, onto: string): Pr
   const order = () =>
     page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name).join());
   await waitForCompression(page);
+  // Each row's figures arrive as its motion is compressed, and a row grows a line when they do: the rows measured before
+  // then moved under the pointer (a CI run pressed on the row above the one meant, and dragged that). So the drag waits
+  // until every row shows its figures.
+  const rows = page.getByTestId('project-motion');
+  await expect.poll(async () => (await rows.count()) - (await page.getByTestId('project-motion-size').count())).toBe(0);
   const before = await order();
   for (let attempt = 1; ; attempt++) {
     const a = (await row(from).boundingBox())!;
