@@ -30,7 +30,7 @@ import { inProcessMotionChecker } from './motionCheckJob';
 import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
-import { commitOutputs } from './build/commit';
+import { BUILD_REPORT_KIND, commitOutputs } from './build/commit';
 import { buildProject } from './build/build';
 import { readBuildInput } from './build/files';
 import { inProcessBuild, settleBuild, testProjectHandlers } from './testing/projectHarness';
@@ -442,6 +442,48 @@ describe('a folder swapped for a link while a write waits', () => {
         expect(readdirSync(`${out}-aside`)).toEqual([]);
       },
     );
+
+    // Round 42: the commit's kind check (otherKindProblem) read an existing output's first bytes by name. Swapped for a
+    // link between the folder's check and that read, and put back before the install, the folder let a file of the
+    // link's folder (a report) vouch for the user's own file at that name, which the commit then replaced. Mutation
+    // that fails this: the kind check given `targets[k]` again instead of its path through the folder checked.
+    it.runIf(onLinux)("commitOutputs: the kind check reads the folder checked, not the link's", () => {
+      const folder = pinFolder(out)!;
+      const report = join(out, 's.report.json');
+      writeFileSync(report, '{"mine": "settings of the user"}\n');
+      writeFileSync(join(victim, 's.report.json'), '{"tool": "actguy build", "theirs": true}\n');
+      let state: 'before' | 'swapped' | 'back' = 'before';
+      const fs = {
+        // The sweep lists the folder after the lock and before the kind check: swapped there.
+        readdirSync: (p: string) => {
+          if (state === 'before') {
+            swap();
+            state = 'swapped';
+          }
+          return readdirSync(p);
+        },
+        // The first temp is written after the kind check: put back there, so that no later check sees the swap.
+        writeFileSync: (p: string, d: Uint8Array, o: object) => {
+          if (state === 'swapped') {
+            rmSync(out);
+            renameSync(`${out}-aside`, out);
+            state = 'back';
+          }
+          writeFileSync(p, d, o);
+        },
+      };
+      const files = [
+        { path: report, bytes: new TextEncoder().encode('{"tool": "actguy build"}\n'), kind: BUILD_REPORT_KIND },
+      ];
+      expect(() => commitOutputs(files, { fs: fs as never, folders: [folder] })).toThrow(
+        `refused to replace ${report}: it is already there and is not an ActGuy build report`,
+      );
+      expect(state).toBe('swapped');
+      rmSync(out);
+      renameSync(`${out}-aside`, out);
+      expect(readFileSync(report, 'utf8')).toBe('{"mine": "settings of the user"}\n');
+      expect(readFileSync(join(victim, 's.report.json'), 'utf8')).toBe('{"tool": "actguy build", "theirs": true}\n');
+    });
 
     it.runIf(onLinux)('a swap just before the folder is opened is refused, as before', () => {
       const folder = pinFolder(out)!;
