@@ -20,7 +20,7 @@ import {
   closeSync as realCloseSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
@@ -29,7 +29,7 @@ import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, saveAgainNext } from './fsErrors';
 import { inProcessMotionChecker } from './motionCheckJob';
 import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
-import { atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
+import { asyncWriteIo, atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
 import { BUILD_REPORT_KIND, commitOutputs } from './build/commit';
 import { buildProject } from './build/build';
 import { readBuildInput } from './build/files';
@@ -240,6 +240,57 @@ describe('a folder swapped for a link while a write waits', () => {
       `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
     );
     expect(everything()).toEqual([]);
+  });
+
+  // Round 42: a motion's Reload from disk keeps the edits as a new pair beside the motion (keepMotionCopy), checked in
+  // a worker first. The copy went by name after that wait, so a folder swapped for a link meanwhile had the user's
+  // edits written where the link led, listed as recent and granted to the page there. Mutations that fail this: the
+  // copy's folder not pinned before the check; the copy made by name after the folder's open (writeNewFileAsync
+  // given no `pinned`).
+  it("a motion's copy kept at Reload: the motion check is the wait; nothing lands where the link leads", async () => {
+    cpSync(join(ws, 'walk.mtn'), join(out, 'walk.mtn'));
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkMotion: async (req) => {
+        swap();
+        return inProcessMotionChecker(req);
+      },
+    });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(out, 'walk.mtn'));
+    const tuningText = serializeTuning(defaultTuning(), readMtn(mtnBytes).joints);
+    await expect(handlers.keepMotionCopy({ documentId, mtnBytes, tuningText })).rejects.toThrow(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+    expect(readdirSync(`${out}-aside`)).toEqual(['walk.mtn']);
+    expect((await handlers.getRecentFiles(undefined)).map((f) => f.path).filter((p) => p.includes('kept'))).toEqual([]);
+    if (process.platform !== 'linux') return;
+    // Put back, then swapped at the copy's own open, after the last check: it is made in the folder checked.
+    rmSync(out);
+    renameSync(`${out}-aside`, out);
+    const handlers2 = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkMotion: inProcessMotionChecker,
+    });
+    const second = await openedMotion(handlers2, join(out, 'walk.mtn'));
+    const realOpen = asyncWriteIo.open;
+    let swapped = false;
+    asyncWriteIo.open = (p, f, m) => {
+      if (!swapped) swap();
+      swapped = true;
+      return realOpen(p, f, m);
+    };
+    try {
+      const kept = await handlers2.keepMotionCopy({ documentId: second.documentId, mtnBytes, tuningText });
+      expect(readdirSync(victim)).toEqual([]);
+      expect(readdirSync(`${out}-aside`).sort()).toEqual(
+        [basename(kept.path), basename(kept.tuningPath!), 'walk.mtn'].sort(),
+      );
+    } finally {
+      asyncWriteIo.open = realOpen;
+    }
   });
 
   it('writeFileAtomic: a swap after the temp is written is met before the rename', () => {

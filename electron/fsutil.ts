@@ -527,22 +527,30 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
  * Writes `data` as a new file at `path`, never over anything: created exclusively ('wx': a file, link or folder at the
  * name is neither followed nor replaced, and the call fails with EEXIST), written off the main thread and flushed. A
  * failure after the create removes the partial file, which is this call's own. Counts in writesInFlight until it ends.
+ * `pinned`: the folders the caller checked and opened (openPinnedFolders), through which the file is made, so that a
+ * folder swapped for a link since gets nothing (docs/security.md, round 42); an error still names `path`.
  */
-export function writeNewFileAsync(path: string, data: Uint8Array): Promise<void> {
+export function writeNewFileAsync(path: string, data: Uint8Array, pinned?: PinnedFolders): Promise<void> {
+  const at = pinned ? pinned.at(path) : path;
   return trackWrite(async () => {
     const io = asyncWriteIo;
-    const fd = await io.open(path, 'wx', 0o666);
+    let fd: number;
+    try {
+      fd = await io.open(at, 'wx', 0o666);
+    } catch (e) {
+      throw withoutTempPath(e, [at], path);
+    }
     try {
       await writePiecesAsync(fd, [data]);
       await io.fsync(fd);
     } catch (e) {
       await io.close(fd).catch(() => undefined);
       try {
-        atomicWriteIo.unlinkSync(path);
+        atomicWriteIo.unlinkSync(at);
       } catch {
         /* gone already */
       }
-      throw e;
+      throw withoutTempPath(e, [at], path);
     }
     await io.close(fd);
   });
