@@ -1044,6 +1044,26 @@ describe('electron main', () => {
     ]);
   });
 
+  // Round 42: a second launch's command line passed over a file of such a kind without a word (parseCommandLine).
+  // Mutation that fails: the second-instance handler without commandLineFilesNotOpened (no box, as before).
+  it("a second launch's file of a kind ActGuy does not open is said the same way, and nothing is sent", () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'kind2-'));
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'not a motion');
+    const sent = fake.state.sent.length;
+    const boxes = fake.state.messageBoxes.length;
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', notes, dir], '/');
+    expect(fake.state.sent.length).toBe(sent);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+      expect.objectContaining({
+        message: 'A file handed to ActGuy was not opened',
+        detail:
+          `${notes}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), ` +
+          'not this kind of file. Nothing was opened.',
+      }),
+    ]);
+  });
+
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {
     const dir = mkdtempSync(join(fake.state.userData, 'drop-'));
     for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])
