@@ -149,6 +149,20 @@ function keptStamp(d: Date): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
 }
 
+/**
+ * The motion's name as the start of its kept copy's name (`walk` of `walk (edits kept …).mtn`), cut, never inside a
+ * character, so that the copy's tuning file name, the longest of the pair, fits the 255 bytes a file name may take:
+ * a motion named near that length had no copy, and its Reload from disk stopped (docs/security.md, round 42).
+ */
+function keptBaseName(base: string, stamp: string): string {
+  const longest = Buffer.byteLength(`${tuningPathOf(` (edits kept ${stamp} 20).mtn`)}`);
+  let cut = base;
+  while (cut.length > 0 && Buffer.byteLength(cut) + longest > NAME_MAX_BYTES) cut = [...cut].slice(0, -1).join('');
+  return cut;
+}
+/** The longest name of one file most file systems take (NAME_MAX), in bytes. */
+const NAME_MAX_BYTES = 255;
+
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress } = ctx;
   // Every dialog of every handler group starts in the last folder chosen and remembers the next pick.
@@ -528,7 +542,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     async function keepCopyIn(pinned: PinnedFolders): Promise<KeptMotionCopy> {
       const stamp = keptStamp(new Date());
       for (let n = 1; n <= 20; n++) {
-        const path = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
+        const path = join(
+          folder,
+          `${keptBaseName(baseNameOf(doc.path), stamp)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`,
+        );
         const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
         // Both names free (not even a link there, which is never written through), else the next number is tried.
         if (somethingAt(pinned.at(path)) || (tuningPath !== null && somethingAt(pinned.at(tuningPath)))) continue;
