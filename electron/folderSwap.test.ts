@@ -209,9 +209,9 @@ describe('a folder swapped for a link while a write waits', () => {
     expect(everything()).toEqual([]);
   });
 
-  // Mutations that fail: the save's write without its folder pin (writeFileAtomic's `folder`, commitOutputs' `folders`).
-  it('motion save: the motion check (in a worker) is the wait; nothing lands where the link leads, tuning or not', async () => {
-    const handlers = testHandlers({
+  /** Handlers whose motion check (a worker's, the wait of a motion's Save and of a reload's copy) swaps the folder first. */
+  const swappingAtMotionCheck = () =>
+    testHandlers({
       app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
       compress: compress(),
       checkMotion: async (req) => {
@@ -219,6 +219,10 @@ describe('a folder swapped for a link while a write waits', () => {
         return inProcessMotionChecker(req);
       },
     });
+
+  // Mutations that fail: the save's write without its folder pin (writeFileAtomic's `folder`, commitOutputs' `folders`).
+  it('motion save: the motion check (in a worker) is the wait; nothing lands where the link leads, tuning or not', async () => {
+    const handlers = swappingAtMotionCheck();
     const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
     const path = join(out, 'walk.mtn');
     const alone = await dispatchInvoke(handlers, 'saveMotion', { documentId, path, mtnBytes });
@@ -249,14 +253,7 @@ describe('a folder swapped for a link while a write waits', () => {
   // given no `pinned`).
   it("a motion's copy kept at Reload: the motion check is the wait; nothing lands where the link leads", async () => {
     cpSync(join(ws, 'walk.mtn'), join(out, 'walk.mtn'));
-    const handlers = testHandlers({
-      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
-      compress: compress(),
-      checkMotion: async (req) => {
-        swap();
-        return inProcessMotionChecker(req);
-      },
-    });
+    const handlers = swappingAtMotionCheck();
     const { documentId, mtnBytes } = await openedMotion(handlers, join(out, 'walk.mtn'));
     const tuningText = serializeTuning(defaultTuning(), readMtn(mtnBytes).joints);
     await expect(handlers.keepMotionCopy({ documentId, mtnBytes, tuningText })).rejects.toThrow(
@@ -387,7 +384,7 @@ describe('a folder swapped for a link while a write waits', () => {
 
   // Round 41: the instant between the last check and the rename. A folder swapped there (the motion's Save reads and
   // hashes the file on disk in it) had the file land where the link led; now the rename goes through the folder
-  // checked, opened by descriptor. Mutation that fails these: renameIntoPinned or the commit renaming by name again.
+  // checked, opened by descriptor. Mutation that fails these: the single write or the commit renaming by name again.
   describe('a swap after the last check, right before the rename (Linux)', () => {
     const onLinux = process.platform === 'linux';
     /** atomicWriteIo.renameSync swapping the folder first, once: the attacker's timing at its best. */
