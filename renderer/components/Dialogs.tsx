@@ -129,6 +129,7 @@ const NAME_MAX_BYTES = 255;
 export function savePickerName(typed: string): { name: string } | { problem: string } {
   if (/^([\\/]|[A-Za-z]:)/.test(typed))
     return { problem: 'Type a name in the workspace folder (a folder of it before the name), not a full path.' };
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(typed)) return { problem: 'A file name cannot hold a control character.' };
   const parts = typed.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
   if (parts.includes('..'))
