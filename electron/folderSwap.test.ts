@@ -20,7 +20,7 @@ import {
   closeSync as realCloseSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
@@ -29,8 +29,8 @@ import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, saveAgainNext } from './fsErrors';
 import { inProcessMotionChecker } from './motionCheckJob';
 import { defaultTuning, serializeTuning } from '../shared/tuning/sidecar';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
-import { atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
-import { commitOutputs } from './build/commit';
+import { asyncWriteIo, atomicWriteIo, openPinnedFolders, pinFolder, writeFileAtomic } from './fsutil';
+import { BUILD_REPORT_KIND, commitOutputs } from './build/commit';
 import { buildProject } from './build/build';
 import { readBuildInput } from './build/files';
 import { inProcessBuild, settleBuild, testProjectHandlers } from './testing/projectHarness';
@@ -209,9 +209,9 @@ describe('a folder swapped for a link while a write waits', () => {
     expect(everything()).toEqual([]);
   });
 
-  // Mutations that fail: the save's write without its folder pin (writeFileAtomic's `folder`, commitOutputs' `folders`).
-  it('motion save: the motion check (in a worker) is the wait; nothing lands where the link leads, tuning or not', async () => {
-    const handlers = testHandlers({
+  /** Handlers whose motion check (a worker's, the wait of a motion's Save and of a reload's copy) swaps the folder first. */
+  const swappingAtMotionCheck = () =>
+    testHandlers({
       app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
       compress: compress(),
       checkMotion: async (req) => {
@@ -219,6 +219,10 @@ describe('a folder swapped for a link while a write waits', () => {
         return inProcessMotionChecker(req);
       },
     });
+
+  // Mutations that fail: the save's write without its folder pin (writeFileAtomic's `folder`, commitOutputs' `folders`).
+  it('motion save: the motion check (in a worker) is the wait; nothing lands where the link leads, tuning or not', async () => {
+    const handlers = swappingAtMotionCheck();
     const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
     const path = join(out, 'walk.mtn');
     const alone = await dispatchInvoke(handlers, 'saveMotion', { documentId, path, mtnBytes });
@@ -240,6 +244,50 @@ describe('a folder swapped for a link while a write waits', () => {
       `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
     );
     expect(everything()).toEqual([]);
+  });
+
+  // Round 42: a motion's Reload from disk keeps the edits as a new pair beside the motion (keepMotionCopy), checked in
+  // a worker first. The copy went by name after that wait, so a folder swapped for a link meanwhile had the user's
+  // edits written where the link led, listed as recent and granted to the page there. Mutations that fail this: the
+  // copy's folder not pinned before the check; the copy made by name after the folder's open (writeNewFileAsync
+  // given no `pinned`).
+  it("a motion's copy kept at Reload: the motion check is the wait; nothing lands where the link leads", async () => {
+    cpSync(join(ws, 'walk.mtn'), join(out, 'walk.mtn'));
+    const handlers = swappingAtMotionCheck();
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(out, 'walk.mtn'));
+    const tuningText = serializeTuning(defaultTuning(), readMtn(mtnBytes).joints);
+    await expect(handlers.keepMotionCopy({ documentId, mtnBytes, tuningText })).rejects.toThrow(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+    expect(readdirSync(`${out}-aside`)).toEqual(['walk.mtn']);
+    expect((await handlers.getRecentFiles(undefined)).map((f) => f.path).filter((p) => p.includes('kept'))).toEqual([]);
+    if (process.platform !== 'linux') return;
+    // Put back, then swapped at the copy's own open, after the last check: it is made in the folder checked.
+    rmSync(out);
+    renameSync(`${out}-aside`, out);
+    const handlers2 = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkMotion: inProcessMotionChecker,
+    });
+    const second = await openedMotion(handlers2, join(out, 'walk.mtn'));
+    const realOpen = asyncWriteIo.open;
+    let swapped = false;
+    asyncWriteIo.open = (p, f, m) => {
+      if (!swapped) swap();
+      swapped = true;
+      return realOpen(p, f, m);
+    };
+    try {
+      const kept = await handlers2.keepMotionCopy({ documentId: second.documentId, mtnBytes, tuningText });
+      expect(readdirSync(victim)).toEqual([]);
+      expect(readdirSync(`${out}-aside`).sort()).toEqual(
+        [basename(kept.path), basename(kept.tuningPath!), 'walk.mtn'].sort(),
+      );
+    } finally {
+      asyncWriteIo.open = realOpen;
+    }
   });
 
   it('writeFileAtomic: a swap after the temp is written is met before the rename', () => {
@@ -336,7 +384,7 @@ describe('a folder swapped for a link while a write waits', () => {
 
   // Round 41: the instant between the last check and the rename. A folder swapped there (the motion's Save reads and
   // hashes the file on disk in it) had the file land where the link led; now the rename goes through the folder
-  // checked, opened by descriptor. Mutation that fails these: renameIntoPinned or the commit renaming by name again.
+  // checked, opened by descriptor. Mutation that fails these: the single write or the commit renaming by name again.
   describe('a swap after the last check, right before the rename (Linux)', () => {
     const onLinux = process.platform === 'linux';
     /** atomicWriteIo.renameSync swapping the folder first, once: the attacker's timing at its best. */
@@ -442,6 +490,48 @@ describe('a folder swapped for a link while a write waits', () => {
         expect(readdirSync(`${out}-aside`)).toEqual([]);
       },
     );
+
+    // Round 42: the commit's kind check (otherKindProblem) read an existing output's first bytes by name. Swapped for a
+    // link between the folder's check and that read, and put back before the install, the folder let a file of the
+    // link's folder (a report) vouch for the user's own file at that name, which the commit then replaced. Mutation
+    // that fails this: the kind check given `targets[k]` again instead of its path through the folder checked.
+    it.runIf(onLinux)("commitOutputs: the kind check reads the folder checked, not the link's", () => {
+      const folder = pinFolder(out)!;
+      const report = join(out, 's.report.json');
+      writeFileSync(report, '{"mine": "settings of the user"}\n');
+      writeFileSync(join(victim, 's.report.json'), '{"tool": "actguy build", "theirs": true}\n');
+      let state: 'before' | 'swapped' | 'back' = 'before';
+      const fs = {
+        // The sweep lists the folder after the lock and before the kind check: swapped there.
+        readdirSync: (p: string) => {
+          if (state === 'before') {
+            swap();
+            state = 'swapped';
+          }
+          return readdirSync(p);
+        },
+        // The first temp is written after the kind check: put back there, so that no later check sees the swap.
+        writeFileSync: (p: string, d: Uint8Array, o: object) => {
+          if (state === 'swapped') {
+            rmSync(out);
+            renameSync(`${out}-aside`, out);
+            state = 'back';
+          }
+          writeFileSync(p, d, o);
+        },
+      };
+      const files = [
+        { path: report, bytes: new TextEncoder().encode('{"tool": "actguy build"}\n'), kind: BUILD_REPORT_KIND },
+      ];
+      expect(() => commitOutputs(files, { fs: fs as never, folders: [folder] })).toThrow(
+        `refused to replace ${report}: it is already there and is not an ActGuy build report`,
+      );
+      expect(state).toBe('swapped');
+      rmSync(out);
+      renameSync(`${out}-aside`, out);
+      expect(readFileSync(report, 'utf8')).toBe('{"mine": "settings of the user"}\n');
+      expect(readFileSync(join(victim, 's.report.json'), 'utf8')).toBe('{"tool": "actguy build", "theirs": true}\n');
+    });
 
     it.runIf(onLinux)('a swap just before the folder is opened is refused, as before', () => {
       const folder = pinFolder(out)!;

@@ -370,9 +370,10 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
-    // Checked again last, and renamed through the folder checked (renameIntoPinned): a swap after the check moves
-    // nothing, and none of the seconds of a compression before it.
-    renameIntoPinned(options.folder, tmp, path);
+    // Checked again last, and renamed through the folder the temp was made in (PinnedFolders.rename): a swap after
+    // the check moves nothing, and none of the seconds of a compression before it.
+    if (options.folder) refuseMovedFolder(options.folder, path);
+    pinned.rename(tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
     if (fd !== null)
@@ -388,18 +389,18 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     }
     throw withoutTempPath(e, [made, tmp], path);
   } finally {
-    pinned?.close();
+    pinned.close();
   }
 }
 
 /**
- * Where a write makes its temp `tmp`: through its pinned folder, opened now (openPinnedFolders), so that a folder on
- * the path swapped for a link while the temp is made and written gets none of it (docs/security.md, round 41); by
- * name without a pin, or where the folder cannot be opened so. `pinned` is the caller's to close.
+ * Where a write makes its temp `tmp`, and the folder it is renamed through: its pinned folder, opened now
+ * (openPinnedFolders) and kept open to the rename, so that a folder on the path swapped for a link while the temp is
+ * made, written or installed gets none of it (docs/security.md, rounds 41 and 42), as a commit keeps its folders;
+ * by name without a pin, or where the folder cannot be opened so. `pinned` is the caller's to close.
  */
-function tempHome(folder: FolderPin | undefined, tmp: string, path: string): { made: string; pinned?: PinnedFolders } {
-  if (!folder) return { made: tmp };
-  const pinned = openPinnedFolders([folder], path);
+function tempHome(folder: FolderPin | undefined, tmp: string, path: string): { made: string; pinned: PinnedFolders } {
+  const pinned = openPinnedFolders(folder ? [folder] : [], path);
   return { made: pinned.at(tmp), pinned };
 }
 
@@ -505,9 +506,9 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
         refusedBeforeRename = true;
         throw e;
       }
-    // The folder checked once more, and the rename made through it: the comparison above reads and hashes the file
-    // (a 30 MB motion: a tenth of a second), and a swap in that time no longer moves where the file lands.
-    renameIntoPinned(options.folder, tmp, path);
+    // The rename made through the folder the temp was made in: the comparison above reads and hashes the file (a 30 MB
+    // motion: a tenth of a second), and a swap in that time no longer moves where the file lands.
+    pinned.rename(tmp, path);
     return true;
   } catch (e) {
     if (fd !== null) await io.close(fd).catch(() => undefined);
@@ -519,7 +520,7 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
     if (refusedBeforeRename) throw e;
     throw withoutTempPath(e, [made, tmp], path);
   } finally {
-    pinned?.close();
+    pinned.close();
   }
 }
 
@@ -527,22 +528,30 @@ async function writeAtomicAsync(path: string, data: AsyncWriteData, options: Asy
  * Writes `data` as a new file at `path`, never over anything: created exclusively ('wx': a file, link or folder at the
  * name is neither followed nor replaced, and the call fails with EEXIST), written off the main thread and flushed. A
  * failure after the create removes the partial file, which is this call's own. Counts in writesInFlight until it ends.
+ * `pinned`: the folders the caller checked and opened (openPinnedFolders), through which the file is made, so that a
+ * folder swapped for a link since gets nothing (docs/security.md, round 42); an error still names `path`.
  */
-export function writeNewFileAsync(path: string, data: Uint8Array): Promise<void> {
+export function writeNewFileAsync(path: string, data: Uint8Array, pinned?: PinnedFolders): Promise<void> {
+  const at = pinned ? pinned.at(path) : path;
   return trackWrite(async () => {
     const io = asyncWriteIo;
-    const fd = await io.open(path, 'wx', 0o666);
+    let fd: number;
+    try {
+      fd = await io.open(at, 'wx', 0o666);
+    } catch (e) {
+      throw withoutTempPath(e, [at], path);
+    }
     try {
       await writePiecesAsync(fd, [data]);
       await io.fsync(fd);
     } catch (e) {
       await io.close(fd).catch(() => undefined);
       try {
-        atomicWriteIo.unlinkSync(path);
+        atomicWriteIo.unlinkSync(at);
       } catch {
         /* gone already */
       }
-      throw e;
+      throw withoutTempPath(e, [at], path);
     }
     await io.close(fd);
   });
@@ -712,6 +721,8 @@ const O_PATH_LINUX = 0o10000000;
  */
 export interface PinnedFolders {
   at(p: string): string;
+  /** Renames `from` to `to` through their folders (at), by atomicWriteIo; an error names the two paths as given. */
+  rename(from: string, to: string): void;
   close(): void;
 }
 
@@ -755,34 +766,24 @@ export function openPinnedFolders(pins: readonly FolderPin[], path: string): Pin
     if (pin.anchor === pin.dir && (st.dev !== pin.dev || st.ino !== pin.ino))
       throw moved(pin, 'another folder is there now');
   }
+  const at = (p: string) => {
+    const fd = open.get(dirname(resolve(p)));
+    return fd === undefined ? p : join(`/proc/self/fd/${fd}`, basename(p));
+  };
   return {
-    at: (p) => {
-      const fd = open.get(dirname(resolve(p)));
-      return fd === undefined ? p : join(`/proc/self/fd/${fd}`, basename(p));
+    at,
+    rename: (from, to) => {
+      try {
+        atomicWriteIo.renameSync(at(from), at(to));
+      } catch (e) {
+        if (!(e instanceof Error)) throw e;
+        throw Object.assign(new Error(e.message.split(at(from)).join(from).split(at(to)).join(to)), {
+          code: (e as NodeJS.ErrnoException).code,
+        });
+      }
     },
     close,
   };
-}
-
-/**
- * Renames the temp `tmp` over `path` as the last step of a write: through the folder's descriptor when the write was
- * pinned (openPinnedFolders), else by name. An error names the two paths as given, never the descriptor's.
- */
-function renameIntoPinned(folder: FolderPin | undefined, tmp: string, path: string): void {
-  if (!folder) return atomicWriteIo.renameSync(tmp, path);
-  const pinned = openPinnedFolders([folder], path);
-  const from = pinned.at(tmp);
-  const to = pinned.at(path);
-  try {
-    atomicWriteIo.renameSync(from, to);
-  } catch (e) {
-    if (!(e instanceof Error)) throw e;
-    throw Object.assign(new Error(e.message.split(from).join(tmp).split(to).join(path)), {
-      code: (e as NodeJS.ErrnoException).code,
-    });
-  } finally {
-    pinned.close();
-  }
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */

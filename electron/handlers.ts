@@ -29,7 +29,16 @@ import type { InvokeArg, InvokeResult } from '../shared/ipc/transport';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, pinFolder, readBytes, readBytesOf, writeFileAtomicAsync, writeNewFileAsync } from './fsutil';
+import {
+  baseNameOf,
+  openPinnedFolders,
+  pinFolder,
+  readBytes,
+  readBytesOf,
+  writeFileAtomicAsync,
+  writeNewFileAsync,
+  type PinnedFolders,
+} from './fsutil';
 import { inTurn } from './writeTurns';
 import { openIfBeside } from './besideFiles';
 import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
@@ -139,6 +148,20 @@ function keptStamp(d: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
 }
+
+/**
+ * The motion's name as the start of its kept copy's name (`walk` of `walk (edits kept …).mtn`), cut, never inside a
+ * character, so that the copy's tuning file name, the longest of the pair, fits the 255 bytes a file name may take:
+ * a motion named near that length had no copy, and its Reload from disk stopped (docs/security.md, round 42).
+ */
+function keptBaseName(base: string, stamp: string): string {
+  const longest = Buffer.byteLength(`${tuningPathOf(` (edits kept ${stamp} 20).mtn`)}`);
+  let cut = base;
+  while (cut.length > 0 && Buffer.byteLength(cut) + longest > NAME_MAX_BYTES) cut = [...cut].slice(0, -1).join('');
+  return cut;
+}
+/** The longest name of one file most file systems take (NAME_MAX), in bytes. */
+const NAME_MAX_BYTES = 255;
 
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress } = ctx;
@@ -493,6 +516,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         `Could not keep a copy of ${doc.name}: a copy is kept only beside an .mtn this window saves; keep your edits with Save As`,
       );
     const folder = canonicalPath(dirname(doc.path));
+    // Pinned before the check's wait, and the copy made through it after: by name, a folder swapped for a link
+    // meanwhile had the edits written where the link led (docs/security.md, round 42).
+    const pin = pinFolder(folder);
     const tuningText = req.tuningText;
     const checked = await checkMotion({
       kind: 'motion',
@@ -501,34 +527,53 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     });
     if (checked.problem !== null)
       throw new Error(`Could not keep a copy of ${doc.name}: ${checked.message}; nothing was written`);
-    const stamp = keptStamp(new Date());
-    for (let n = 1; n <= 20; n++) {
-      const path = join(folder, `${baseNameOf(doc.path)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`);
-      const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
-      // Both names free (not even a link there, which is never written through), else the next number is tried.
-      if (somethingAt(path) || (tuningPath !== null && somethingAt(tuningPath))) continue;
-      policy.allowFile(path);
-      try {
-        await writeNewFileAsync(path, mtnBytes);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new Error(`Could not keep a copy of ${doc.name} in ${path}: ${systemReason(e)}; nothing was written`);
-      }
-      if (tuningPath !== null)
-        try {
-          policy.allowFile(tuningPath, { beside: true });
-          await writeNewFileAsync(tuningPath, new TextEncoder().encode(tuningText));
-        } catch (e) {
-          // The copy is the pair or nothing: its .mtn, this call's own new file, goes again.
-          rmSync(path, { force: true });
-          throw new Error(
-            `Could not keep a copy of ${doc.name} in ${path}: its tuning file: ${systemReason(e)}; nothing was kept`,
-          );
-        }
-      remember(path, baseNameOf(path), 'mtn');
-      return { path, tuningPath };
+    let pinned: PinnedFolders;
+    try {
+      pinned = openPinnedFolders(pin ? [pin] : [], doc.path);
+    } catch (e) {
+      throw new Error(`Could not keep a copy of ${doc.name}: ${(e as Error).message}`);
     }
-    throw new Error(`Could not keep a copy of ${doc.name}: 20 names beside it are taken; keep your edits with Save As`);
+    try {
+      return await keepCopyIn(pinned);
+    } finally {
+      pinned.close();
+    }
+
+    async function keepCopyIn(pinned: PinnedFolders): Promise<KeptMotionCopy> {
+      const stamp = keptStamp(new Date());
+      for (let n = 1; n <= 20; n++) {
+        const path = join(
+          folder,
+          `${keptBaseName(baseNameOf(doc.path), stamp)} (edits kept ${stamp}${n > 1 ? ` ${n}` : ''}).mtn`,
+        );
+        const tuningPath = tuningText === undefined ? null : tuningPathOf(path);
+        // Both names free (not even a link there, which is never written through), else the next number is tried.
+        if (somethingAt(pinned.at(path)) || (tuningPath !== null && somethingAt(pinned.at(tuningPath)))) continue;
+        policy.allowFile(path);
+        try {
+          await writeNewFileAsync(path, mtnBytes, pinned);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+          throw new Error(`Could not keep a copy of ${doc.name} in ${path}: ${systemReason(e)}; nothing was written`);
+        }
+        if (tuningPath !== null)
+          try {
+            policy.allowFile(tuningPath, { beside: true });
+            await writeNewFileAsync(tuningPath, new TextEncoder().encode(tuningText), pinned);
+          } catch (e) {
+            // The copy is the pair or nothing: its .mtn, this call's own new file, goes again (where it was made).
+            rmSync(pinned.at(path), { force: true });
+            throw new Error(
+              `Could not keep a copy of ${doc.name} in ${path}: its tuning file: ${systemReason(e)}; nothing was kept`,
+            );
+          }
+        remember(path, baseNameOf(path), 'mtn');
+        return { path, tuningPath };
+      }
+      throw new Error(
+        `Could not keep a copy of ${doc.name}: 20 names beside it are taken; keep your edits with Save As`,
+      );
+    }
   };
 
   const exportMt3 = async (raw: InvokeArg<'exportMt3'>): Promise<ExportMt3Outcome> => {

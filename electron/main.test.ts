@@ -1022,6 +1022,15 @@ describe('electron main', () => {
     expect(await open(trustedEvent, { path: mine })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 
+  /** The box that says a file of a kind ActGuy does not open was not opened. */
+  const notOpenedBox = (path: string) =>
+    expect.objectContaining({
+      message: 'A file handed to ActGuy was not opened',
+      detail:
+        `${path}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), ` +
+        'not this kind of file. Nothing was opened.',
+    });
+
   // Round 41, continued: Finder's "Open With" hands over any file; one of a kind ActGuy does not open was dropped
   // without a word. Mutation that fails: open-file without sayNotOpened (no box, as before).
   it('a macOS open-file of a kind ActGuy does not open is said as a refused file is, and nothing is sent', () => {
@@ -1034,14 +1043,20 @@ describe('electron main', () => {
     fake.state.appEvents.get('open-file')!({ preventDefault: prevent }, notes);
     expect(prevent).toHaveBeenCalled();
     expect(fake.state.sent.length).toBe(sent);
-    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
-      expect.objectContaining({
-        message: 'A file handed to ActGuy was not opened',
-        detail:
-          `${notes}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), ` +
-          'not this kind of file. Nothing was opened.',
-      }),
-    ]);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([notOpenedBox(notes)]);
+  });
+
+  // Round 42: a second launch's command line passed over a file of such a kind without a word (parseCommandLine).
+  // Mutation that fails: the second-instance handler without commandLineFilesNotOpened (no box, as before).
+  it("a second launch's file of a kind ActGuy does not open is said the same way, and nothing is sent", () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'kind2-'));
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'not a motion');
+    const sent = fake.state.sent.length;
+    const boxes = fake.state.messageBoxes.length;
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', notes, dir], '/');
+    expect(fake.state.sent.length).toBe(sent);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([notOpenedBox(notes)]);
   });
 
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {

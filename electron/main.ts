@@ -69,6 +69,7 @@ import {
   lookedAtPath,
   notOpenedKindProblem,
   parseCommandLine,
+  commandLineFilesNotOpened,
   secondLaunchCommandLine,
   type LaunchData,
 } from './systemFiles';
@@ -792,6 +793,9 @@ if (refusedDebugSwitches.length > 0) {
   app.on('second-instance', (_event, argv, cwd, additionalData) => {
     const launch = secondLaunchCommandLine(argv, cwd, additionalData);
     for (const file of parseCommandLine(launch.argv, launch.cwd).files) systemFiles.offer(file);
+    // A file of no kind ActGuy opens is said, as a macOS open-file of one is, not passed over (docs/security.md, round 42).
+    for (const file of commandLineFilesNotOpened(launch.argv, launch.cwd, Boolean(process.defaultApp)))
+      sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
     // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
     // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
     if (mainWindow && windowShown) {

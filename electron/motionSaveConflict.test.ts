@@ -7,6 +7,7 @@
  * the refusal found; a Save As elsewhere is no conflict.
  */
 import {
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -21,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import type { ApiHandlers } from './handlers';
@@ -343,6 +344,20 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
     expect(kept.path).toMatch(/ 2\)\.mtn$/);
     expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
     expect(existsSync(target)).toBe(false);
+  });
+
+  // Round 42: the copy's name is the motion's and about 56 bytes more (its tuning file's); a motion named near the
+  // 255 bytes a file name may take had no copy (ENAMETOOLONG), so its Reload from disk stopped. Mutation that fails:
+  // the motion's name not shortened (keptBaseName returning it whole).
+  it("keeps a copy of a motion whose name is long, its name cut to fit, never past a character's bytes", async () => {
+    const long = join(ws, `${'é'.repeat(60)}${'x'.repeat(110)}.mtn`);
+    copyFileSync(mtn, long);
+    const { documentId, mtnBytes } = await openedMotion(handlers, long);
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
+    const name = basename(kept.tuningPath!);
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    expect(name).toMatch(/^é{60}x+ \(edits kept [^)]*\)\.mtn\.actguy-tuning\.json$/);
+    expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
   });
 
   it('keeps nothing of bytes that are not a motion, and says so', async () => {

@@ -31,6 +31,7 @@ import {
   firstLaunchFiles,
   handedOverProblem,
   parseCommandLine,
+  commandLineFilesNotOpened,
   secondLaunchCommandLine,
 } from './systemFiles';
 
@@ -80,6 +81,32 @@ describe('command line', () => {
       workspace: resolve(cwd, 'ws2'),
     });
     expect(parseCommandLine(['electron', '.', '--workspace'], cwd)).toEqual({ files: [], workspace: null });
+  });
+
+  // Round 42: a file of a kind ActGuy does not open was passed over without a word. Mutations that fail: the kind
+  // filter dropped (the motion said too); the folder not skipped; the default app's own path not skipped.
+  it('names the files of no kind ActGuy opens, never a folder nor the default app itself', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-cmdline-'));
+    try {
+      mkdirSync(join(dir, 'proj'));
+      writeFileSync(join(dir, 'notes.txt'), 'x');
+      const argv = ['actguy', 'notes.txt', 'walk.mtn', 'proj', '--flag', 'file:///tmp/a%20b.doc', 'gone.bin'];
+      expect(commandLineFilesNotOpened(argv, dir, false)).toEqual([
+        join(dir, 'notes.txt'),
+        '/tmp/a b.doc',
+        join(dir, 'gone.bin'),
+      ]);
+      expect(commandLineFilesNotOpened(['electron', 'dist/electron/main.cjs', 'notes.txt'], dir, true)).toEqual([
+        join(dir, 'notes.txt'),
+      ]);
+      const first = firstLaunchFiles(['actguy', 'notes.txt'], dir, () => undefined, false);
+      expect(first.refusals).toEqual([
+        `${join(dir, 'notes.txt')}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects ` +
+          '(.actguy.json), not this kind of file. Nothing was opened.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   // A second launch's command line: the argv and folder it sent with the lock when they have the shape it sends;

@@ -137,11 +137,15 @@ export function firstLaunchFiles(
   argv: readonly string[],
   cwd: string,
   problemOf: (path: string) => string | undefined = handedOverProblem,
+  defaultApp = Boolean(process.defaultApp),
 ): FirstLaunchFiles {
   const { files, workspace } = parseCommandLine(argv, cwd);
   let startupMotion: string | null = null;
   const kept: string[] = [];
-  const refusals: string[] = [];
+  // A file of no kind ActGuy opens is said too, not passed over (round 42).
+  const refusals = commandLineFilesNotOpened(argv, cwd, defaultApp).map((f) =>
+    handedOverRefusal(f, notOpenedKindProblem(f)!),
+  );
   for (const file of files) {
     if (startupMotion !== null || systemFileKindOfPath(file) !== 'motion') kept.push(file);
     else {
@@ -196,7 +200,13 @@ export function secondLaunchCommandLine(argv: readonly string[], cwd: string, ad
  * A `file://` URL (a Linux file manager's `%U`) is taken as the file it names.
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): { files: string[]; workspace: string | null } {
-  const files: string[] = [];
+  const { named, workspace } = commandLineArgs(argv, cwd);
+  return { files: named.filter((f) => systemFileKindOfPath(f)), workspace };
+}
+
+/** The command line's files (paths and `file://` URLs as paths), whatever their kind, and its workspace option. */
+function commandLineArgs(argv: readonly string[], cwd: string): { named: string[]; workspace: string | null } {
+  const named: string[] = [];
   let workspace: string | null = null;
   const args = argv.slice(1);
   for (let i = 0; i < args.length; i++) {
@@ -206,10 +216,31 @@ export function parseCommandLine(argv: readonly string[], cwd: string): { files:
     } else if (a.startsWith('--workspace=')) workspace = resolve(cwd, a.slice('--workspace='.length));
     else if (!a.startsWith('-')) {
       const file = commandLineFile(a, cwd);
-      if (file && systemFileKindOfPath(file)) files.push(file);
+      if (file) named.push(file);
     }
   }
-  return { files, workspace };
+  return { named, workspace };
+}
+
+/**
+ * The files a command line names that are of no kind ActGuy opens (`actguy notes.txt`), which parseCommandLine passes
+ * over: a launch says each (notOpenedKindProblem), as a macOS open-file of one is said, rather than dropping it
+ * without a word (docs/security.md, round 42). Not a folder (the app folder of `electron .`, a project's folder), and
+ * not the app itself when Electron runs it as a default app (`electron dist/electron/main.cjs`: `defaultApp`, its
+ * first argument that is no switch).
+ */
+export function commandLineFilesNotOpened(argv: readonly string[], cwd: string, defaultApp: boolean): string[] {
+  const { named } = commandLineArgs(argv, cwd);
+  return named.slice(defaultApp ? 1 : 0).filter((f) => notOpenedKindProblem(f) !== undefined && !isFolderNow(f));
+}
+
+/** Whether a folder is at `path` now (links followed). */
+function isFolderNow(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

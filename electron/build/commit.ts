@@ -758,8 +758,10 @@ function beginCommit(files: readonly OutputFile[], options: CommitOptions): Star
   let entries: Journal['entries'];
   try {
     note = joinNotes(lock.note, recoverLocked(via, targets, options.keep));
+    // Read through the folder checked, as every other step here: by name, a folder swapped for a link before this read
+    // (and put back after it) had a file of the link's folder vouch for the one about to be replaced (round 42).
     files.forEach((f, k) => {
-      const problem = otherKindProblem(f, targets[k]);
+      const problem = otherKindProblem(f, pinned.at(targets[k]));
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
     });
     entries = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));

@@ -116,19 +116,45 @@ function joinPath(root: string, name: string): string {
   return root.endsWith(sep) ? root + name : root + sep + name;
 }
 
+/** The longest name of one file or folder most file systems take (NAME_MAX, in bytes: UTF-8 here). */
+const NAME_MAX_BYTES = 255;
+
 /**
- * The workspace file a typed save name lands on, or undefined for a new file: the name as typed, or with the first
- * extension added as the save will add it ("walk" saves walk.mtn).
+ * A save name as typed in the picker ("walk", "out/walk.res8"), as the path under the workspace folder it names:
+ * `.` and empty parts dropped ("./out//walk.res8" is "out/walk.res8"), so that the question before replacing a file
+ * finds the file it is (docs/security.md, round 42: "out/../walk.mtn" replaced walk.mtn without it). A name that
+ * could only land outside the workspace or not at all is refused in words: a full path, `..`, a control character
+ * (NUL among them), a part longer than a file name can be.
+ */
+export function savePickerName(typed: string): { name: string } | { problem: string } {
+  if (/^([\\/]|[A-Za-z]:)/.test(typed))
+    return { problem: 'Type a name in the workspace folder (a folder of it before the name), not a full path.' };
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  if (/[\u0000-\u001f\u007f]/.test(typed)) return { problem: 'A file name cannot hold a control character.' };
+  const parts = typed.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  if (parts.includes('..'))
+    return { problem: '".." would leave the workspace folder: type a folder of the workspace before the name.' };
+  if (parts.some((p) => new TextEncoder().encode(p).length > NAME_MAX_BYTES))
+    return { problem: `A file or folder name can be at most ${NAME_MAX_BYTES} bytes long.` };
+  if (parts.length === 0) return { problem: 'Type a file name first.' };
+  return { name: parts.join('/') };
+}
+
+/**
+ * The workspace file a typed save name lands on, or undefined for a new file: the name as typed (savePickerName), or
+ * with the first extension added as the save will add it ("walk" saves walk.mtn).
  */
 export function existingSaveTarget(
   req: Pick<PickerRequest, 'files' | 'extensions'>,
   typed: string,
 ): PickerRequest['files'][number] | undefined {
-  const lower = typed.toLowerCase();
+  const checked = savePickerName(typed);
+  if ('problem' in checked) return undefined;
+  const lower = checked.name.toLowerCase();
   const named =
     req.extensions.some((e) => lower.endsWith(`.${e}`)) || !req.extensions.length
-      ? typed
-      : `${typed}.${req.extensions[0]}`;
+      ? checked.name
+      : `${checked.name}.${req.extensions[0]}`;
   return req.files.find((x) => x.relativePath === named);
 }
 
@@ -150,7 +176,10 @@ export function FilePicker() {
   const [many, setMany] = useState<string[]>([]);
   // Save onto a file that exists: the path the picker asked about; a second Save (or Enter) replaces it.
   const [replacing, setReplacing] = useState<string | null>(null);
+  // Why the name typed cannot be saved (savePickerName), until it is typed again.
+  const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
+    setProblem(null);
     setFilter('');
     setChosen(null);
     setMany([]);
@@ -175,14 +204,19 @@ export function FilePicker() {
     }
     const typed = name.trim();
     if (!typed) return;
+    const checked = savePickerName(typed);
+    if ('problem' in checked) {
+      setProblem(checked.problem);
+      return;
+    }
     const existing = existingSaveTarget(req, typed);
     // Native save dialogs ask before replacing a file; so does this one (it once overwrote another motion silently).
     if (existing && replacing !== existing.path) {
       setReplacing(existing.path);
       return;
     }
-    if (existing && existing.relativePath === typed) req.resolve(existing.path);
-    else if (req.root) req.resolve(joinPath(req.root, typed));
+    if (existing && existing.relativePath === checked.name) req.resolve(existing.path);
+    else if (req.root) req.resolve(joinPath(req.root, checked.name));
   };
   const replaceTarget = req.mode === 'save' && replacing ? req.files.find((x) => x.path === replacing) : undefined;
   return (
@@ -250,11 +284,17 @@ export function FilePicker() {
           onChange={(e) => {
             setName(e.target.value);
             setReplacing(null);
+            setProblem(null);
           }}
           onKeyDown={(e) => e.key === 'Enter' && accept()}
           aria-label="File name"
           data-testid="picker-name"
         />
+      )}
+      {req.mode === 'save' && problem && (
+        <div className="bad small" role="alert" data-testid="picker-problem">
+          {problem}
+        </div>
       )}
       {req.mode === 'save' && (
         // An exporter handing files to the game team put them beside the build's archives in out/ and saw no way

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { existingSaveTarget, savePickerName } from './Dialogs';
+
+// Round 42 (docs/security.md): the browser build's save picker took a typed name with a folder before it ("out/walk.res8")
+// as typed. "out/../walk.mtn" or "./walk.mtn" named walk.mtn, yet no listed file matched it, so the picker saved over
+// it without its question before replacing. Mutations that fail: existingSaveTarget matching the name as typed; any
+// one of savePickerName's refusals dropped.
+describe('the save picker: a typed name with folders', () => {
+  const req = {
+    extensions: ['mtn'],
+    files: [
+      { path: '/ws/walk.mtn', relativePath: 'walk.mtn', extension: 'mtn', byteLength: 10 },
+      { path: '/ws/out/run.mtn', relativePath: 'out/run.mtn', extension: 'mtn', byteLength: 10 },
+    ],
+  };
+
+  it('finds the file a name spelled another way lands on, so the picker asks before replacing it', () => {
+    for (const typed of ['./walk.mtn', 'walk', 'out//run', './out/./run.mtn'])
+      expect(existingSaveTarget(req, typed)?.path, typed).toBe(
+        typed.includes('run') ? '/ws/out/run.mtn' : '/ws/walk.mtn',
+      );
+    expect(savePickerName('./out//walk.res8')).toEqual({ name: 'out/walk.res8' });
+    expect(existingSaveTarget(req, 'out/walk')).toBeUndefined();
+  });
+
+  it('refuses in words what could only land outside the workspace folder, or nowhere', () => {
+    const problem = (typed: string) => {
+      const r = savePickerName(typed);
+      return 'problem' in r ? r.problem : undefined;
+    };
+    expect(problem('out/../walk.mtn')).toMatch(/^"\.\." would leave the workspace folder/);
+    expect(problem('..')).toMatch(/^"\.\." would leave/);
+    expect(problem('/etc/walk.mtn')).toMatch(/not a full path\.$/);
+    expect(problem('C:\\walk.mtn')).toMatch(/not a full path\.$/);
+    expect(problem('walk\u0000.mtn')).toBe('A file name cannot hold a control character.');
+    expect(problem('out/\u001b[31mred.mtn')).toBe('A file name cannot hold a control character.');
+    expect(problem(`${'é'.repeat(128)}.mtn`)).toBe('A file or folder name can be at most 255 bytes long.');
+    expect(problem(`${'a'.repeat(251)}.mtn`)).toBeUndefined();
+    expect(problem('./')).toBe('Type a file name first.');
+    expect(existingSaveTarget(req, 'out/../walk.mtn')).toBeUndefined();
+  });
+});
