@@ -34,13 +34,7 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
-import {
-  crashDumpsFolder,
-  mainProcessErrorText,
-  recoveryQuestion,
-  writeCrashRecord,
-  type CrashRecord,
-} from './crashRecords';
+import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
 import { createHandlers } from './handlers';
@@ -79,13 +73,12 @@ import { writesInFlight } from './writeTurns';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
-import { unsavedSentence } from '../shared/unsaved';
+import { createCloseQuestions } from './closeQuestions';
+import { failed, warn } from './mainLog';
+import { createPageRecovery } from './pageRecovery';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
-
-/** What main says in the terminal that is not an error: a refusal, a problem with a file of its own, a wait. */
-const warn = (message: string): void => console.warn(`${APP_NAME}: ${message}`);
 
 /** The answer to an API call from anything but the app's own top frame (trustedSender). */
 const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
@@ -160,15 +153,6 @@ process.on('unhandledRejection', (reason) => {
   }
 });
 
-/**
- * What a promise main starts and does not wait for does when it fails: said in the terminal, never left to
- * unhandledRejection (a question that failed to show must not leave the window unable to close, a worker that did
- * not stop must not pass without a word). Where the failure concerns the user's work, its caller also tells them.
- */
-function failed(what: string): (e: unknown) => void {
-  return (e) => console.error(`${APP_NAME}: ${what}: ${mainProcessErrorText(e)}`);
-}
-
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
@@ -207,7 +191,6 @@ let windowShown = false;
  */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
-let closeConfirmed = false;
 
 const sendMenuCommand = (command: MenuCommand): void => {
   mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
@@ -529,173 +512,69 @@ async function start(): Promise<void> {
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
   // each page reloaded after a crash or a hang.
   win.webContents.on('did-finish-load', () => systemFiles.rendererListening());
-  /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
-  let closeAsked = false;
-  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
-  const mayStopBuilds = async (): Promise<boolean> => {
-    const running = await builds.running();
-    if (running.length === 0) return true;
-    const { response } = await dialog.showMessageBox(win, {
-      type: 'warning',
-      title: 'Build in progress',
-      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
-      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
-      buttons: ['Stop and close', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      noLink: true,
-    });
-    if (response !== 0) return false;
-    await builds.cancel(running);
-    return true;
-  };
-  win.on('close', (event) => {
-    if (!documentState.dirty || closeConfirmed) {
-      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
-      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
-      if (builds.any) {
-        event.preventDefault();
-        if (closeAsked) return;
-        closeAsked = true;
-        mayStopBuilds()
-          .then((go) => {
-            closeAsked = false;
-            // Kept open: a "Discard changes" answered before this question was for that close only; the page still
-            // holds its edits, so the next close asks about them again.
-            if (!go) closeConfirmed = false;
-            else if (!win.isDestroyed()) win.close();
-          })
-          .catch((e: unknown) => {
-            // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
-            closeAsked = false;
-            closeConfirmed = false;
-            failed('the running build could not be asked about or stopped')(e);
-            if (!win.isDestroyed())
-              dialog
-                .showMessageBox(win, {
-                  type: 'error',
-                  title: APP_NAME,
-                  message: 'ActGuy could not stop the running build, so it stays open.',
-                  detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for the build to end, or cancel it, and close again.`,
-                  buttons: ['OK'],
-                })
-                .catch(failed('the message about the build could not be shown'));
-          });
-        return;
+  win.on(
+    'close',
+    createCloseQuestions({
+      win,
+      ask: (options) => dialog.showMessageBox(win, options),
+      document: () => documentState,
+      builds,
+      saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
+      closing: () => {
+        writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+        // A clean close: everything was saved or discarded, so no copy is kept.
+        if (!keepBackups) backups.clear();
+      },
+    }),
+  );
+  // A crashed or hung page: a crash record, then the offer to reload (electron/pageRecovery.ts).
+  const recovery = createPageRecovery({
+    win,
+    ask: (options) => dialog.showMessageBox(win, options),
+    document: () => documentState,
+    keepRecord: (record, unsaved) => {
+      try {
+        const { event, ...details } = record;
+        return writeCrashRecord(userData, {
+          event,
+          time: new Date().toISOString(),
+          ...details,
+          ...crashRecordContext(unsaved),
+        });
+      } catch (e) {
+        warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
       }
-      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
-      // A clean close: everything was saved or discarded, so no copy is kept.
-      if (!keepBackups) backups.clear();
-      return;
-    }
-    event.preventDefault();
-    if (closeAsked) return;
-    closeAsked = true;
-    const several = (documentState.unsaved ?? []).length > 1;
-    // The same three choices as the page's own question (renderer/app/unsaved.ts).
-    void dialog
-      .showMessageBox(win, {
-        type: 'warning',
-        title: 'Unsaved changes',
-        // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
-        message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
-        detail: `Save ${several ? 'them' : 'it'} before you close ActGuy?`,
-        buttons: [several ? 'Save all' : 'Save', 'Discard changes', 'Cancel'],
-        defaultId: 0,
-        cancelId: 2,
-        noLink: true,
-      })
-      .then(({ response }) => {
-        closeAsked = false;
-        // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
-        if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
-        if (response !== 1) return;
-        closeConfirmed = true;
-        // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
-        if (!win.isDestroyed()) win.close();
-      })
-      .catch((e: unknown) => {
-        // The question did not show: the window stays open with the edits, and the next close asks again.
-        closeAsked = false;
-        failed('the unsaved-changes question could not be shown')(e);
-      });
-  });
-  // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
-  /** The recovery question on screen, and how to take it down (the page answered again, or crashed meanwhile). */
-  let recovery: { event: CrashRecord['event']; dismiss: AbortController } | null = null;
-  const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
-    if (recovery) {
-      // A hung page that then crashes: "Wait" would leave a dead page, so the crash question replaces the hang's.
-      if (recovery.event !== 'unresponsive' || event !== 'render-process-gone') return;
-      recovery.dismiss.abort();
-    }
-    const asking = { event, dismiss: new AbortController() };
-    recovery = asking;
-    const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
-    let recordPath: string | null = null;
-    try {
-      recordPath = writeCrashRecord(userData, {
-        event,
-        time: new Date().toISOString(),
-        ...(details ? { reason: details.reason, exitCode: details.exitCode } : {}),
-        ...crashRecordContext(unsaved),
-      });
-    } catch (e) {
-      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
-    // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
-    // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
-    if (!win.isVisible()) {
+    },
+    hasCopies: () => backups.held().backups.length > 0,
+    show: () => {
       windowShown = true;
       win.show();
-    }
-    void dialog
-      .showMessageBox(win, {
-        type: event === 'unresponsive' ? 'warning' : 'error',
-        noLink: true,
-        ...question,
-        signal: asking.dismiss.signal,
-      })
-      .then(({ response }) => {
-        // Taken down (an aborted box answers its cancel button): nobody chose anything.
-        if (asking.dismiss.signal.aborted) return;
-        recovery = null;
-        const action = actions[response] ?? 'wait';
-        if (action === 'wait' || win.isDestroyed()) return;
-        // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
-        // after Quit): nothing left to ask about on close.
-        documentState = { documentId: null, documentName: null, dirty: false };
-        win.setDocumentEdited(false);
-        if (action === 'reload') {
-          // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
-          systemFiles.rendererGone();
-          win.webContents.reload();
-        } else {
-          keepBackups = true;
-          win.close();
-        }
-      })
-      .catch((e: unknown) => {
-        // The question did not show (or its answer failed): the next hang or crash asks again.
-        if (recovery === asking) recovery = null;
-        failed('the recovery question could not be shown')(e);
-      });
-  };
+    },
+    forgetUnsaved: () => {
+      documentState = { documentId: null, documentName: null, dirty: false };
+      win.setDocumentEdited(false);
+    },
+    reload: () => {
+      // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
+      systemFiles.rendererGone();
+      win.webContents.reload();
+    },
+    quit: () => {
+      keepBackups = true;
+      win.close();
+    },
+  });
   win.webContents.on('render-process-gone', (_event, details) => {
     if (details.reason === 'clean-exit') return;
     // A dead page opens nothing: a file the OS hands over now (a double-click, a second launch) waits for the page
     // the recovery question reloads, instead of being granted and sent to no one.
     systemFiles.rendererGone();
-    pageInTrouble('render-process-gone', details);
+    recovery.pageInTrouble('render-process-gone', details);
   });
-  win.on('unresponsive', () => pageInTrouble('unresponsive'));
+  win.on('unresponsive', () => recovery.pageInTrouble('unresponsive'));
   // The hung page answers again: its question goes away by itself (its record stays).
-  win.on('responsive', () => {
-    if (recovery?.event !== 'unresponsive') return;
-    recovery.dismiss.abort();
-    recovery = null;
-  });
+  win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
     mainWindow = null;
   });
