@@ -1,7 +1,24 @@
 /**
- * The Electron main process: one window running the renderer from the
- * `actguy://app/` scheme, the native menu, the ActGuyApi handlers on IPC, and
- * a close confirmation while the document has unsaved edits or a build runs.
+ * The Electron main process: one window running the renderer from the `actguy://app/` scheme, the native menu and
+ * the ActGuyApi handlers on IPC.
+ *
+ * Lifecycle, in the order it happens, and where each step is handled:
+ * - loading, before 'ready' (this file, top to bottom): debugging switches taken off, every renderer sandboxed, the
+ *   profile folder and the crash reporter, `unhandledRejection` (a crash record), the privileged scheme, and the
+ *   listeners below that must be there first: 'open-file' and 'web-contents-created';
+ * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens;
+ * - the single-instance lock (the end of this file): a second launch quits, and the first gets its command line
+ *   through 'second-instance', which offers the files and brings the window forward once it is shown;
+ * - 'ready' (start()): the session's refusals, the services, the IPC handlers and the menu, then the window;
+ * - the window (start(), "The window's lifecycle"): 'ready-to-show' shows it, 'did-finish-load' hands over the files
+ *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
+ *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
+ *   'closed' forgets the window;
+ * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
+ *   questions stand for the quit (an answer of Cancel keeps both);
+ * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
+ * - 'window-all-closed' stops the compression workers, then quits; 'will-quit' waits for the writes in flight
+ *   (quitWaits.ts), then stops every worker.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -122,17 +139,36 @@ if (!dumps) {
 } else warn(dumps.problem);
 
 /** What every crash record says besides its event: the app, the machine, the motion shown and the unsaved work. */
-function crashRecordContext(
+type CrashRecordContext = Pick<
+  CrashRecord,
+  'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'
+>;
+
+/**
+ * Writes a crash record (electron/crashRecords.ts), stamped now, with what every record says besides its event: its
+ * path, or null where it could not be written (said in the terminal; the app goes on).
+ */
+function keepCrashRecord(
+  record: Omit<CrashRecord, 'time' | keyof CrashRecordContext>,
   unsaved: string[],
-): Pick<CrashRecord, 'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'> {
-  return {
-    appVersion: app.getVersion(),
-    versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
-    platform: process.platform,
-    arch: process.arch,
-    documentName: documentState.documentName,
-    unsaved,
-  };
+): string | null {
+  const { event, ...details } = record;
+  try {
+    return writeCrashRecord(app.getPath('userData'), {
+      event,
+      time: new Date().toISOString(),
+      ...details,
+      appVersion: app.getVersion(),
+      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+      platform: process.platform,
+      arch: process.arch,
+      documentName: documentState.documentName,
+      unsaved,
+    });
+  } catch (e) {
+    warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
 }
 
 // A promise of main's that failed with nothing to catch it: Electron would put up "A JavaScript error occurred in the
@@ -141,16 +177,7 @@ function crashRecordContext(
 process.on('unhandledRejection', (reason) => {
   const error = mainProcessErrorText(reason);
   console.error(`${APP_NAME}: an error nothing caught: ${error}`);
-  try {
-    writeCrashRecord(app.getPath('userData'), {
-      event: 'main-process-error',
-      time: new Date().toISOString(),
-      error,
-      ...crashRecordContext([]),
-    });
-  } catch (e) {
-    warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  keepCrashRecord({ event: 'main-process-error', error }, []);
 });
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
@@ -355,15 +382,6 @@ async function start(): Promise<void> {
     quit: () => app.quit(),
     warn,
   });
-  // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
-  // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
-  app.on('will-quit', (event) => {
-    quitting = true;
-    if (!quitGate(event)) return;
-    keepAwake.releaseAll();
-    compress.dispose().catch(failed('the compression workers did not stop'));
-    buildLauncher.dispose().catch(failed('the build worker did not stop'));
-  });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, warn);
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
@@ -504,10 +522,15 @@ async function start(): Promise<void> {
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
-  win.once('ready-to-show', () => {
-    if (placement.maximized) win.maximize();
+  const showWindow = (): void => {
     windowShown = true;
     win.show();
+  };
+
+  // The window's lifecycle, then the app's end (in the order of the list at the top of this file).
+  win.once('ready-to-show', () => {
+    if (placement.maximized) win.maximize();
+    showWindow();
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
   // each page reloaded after a crash or a hang.
@@ -532,25 +555,9 @@ async function start(): Promise<void> {
     win,
     ask: (options) => dialog.showMessageBox(win, options),
     document: () => documentState,
-    keepRecord: (record, unsaved) => {
-      try {
-        const { event, ...details } = record;
-        return writeCrashRecord(userData, {
-          event,
-          time: new Date().toISOString(),
-          ...details,
-          ...crashRecordContext(unsaved),
-        });
-      } catch (e) {
-        warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-        return null;
-      }
-    },
+    keepRecord: keepCrashRecord,
     hasCopies: () => backups.held().backups.length > 0,
-    show: () => {
-      windowShown = true;
-      win.show();
-    },
+    show: showWindow,
     forgetUnsaved: () => {
       documentState = { documentId: null, documentName: null, dirty: false };
       win.setDocumentEdited(false);
@@ -584,19 +591,16 @@ async function start(): Promise<void> {
   // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
   app.on('child-process-gone', (_event, details) => {
     if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
-    try {
-      writeCrashRecord(userData, {
+    keepCrashRecord(
+      {
         event: 'child-process-gone',
-        time: new Date().toISOString(),
         process: details.type,
         ...(details.name ? { processName: details.name } : {}),
         reason: details.reason,
         exitCode: details.exitCode,
-        ...crashRecordContext([]),
-      });
-    } catch (e) {
-      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-    }
+      },
+      [],
+    );
   });
   // Before the page loads: a window closed while loading must still quit the app.
   app.on('window-all-closed', () => {
@@ -604,6 +608,15 @@ async function start(): Promise<void> {
       .dispose()
       .catch(failed('the compression workers did not stop'))
       .finally(() => app.quit());
+  });
+  // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
+  // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
+  app.on('will-quit', (event) => {
+    quitting = true;
+    if (!quitGate(event)) return;
+    keepAwake.releaseAll();
+    compress.dispose().catch(failed('the compression workers did not stop'));
+    buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
   await loadPage(win, `${APP_ORIGIN}/index.html`);
 }
