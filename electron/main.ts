@@ -70,7 +70,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { workerLauncher } from './project/buildRunner';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
-import { CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
+import { appTopFrame, CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
@@ -223,16 +223,9 @@ const sendMenuCommand = (command: MenuCommand): void => {
   mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
 
-/** Only the app's own top frame may call the API. */
+/** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
-  const frame = event.senderFrame;
-  return (
-    !!mainWindow &&
-    event.sender === mainWindow.webContents &&
-    !!frame &&
-    frame === event.sender.mainFrame &&
-    frame.url.startsWith(`${APP_ORIGIN}/`)
-  );
+  return appTopFrame(event, mainWindow?.webContents ?? null, APP_ORIGIN);
 }
 
 async function serveRenderer(request: Request): Promise<Response> {
