@@ -11,7 +11,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProjectAt1280 } from './sev-ui';
 import { goToFrame, waitForDocument } from './ui';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
@@ -72,8 +72,7 @@ test("the project panel's build button names the .mar and .sar it builds, as the
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const build = page.getByTestId('project-build');
   await expect(build).toHaveText(/^Build archives \(\.mar, \.sar\)…/);
   // Whole in the panel, not cut.

@@ -11,7 +11,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProject, openSampleProjectAt1280 } from './sev-ui';
 import { waitForDocument } from './ui';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
@@ -87,8 +87,7 @@ test('Escape in a footsteps threshold, the object bound or the budget puts back 
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   // A threshold is applied as it is typed (the ghost markers follow): Escape puts back the one it had at focus.
   await page.getByTestId('sev-suggest-footsteps').click();
   const height = page.getByTestId('sev-footsteps-heightTolerance');

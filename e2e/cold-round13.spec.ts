@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProject, openSampleProjectAt1280 } from './sev-ui';
 import { dragLockRow, selectJoint, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { lockedJointAt } from '../shared/motion/types';
@@ -98,8 +98,7 @@ test('the SEV editor says where its room is: its header’s mode button, with th
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const button = page.getByTestId('panel-mode-sev');
   const header = page.getByTestId('sev-editor').locator('.panel-header').first();
   // In the editor's header, beside its collapse button, on the header's one line.
@@ -133,8 +132,7 @@ test('Ctrl+Z in a field holding nothing typed is the app’s undo, and never jum
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const undoLabels = async () => {
     await page.getByTestId('menu-edit').click();
     const labels = [

@@ -17,8 +17,8 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
-import { waitForDocument } from './ui';
+import { openSampleProject, openSampleProjectAt1280 } from './sev-ui';
+import { buildArchives, waitForDocument, waitForProjectFigures } from './ui';
 
 const box = async (l: Locator) => (await l.boundingBox())!;
 
@@ -117,14 +117,10 @@ test('the build dialog says what its columns, "(cached)" and its warnings mean',
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   // The project's check compresses each motion once it opens; the build then carries them.
-  await expect(page.getByTestId('project-motion-stats').filter({ hasText: /keys/ })).toHaveCount(4, {
-    timeout: 60_000,
-  });
-  await page.getByTestId('project-build').first().click();
-  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 60_000 });
+  await waitForProjectFigures(page);
+  await buildArchives(page);
   const heads = page.getByTestId('build-column');
   await expect(heads).toHaveText(['#', 'Motion', 'Keys', 'MT3', 'Ratio', 'Max rot err', 'SE slots', 'Events']);
   const title = (i: number) => heads.nth(i).getAttribute('title');

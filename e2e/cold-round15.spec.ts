@@ -9,7 +9,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProjectAt1280 } from './sev-ui';
+import { buildArchives, waitForProjectFigures } from './ui';
 
 const kib = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`);
 
@@ -21,14 +22,9 @@ test('the build dialog says what each written file weighs, the motions’ share 
   saveScreenshot,
 }) => {
   test.setTimeout(180_000);
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
-  await expect(page.getByTestId('project-motion-stats').filter({ hasText: /keys/ })).toHaveCount(4, {
-    timeout: 60_000,
-  });
-  await page.getByTestId('project-build').first().click();
-  const dialog = page.getByTestId('build-dialog');
-  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 60_000 });
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  await waitForProjectFigures(page);
+  const dialog = await buildArchives(page);
   const outputs = dialog.getByTestId('build-output');
   await expect(outputs).toHaveCount(3);
   // Each file's size is the file's on disk, in KiB, to the byte in its tooltip.
@@ -62,8 +58,7 @@ test('the build dialog says what each written file weighs, the motions’ share 
   const panel = page.getByTestId('project-budget');
   await panel.getByTestId('project-budget-input').fill(String(budget));
   await panel.getByTestId('project-budget-input').press('Enter');
-  await page.getByTestId('project-build').first().click();
-  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 120_000 });
+  await buildArchives(page, { timeout: 120_000 });
   const built = statSync(workspace.path('out/stage.mar')).size;
   await expect(marHolds).toContainText(
     `. Budget ${kib(budget)}: ${((built / budget) * 100).toFixed(1)}% used, ${kib(budget - built)} to spare`,
@@ -88,8 +83,7 @@ test('a right-click on an event opens its commands at the pointer: one undo step
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const markers = page.getByTestId('sev-marker');
   const count = await markers.count();
   const menu = page.getByTestId('sev-context-menu');

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { canvasData, dragLockRow, frameX, freeRun, selectJoint, waitForDocumentAt1280 } from './ui';
-import { markerFrames, openSampleProject, trackX } from './sev-ui';
+import { markerFrames, openSampleProjectAt1280, trackX } from './sev-ui';
 
 const focused = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
@@ -216,8 +216,7 @@ test('a right-click on the event row away from the events adds one there, as one
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const frames = await markerFrames(page);
   const sorted = [...frames].sort((a, b) => a - b);
   // The middle of the widest gap between two events.

@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { canvasData, frameX, freeRun, selectJoint, waitForDocumentAt1280 } from './ui';
-import { markerFrames, openSampleProject, trackX } from './sev-ui';
+import { buildArchives, canvasData, frameX, freeRun, selectJoint, waitForDocumentAt1280 } from './ui';
+import { markerFrames, openSampleProjectAt1280, trackX } from './sev-ui';
 
 /**
  * The curve menu's commands act on its motion: when the motion closes while the menu is open (here by File › Close
@@ -42,8 +42,7 @@ test('a right-click on the event row names the SE that Add puts there', async ({
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const frames = (await markerFrames(page)).sort((a, b) => a - b);
   let f = 0;
   for (let i = 1, gap = 0; i < frames.length; i++)
@@ -76,11 +75,8 @@ test('the build’s resample warning says the project asks for it, and what to c
   saveScreenshot,
 }) => {
   test.setTimeout(120_000);
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
-  await page.getByTestId('project-build').first().click();
-  await expect(page.getByTestId('build-close')).toBeVisible({ timeout: 60_000 });
-  const dialog = page.getByTestId('build-dialog');
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  const dialog = await buildArchives(page);
   const warning = dialog.locator('li.warn-inline').filter({ hasText: /^walk_60: resampled from 60 fps/ });
   await expect(warning.getByTestId('build-warning-cause')).toHaveText(
     'The project asks for this: "resample": true, on this motion or on the whole project. To build the frames as ' +

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, openLoopbackPage, startLoopbackChild, stopChild, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProjectAt1280 } from './sev-ui';
 import { screenshotOf, waitForDocument, waitForDocumentAt1280 } from './ui';
 
 test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 1280x800', async ({
@@ -95,8 +95,7 @@ test('an SE renamed to a name no table defines turns the Build button, as the SE
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   await page.keyboard.press('Control+3');
   const build = page.getByTestId('project-build');
   await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });

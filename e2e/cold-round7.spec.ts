@@ -13,8 +13,8 @@
  */
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { waitForDocumentAt1280 } from './ui';
+import { chooseFile, openProject, openSampleProjectAt1280 } from './sev-ui';
+import { buildArchives, waitForDocumentAt1280 } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The Undo item's label in the Edit menu, without its shortcut. */
@@ -48,11 +48,9 @@ test("a build's report is not offered as a project; opened anyway it says what i
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
-  await page.getByTestId('project-build').click();
-  const dialog = page.getByTestId('build-dialog');
-  await expect(dialog).toContainText('stage.report.json', { timeout: 60_000 });
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  const dialog = await buildArchives(page);
+  await expect(dialog).toContainText('stage.report.json');
   await dialog.getByTestId('build-close').click();
   if (!electronApp) {
     // The in-app picker listed out/stage.report.json among the projects, beside sample.actguy.json.
@@ -144,8 +142,7 @@ test('+ Add SE hands the keyboard to the new SE’s name, and a second one is no
   electronApp,
   pageErrors,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const table = page.getByTestId('sev-se-table');
   await page.getByTestId('sev-add-se-def').click();
   const name = table.locator('[data-testid="sev-se-row"][data-index="3"]').getByTestId('sev-se-name');

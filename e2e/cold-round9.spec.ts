@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
-import { goToFrame, waitForDocumentAt1280 } from './ui';
+import { openSampleProjectAt1280 } from './sev-ui';
+import { buildArchives, goToFrame, waitForDocumentAt1280 } from './ui';
 import { readSar } from '../shared/sar/read';
 import { parseSevStrict } from '../shared/sev/parse';
 import type { Page } from '@playwright/test';
@@ -88,14 +88,11 @@ test('the build dialog says the archives took the unsaved .sev edits, and saves 
   pageErrors,
   saveScreenshot,
 }) => {
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   await goToFrame(page, 33);
   await page.getByTestId('sev-add-event').click();
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  await page.getByTestId('project-build').click();
-  const dialog = page.getByTestId('build-dialog');
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  const dialog = await buildArchives(page);
   const note = dialog.getByTestId('build-unsaved');
   await expect(note).toContainText('These archives hold walk.sev');
   await expect(note).toContainText('unsaved edits included');
@@ -114,8 +111,7 @@ test('the build dialog says the archives took the unsaved .sev edits, and saves 
   expect(onDisk()).toContain(33);
   await dialog.getByTestId('build-close').click();
   // Nothing unsaved, nothing said.
-  await page.getByTestId('project-build').click();
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await buildArchives(page);
   await expect(dialog.getByTestId('build-unsaved')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });

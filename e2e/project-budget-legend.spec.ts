@@ -5,7 +5,7 @@
  * data-testid="project-budget-legend"> of renderer/project/BudgetBar.tsx removed (names only in the segments again).
  */
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProjectAt1280 } from './sev-ui';
 import type { Page } from '@playwright/test';
 
 /** Every key line: its name, bytes and share shown whole, inside the window, none cut or overflowing. */
@@ -40,8 +40,7 @@ test('the budget bar has a readable key of motion, bytes and share in Project mo
   saveScreenshot,
 }) => {
   test.setTimeout(120_000);
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const panel = page.getByTestId('project-budget');
   const segments = panel.getByTestId('project-budget-segment');
   await expect(segments).toHaveCount(4, { timeout: 60_000 });

@@ -5,7 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { openSampleProjectAt1280 } from './sev-ui';
+import { buildArchives } from './ui';
 
 test('set a budget in the panel, build, and see the scales in the dialog', async ({
   page,
@@ -15,8 +16,7 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   saveScreenshot,
 }) => {
   test.setTimeout(240_000);
-  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await openSampleProject(page, workspace, electronApp);
+  await openSampleProjectAt1280(page, workspace, electronApp);
   const panel = page.getByTestId('project-budget');
   const segments = panel.getByTestId('project-budget-segment');
   // The check measured every motion: one segment each, in archive order.
@@ -57,9 +57,7 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   await page.keyboard.press('Control+y');
   await expect(panel.getByTestId('project-budget-input')).toHaveValue(String(budget));
 
-  await page.getByTestId('project-build').click();
-  const dialog = page.getByTestId('build-dialog');
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
+  const dialog = await buildArchives(page, { timeout: 180_000 });
   const rows = dialog.getByTestId('build-budget-motion');
   await expect(rows).toHaveCount(4);
   const scales = await rows.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.scale)));

@@ -7,6 +7,7 @@
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
+import { buildArchives } from './ui';
 import type { Locator } from '@playwright/test';
 
 async function box(l: Locator) {
@@ -79,9 +80,7 @@ test('a finished build dialog has focus on Close, and Escape closes it as every 
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
-  await page.getByTestId('project-build').click();
-  const dialog = page.getByTestId('build-dialog');
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  const dialog = await buildArchives(page);
   await expect(dialog.getByTestId('build-close')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

@@ -70,6 +70,19 @@ export async function openSampleProject(
   await waitForDocument(page);
 }
 
+/**
+ * The cold rounds' start with the project: the browser build's page at the laptop size the rounds were tried at
+ * (1280x800; the Electron window keeps its own), then the sample project open as openSampleProject opens it.
+ */
+export async function openSampleProjectAt1280(
+  page: Page,
+  workspace: Workspace,
+  electronApp: ElectronApplication | null,
+): Promise<void> {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+}
+
 /** Frames of the event markers, in document order. */
 export async function markerFrames(page: Page): Promise<number[]> {
   const frames = await page

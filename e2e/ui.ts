@@ -312,3 +312,21 @@ export function lockedFrames(path: string): number[] {
     (f) => lockedJointAt(walk, f) >= 0 && walk.joints[lockedJointAt(walk, f)].name !== 'Neck',
   );
 }
+
+/**
+ * Builds the open project's archives as a user does: the project panel's Build button, then the build dialog until
+ * the build is done. Returns the dialog.
+ */
+export async function buildArchives(page: Page, { timeout = 60_000 } = {}): Promise<Locator> {
+  await page.getByTestId('project-build').click();
+  const dialog = page.getByTestId('build-dialog');
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout });
+  return dialog;
+}
+
+/** Waits until each of the open project's motions shows its figures: its first compression, made as the project opens. */
+export async function waitForProjectFigures(page: Page, motions = 4): Promise<void> {
+  await expect(page.getByTestId('project-motion-stats').filter({ hasText: /keys/ })).toHaveCount(motions, {
+    timeout: 60_000,
+  });
+}

@@ -1,7 +1,24 @@
 /**
- * The Electron main process: one window running the renderer from the
- * `actguy://app/` scheme, the native menu, the ActGuyApi handlers on IPC, and
- * a close confirmation while the document has unsaved edits or a build runs.
+ * The Electron main process: one window running the renderer from the `actguy://app/` scheme, the native menu and
+ * the ActGuyApi handlers on IPC.
+ *
+ * Lifecycle, in the order it happens, and where each step is handled:
+ * - loading, before 'ready' (this file, top to bottom): debugging switches taken off, every renderer sandboxed, the
+ *   profile folder and the crash reporter, `unhandledRejection` (a crash record), the privileged scheme, and the
+ *   listeners below that must be there first: 'open-file' and 'web-contents-created';
+ * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens;
+ * - the single-instance lock (the end of this file): a second launch quits, and the first gets its command line
+ *   through 'second-instance', which offers the files and brings the window forward once it is shown;
+ * - 'ready' (start()): the session's refusals, the services, the IPC handlers and the menu, then the window;
+ * - the window (start(), "The window's lifecycle"): 'ready-to-show' shows it, 'did-finish-load' hands over the files
+ *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
+ *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
+ *   'closed' forgets the window;
+ * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
+ *   questions stand for the quit (an answer of Cancel keeps both);
+ * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
+ * - 'window-all-closed' stops the compression workers, then quits; 'will-quit' waits for the writes in flight
+ *   (quitWaits.ts), then stops every worker.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -34,13 +51,7 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
-import {
-  crashDumpsFolder,
-  mainProcessErrorText,
-  recoveryQuestion,
-  writeCrashRecord,
-  type CrashRecord,
-} from './crashRecords';
+import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
 import { createHandlers } from './handlers';
@@ -59,7 +70,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { workerLauncher } from './project/buildRunner';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
-import { CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
+import { appTopFrame, CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
@@ -80,13 +91,12 @@ import { writesInFlight } from './writeTurns';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
-import { unsavedSentence } from '../shared/unsaved';
+import { createCloseQuestions } from './closeQuestions';
+import { failed, warn } from './mainLog';
+import { createPageRecovery } from './pageRecovery';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
-
-/** What main says in the terminal that is not an error: a refusal, a problem with a file of its own, a wait. */
-const warn = (message: string): void => console.warn(`${APP_NAME}: ${message}`);
 
 /** The answer to an API call from anything but the app's own top frame (trustedSender). */
 const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
@@ -130,17 +140,36 @@ if (!dumps) {
 } else warn(dumps.problem);
 
 /** What every crash record says besides its event: the app, the machine, the motion shown and the unsaved work. */
-function crashRecordContext(
+type CrashRecordContext = Pick<
+  CrashRecord,
+  'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'
+>;
+
+/**
+ * Writes a crash record (electron/crashRecords.ts), stamped now, with what every record says besides its event: its
+ * path, or null where it could not be written (said in the terminal; the app goes on).
+ */
+function keepCrashRecord(
+  record: Omit<CrashRecord, 'time' | keyof CrashRecordContext>,
   unsaved: string[],
-): Pick<CrashRecord, 'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'> {
-  return {
-    appVersion: app.getVersion(),
-    versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
-    platform: process.platform,
-    arch: process.arch,
-    documentName: documentState.documentName,
-    unsaved,
-  };
+): string | null {
+  const { event, ...details } = record;
+  try {
+    return writeCrashRecord(app.getPath('userData'), {
+      event,
+      time: new Date().toISOString(),
+      ...details,
+      appVersion: app.getVersion(),
+      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+      platform: process.platform,
+      arch: process.arch,
+      documentName: documentState.documentName,
+      unsaved,
+    });
+  } catch (e) {
+    warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
 }
 
 // A promise of main's that failed with nothing to catch it: Electron would put up "A JavaScript error occurred in the
@@ -149,26 +178,8 @@ function crashRecordContext(
 process.on('unhandledRejection', (reason) => {
   const error = mainProcessErrorText(reason);
   console.error(`${APP_NAME}: an error nothing caught: ${error}`);
-  try {
-    writeCrashRecord(app.getPath('userData'), {
-      event: 'main-process-error',
-      time: new Date().toISOString(),
-      error,
-      ...crashRecordContext([]),
-    });
-  } catch (e) {
-    warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  keepCrashRecord({ event: 'main-process-error', error }, []);
 });
-
-/**
- * What a promise main starts and does not wait for does when it fails: said in the terminal, never left to
- * unhandledRejection (a question that failed to show must not leave the window unable to close, a worker that did
- * not stop must not pass without a word). Where the failure concerns the user's work, its caller also tells them.
- */
-function failed(what: string): (e: unknown) => void {
-  return (e) => console.error(`${APP_NAME}: ${what}: ${mainProcessErrorText(e)}`);
-}
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -208,22 +219,14 @@ let windowShown = false;
  */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
-let closeConfirmed = false;
 
 const sendMenuCommand = (command: MenuCommand): void => {
   mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
 
-/** Only the app's own top frame may call the API. */
+/** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
-  const frame = event.senderFrame;
-  return (
-    !!mainWindow &&
-    event.sender === mainWindow.webContents &&
-    !!frame &&
-    frame === event.sender.mainFrame &&
-    frame.url.startsWith(`${APP_ORIGIN}/`)
-  );
+  return appTopFrame(event, mainWindow?.webContents ?? null, APP_ORIGIN);
 }
 
 async function serveRenderer(request: Request): Promise<Response> {
@@ -373,15 +376,6 @@ async function start(): Promise<void> {
     quit: () => app.quit(),
     warn,
   });
-  // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
-  // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
-  app.on('will-quit', (event) => {
-    quitting = true;
-    if (!quitGate(event)) return;
-    keepAwake.releaseAll();
-    compress.dispose().catch(failed('the compression workers did not stop'));
-    buildLauncher.dispose().catch(failed('the build worker did not stop'));
-  });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, warn);
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
@@ -522,181 +516,66 @@ async function start(): Promise<void> {
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
-  win.once('ready-to-show', () => {
-    if (placement.maximized) win.maximize();
+  const showWindow = (): void => {
     windowShown = true;
     win.show();
+  };
+
+  // The window's lifecycle, then the app's end (in the order of the list at the top of this file).
+  win.once('ready-to-show', () => {
+    if (placement.maximized) win.maximize();
+    showWindow();
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
   // each page reloaded after a crash or a hang.
   win.webContents.on('did-finish-load', () => systemFiles.rendererListening());
-  /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
-  let closeAsked = false;
-  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
-  const mayStopBuilds = async (): Promise<boolean> => {
-    const running = await builds.running();
-    if (running.length === 0) return true;
-    const { response } = await dialog.showMessageBox(win, {
-      type: 'warning',
-      title: 'Build in progress',
-      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
-      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
-      buttons: ['Stop and close', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      noLink: true,
-    });
-    if (response !== 0) return false;
-    await builds.cancel(running);
-    return true;
-  };
-  win.on('close', (event) => {
-    if (!documentState.dirty || closeConfirmed) {
-      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
-      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
-      if (builds.any) {
-        event.preventDefault();
-        if (closeAsked) return;
-        closeAsked = true;
-        mayStopBuilds()
-          .then((go) => {
-            closeAsked = false;
-            // Kept open: a "Discard changes" answered before this question was for that close only; the page still
-            // holds its edits, so the next close asks about them again.
-            if (!go) closeConfirmed = false;
-            else if (!win.isDestroyed()) win.close();
-          })
-          .catch((e: unknown) => {
-            // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
-            closeAsked = false;
-            closeConfirmed = false;
-            failed('the running build could not be asked about or stopped')(e);
-            if (!win.isDestroyed())
-              dialog
-                .showMessageBox(win, {
-                  type: 'error',
-                  title: APP_NAME,
-                  message: 'ActGuy could not stop the running build, so it stays open.',
-                  detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for the build to end, or cancel it, and close again.`,
-                  buttons: ['OK'],
-                })
-                .catch(failed('the message about the build could not be shown'));
-          });
-        return;
-      }
-      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
-      // A clean close: everything was saved or discarded, so no copy is kept.
-      if (!keepBackups) backups.clear();
-      return;
-    }
-    event.preventDefault();
-    if (closeAsked) return;
-    closeAsked = true;
-    const several = (documentState.unsaved ?? []).length > 1;
-    // The same three choices as the page's own question (renderer/app/unsaved.ts).
-    void dialog
-      .showMessageBox(win, {
-        type: 'warning',
-        title: 'Unsaved changes',
-        // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
-        message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
-        detail: `Save ${several ? 'them' : 'it'} before you close ActGuy?`,
-        buttons: [several ? 'Save all' : 'Save', 'Discard changes', 'Cancel'],
-        defaultId: 0,
-        cancelId: 2,
-        noLink: true,
-      })
-      .then(({ response }) => {
-        closeAsked = false;
-        // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
-        if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
-        if (response !== 1) return;
-        closeConfirmed = true;
-        // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
-        if (!win.isDestroyed()) win.close();
-      })
-      .catch((e: unknown) => {
-        // The question did not show: the window stays open with the edits, and the next close asks again.
-        closeAsked = false;
-        failed('the unsaved-changes question could not be shown')(e);
-      });
+  win.on(
+    'close',
+    createCloseQuestions({
+      win,
+      ask: (options) => dialog.showMessageBox(win, options),
+      document: () => documentState,
+      builds,
+      saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
+      closing: () => {
+        writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+        // A clean close: everything was saved or discarded, so no copy is kept.
+        if (!keepBackups) backups.clear();
+      },
+    }),
+  );
+  // A crashed or hung page: a crash record, then the offer to reload (electron/pageRecovery.ts).
+  const recovery = createPageRecovery({
+    win,
+    ask: (options) => dialog.showMessageBox(win, options),
+    document: () => documentState,
+    keepRecord: keepCrashRecord,
+    hasCopies: () => backups.held().backups.length > 0,
+    show: showWindow,
+    forgetUnsaved: () => {
+      documentState = { documentId: null, documentName: null, dirty: false };
+      win.setDocumentEdited(false);
+    },
+    reload: () => {
+      // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
+      systemFiles.rendererGone();
+      win.webContents.reload();
+    },
+    quit: () => {
+      keepBackups = true;
+      win.close();
+    },
   });
-  // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
-  /** The recovery question on screen, and how to take it down (the page answered again, or crashed meanwhile). */
-  let recovery: { event: CrashRecord['event']; dismiss: AbortController } | null = null;
-  const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
-    if (recovery) {
-      // A hung page that then crashes: "Wait" would leave a dead page, so the crash question replaces the hang's.
-      if (recovery.event !== 'unresponsive' || event !== 'render-process-gone') return;
-      recovery.dismiss.abort();
-    }
-    const asking = { event, dismiss: new AbortController() };
-    recovery = asking;
-    const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
-    let recordPath: string | null = null;
-    try {
-      recordPath = writeCrashRecord(userData, {
-        event,
-        time: new Date().toISOString(),
-        ...(details ? { reason: details.reason, exitCode: details.exitCode } : {}),
-        ...crashRecordContext(unsaved),
-      });
-    } catch (e) {
-      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
-    // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
-    // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
-    if (!win.isVisible()) {
-      windowShown = true;
-      win.show();
-    }
-    void dialog
-      .showMessageBox(win, {
-        type: event === 'unresponsive' ? 'warning' : 'error',
-        noLink: true,
-        ...question,
-        signal: asking.dismiss.signal,
-      })
-      .then(({ response }) => {
-        // Taken down (an aborted box answers its cancel button): nobody chose anything.
-        if (asking.dismiss.signal.aborted) return;
-        recovery = null;
-        const action = actions[response] ?? 'wait';
-        if (action === 'wait' || win.isDestroyed()) return;
-        // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
-        // after Quit): nothing left to ask about on close.
-        documentState = { documentId: null, documentName: null, dirty: false };
-        win.setDocumentEdited(false);
-        if (action === 'reload') {
-          // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
-          systemFiles.rendererGone();
-          win.webContents.reload();
-        } else {
-          keepBackups = true;
-          win.close();
-        }
-      })
-      .catch((e: unknown) => {
-        // The question did not show (or its answer failed): the next hang or crash asks again.
-        if (recovery === asking) recovery = null;
-        failed('the recovery question could not be shown')(e);
-      });
-  };
   win.webContents.on('render-process-gone', (_event, details) => {
     if (details.reason === 'clean-exit') return;
     // A dead page opens nothing: a file the OS hands over now (a double-click, a second launch) waits for the page
     // the recovery question reloads, instead of being granted and sent to no one.
     systemFiles.rendererGone();
-    pageInTrouble('render-process-gone', details);
+    recovery.pageInTrouble('render-process-gone', details);
   });
-  win.on('unresponsive', () => pageInTrouble('unresponsive'));
+  win.on('unresponsive', () => recovery.pageInTrouble('unresponsive'));
   // The hung page answers again: its question goes away by itself (its record stays).
-  win.on('responsive', () => {
-    if (recovery?.event !== 'unresponsive') return;
-    recovery.dismiss.abort();
-    recovery = null;
-  });
+  win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
     mainWindow = null;
   });
@@ -706,19 +585,16 @@ async function start(): Promise<void> {
   // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
   app.on('child-process-gone', (_event, details) => {
     if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
-    try {
-      writeCrashRecord(userData, {
+    keepCrashRecord(
+      {
         event: 'child-process-gone',
-        time: new Date().toISOString(),
         process: details.type,
         ...(details.name ? { processName: details.name } : {}),
         reason: details.reason,
         exitCode: details.exitCode,
-        ...crashRecordContext([]),
-      });
-    } catch (e) {
-      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
-    }
+      },
+      [],
+    );
   });
   // Before the page loads: a window closed while loading must still quit the app.
   app.on('window-all-closed', () => {
@@ -726,6 +602,15 @@ async function start(): Promise<void> {
       .dispose()
       .catch(failed('the compression workers did not stop'))
       .finally(() => app.quit());
+  });
+  // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
+  // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
+  app.on('will-quit', (event) => {
+    quitting = true;
+    if (!quitGate(event)) return;
+    keepAwake.releaseAll();
+    compress.dispose().catch(failed('the compression workers did not stop'));
+    buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
   await loadPage(win, `${APP_ORIGIN}/index.html`);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from './security';
+import { appTopFrame, CONTENT_SECURITY_POLICY } from './security';
 
 /** A policy as directive -> sources (order of directives does not matter to a browser). */
 function directives(policy: string): Map<string, string> {
@@ -31,5 +31,30 @@ describe('content security policy', () => {
       if (name === 'script-src' || name === 'default-src') expect(sources, name).not.toContain("'unsafe-inline'");
     }
     expect(policy.get('object-src')).toBe("'none'");
+  });
+});
+
+describe('appTopFrame (the sender check of every IPC call, main.ts trustedSender)', () => {
+  const mainFrame = { url: 'actguy://app/index.html' };
+  const contents = { mainFrame };
+  const ORIGIN = 'actguy://app';
+
+  it("takes the window's main frame showing the app's page", () => {
+    expect(appTopFrame({ sender: contents, senderFrame: mainFrame }, contents, ORIGIN)).toBe(true);
+  });
+
+  it('refuses a sub-frame, another contents, a gone window, a frame gone meanwhile and another origin', () => {
+    // A frame inside the page (a library's, a hostile page's) showing the app's own URL all the same.
+    const subFrame = { url: 'actguy://app/index.html' };
+    expect(appTopFrame({ sender: contents, senderFrame: subFrame }, contents, ORIGIN)).toBe(false);
+    const other = { mainFrame };
+    expect(appTopFrame({ sender: other, senderFrame: mainFrame }, contents, ORIGIN)).toBe(false);
+    expect(appTopFrame({ sender: contents, senderFrame: mainFrame }, null, ORIGIN)).toBe(false);
+    expect(appTopFrame({ sender: contents, senderFrame: null }, contents, ORIGIN)).toBe(false);
+    for (const url of ['https://evil.example/', 'actguy://app.evil/index.html', 'actguy://app', 'file:///index.html']) {
+      const frame = { url };
+      const page = { mainFrame: frame };
+      expect(appTopFrame({ sender: page, senderFrame: frame }, page, ORIGIN)).toBe(false);
+    }
   });
 });

@@ -58,3 +58,23 @@ export function rendererFileOf(rendererDir: string, pathname: string): string | 
   const full = normalize(join(rendererDir, rel));
   return full.startsWith(rendererDir + sep) ? full : 'outside';
 }
+
+/**
+ * Whether an IPC call comes from the app's own top frame: sent by the window's contents (`contents`, null once the
+ * window is gone), from its main frame (not a sub-frame, which a library or a hostile page could make), showing a page
+ * of the app's origin (`actguy://app`, so not `actguy://app.other/`). Anything else is refused before any handler.
+ */
+export function appTopFrame(
+  event: { sender: unknown; senderFrame: { url: string } | null },
+  contents: { mainFrame: unknown } | null,
+  origin: string,
+): boolean {
+  const frame = event.senderFrame;
+  return (
+    !!contents &&
+    event.sender === contents &&
+    !!frame &&
+    frame === contents.mainFrame &&
+    frame.url.startsWith(`${origin}/`)
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The questions a close of the window asks (its 'close' event; Cmd+Q, File › Exit and the Dock's Quit close the
+ * window first, so these stand for 'before-quit' too): the unsaved-changes question while the page reports unsaved
+ * work, and the running-build question while a build the window started runs. A close that needs neither goes ahead.
+ * No Electron call of its own: main.ts hands it the window and a message box over it, so it runs under vitest.
+ */
+import type { MessageBoxOptions } from 'electron';
+import type { DocumentStateReport } from '../shared/ipc/documents';
+import { unsavedSentence } from '../shared/unsaved';
+import { APP_NAME } from './appIdentity';
+import { failed } from './mainLog';
+
+interface CloseContext {
+  /** The window whose close is asked about: closed again once an answer lets it. */
+  win: { close(): void; isDestroyed(): boolean };
+  /** Shows a message box over the window. */
+  ask: (options: MessageBoxOptions) => Promise<{ response: number }>;
+  /** What the page last reported (handlers' onDocumentState): whether it holds unsaved work, and what. */
+  document: () => DocumentStateReport;
+  /** The builds the window started (buildsInFlight.ts). */
+  builds: { readonly any: boolean; running(): Promise<string[]>; cancel(buildIds: readonly string[]): Promise<void> };
+  /** "Save": the page saves everything, tells main it is clean and closes the window itself (a failed save keeps it open). */
+  saveAllAndClose: () => void;
+  /** The close goes ahead: nothing unsaved is left or it was discarded, and no build runs. */
+  closing: () => void;
+}
+
+/** The window's 'close' listener: lets the close go on, or prevents it and asks. */
+export function createCloseQuestions(ctx: CloseContext): (event: { preventDefault(): void }) => void {
+  const { win, ask, builds } = ctx;
+  /** "Discard changes" was answered: the close that follows goes on without asking about the edits again. */
+  let closeConfirmed = false;
+  /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
+  let closeAsked = false;
+  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
+  const mayStopBuilds = async (): Promise<boolean> => {
+    const running = await builds.running();
+    if (running.length === 0) return true;
+    const { response } = await ask({
+      type: 'warning',
+      title: 'Build in progress',
+      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
+      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    });
+    if (response !== 0) return false;
+    await builds.cancel(running);
+    return true;
+  };
+  return (event) => {
+    const documentState = ctx.document();
+    if (!documentState.dirty || closeConfirmed) {
+      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
+      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
+      if (builds.any) {
+        event.preventDefault();
+        if (closeAsked) return;
+        closeAsked = true;
+        mayStopBuilds()
+          .then((go) => {
+            closeAsked = false;
+            // Kept open: a "Discard changes" answered before this question was for that close only; the page still
+            // holds its edits, so the next close asks about them again.
+            if (!go) closeConfirmed = false;
+            else if (!win.isDestroyed()) win.close();
+          })
+          .catch((e: unknown) => {
+            // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
+            closeAsked = false;
+            closeConfirmed = false;
+            failed('the running build could not be asked about or stopped')(e);
+            if (!win.isDestroyed())
+              ask({
+                type: 'error',
+                title: APP_NAME,
+                message: 'ActGuy could not stop the running build, so it stays open.',
+                detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for the build to end, or cancel it, and close again.`,
+                buttons: ['OK'],
+              }).catch(failed('the message about the build could not be shown'));
+          });
+        return;
+      }
+      ctx.closing();
+      return;
+    }
+    event.preventDefault();
+    if (closeAsked) return;
+    closeAsked = true;
+    const several = (documentState.unsaved ?? []).length > 1;
+    // The same three choices as the page's own question (renderer/app/unsaved.ts).
+    void ask({
+      type: 'warning',
+      title: 'Unsaved changes',
+      // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
+      message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
+      detail: `Save ${several ? 'them' : 'it'} before you close ActGuy?`,
+      buttons: [several ? 'Save all' : 'Save', 'Discard changes', 'Cancel'],
+      defaultId: 0,
+      cancelId: 2,
+      noLink: true,
+    })
+      .then(({ response }) => {
+        closeAsked = false;
+        if (response === 0) ctx.saveAllAndClose();
+        if (response !== 1) return;
+        closeConfirmed = true;
+        // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
+        if (!win.isDestroyed()) win.close();
+      })
+      .catch((e: unknown) => {
+        // The question did not show: the window stays open with the edits, and the next close asks again.
+        closeAsked = false;
+        failed('the unsaved-changes question could not be shown')(e);
+      });
+  };
+}
