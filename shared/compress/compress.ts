@@ -106,10 +106,9 @@ export function compressMotionWith(
   return result;
 }
 
-/** objectFloorUpperBound of the motion with `shell`, its levers from the chain geometry. */
+/** objectFloorUpperBound of the motion with `shell`, its offsets' lengths from the chain geometry. */
 export function objectFloorCeiling(motion: Motion, shell: number): number {
-  const { reach, chain } = chainGeometry(motion, shell);
-  return objectFloorUpperBound(motion, Math.max(0, ...reach.map((r, j) => r * chain[j])));
+  return objectFloorUpperBound(motion, shell, chainGeometry(motion, shell).length);
 }
 
 /** The motion's precision floor (unreachable.ts), `cache`'s when it has it. */
