@@ -6,18 +6,14 @@
  * Mutations that fail here: precisionFloor leaving out the normalisation of the rounded quaternion, or taking the
  * offsets' floor from the root; unreachableSummary taking errors at the wrong frames (frames.map(f => errors[f+1]));
  * worstChannels sorting by error alone (the ratio dropped); unreachableLines dropping the "and N more" count;
- * objectFloorUpperBound without its shell lever, or taking a joint's offset into its own lever (under the floor),
- * or with 2 acos|q.q'| for the chord (under it on the 180-degree flips), or with round 7's s12 bound (not within
- * 3 times the floor on cmu_01_01).
+ * objectFloorUpperBound without its shell lever, or without the offsets in the levers
+ * (under the floor; electron/compress/belowFloor.test.ts holds it near the floor on the captures).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { independentChannel, independentErrors } from '../testing/independentDecode';
 import { independentObjectErrors } from '../testing/independentFk';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { deepChainMotion, roundFiveCase } from '../testing/roundFiveMotions';
-import { readMtn } from '../mtn/read';
 import { compressMotion, objectFloorCeiling } from './compress';
 import { defaultShell } from './objectError';
 import { precisionFloor, unreachableLines, unreachableSummary, worstChannels, WORST_SHOWN } from './unreachable';
@@ -155,14 +151,5 @@ describe('the object-space floor ceiling (objectFloorCeiling)', () => {
         const floor = precisionFloor(m, shell).object!;
         expect(objectFloorCeiling(m, shell), `motion ${i}, shell ${shell}`).toBeGreaterThanOrEqual(floor);
       }
-  });
-
-  it('is within 3 times the floor on cmu_01_01, under the bounds the skeleton-aware bench asks for', () => {
-    const m = readMtn(new Uint8Array(readFileSync(join(__dirname, '../../assets/cmu_01_01.mtn'))));
-    const shell = defaultShell(m);
-    const floor = precisionFloor(m, shell).object!;
-    const ceiling = objectFloorCeiling(m, shell);
-    expect(ceiling).toBeGreaterThanOrEqual(floor);
-    expect(ceiling).toBeLessThan(3 * floor);
   });
 });
