@@ -2,7 +2,8 @@
  * The SHA-256 of every output a compressor change must keep (docs/compression.md, round 8): every bundled capture
  * (assets/*.mtn resampled, the assimp-testmodels BVH files in centimetres) at 30 and 120 fps, at 0.05 u / 0.5 deg and
  * at the floor 0.005 u / 0.05 deg, classic, refined and skeleton-aware (an object-space bound of twice the position
- * tolerance, and of 1 u, with each method), and `deepChainMotion` 8,000 x 24 skeleton-aware at 0.5 u with each method. One line
+ * tolerance, and of 1 u, with each method), `deepChainMotion` 8,000 x 24 skeleton-aware at 0.5 u with each method, and every
+ * run of `roundFiveCase` seeds 0-23 (motions no capture looks like: refined, classic and skeleton-aware). One line
  * a run: label, sha256 of the MT3 bytes, total keys, rounds, object-space error. Run it on the code before and after
  * a change and compare the files:
  *
@@ -18,7 +19,7 @@ import { parseBvh } from '../shared/interchange/bvh/parse';
 import type { Motion } from '../shared/motion/types';
 import { resampleMotion } from '../shared/motion/resample';
 import { readMtn } from '../shared/mtn/read';
-import { deepChainMotion } from '../shared/testing/roundFiveMotions';
+import { deepChainMotion, roundFiveCase } from '../shared/testing/roundFiveMotions';
 import { listRealBvhSamples } from '../electron/interchange/realBvhSamples';
 
 const root = join(__dirname, '..', '..');
@@ -80,3 +81,8 @@ if (!only || 'chain'.includes(only)) {
       objectTolerance: 0.5,
     });
 }
+if (!only || 'round5'.includes(only))
+  for (let seed = 0; seed < 24; seed++) {
+    const c = roundFiveCase(seed);
+    for (const run of c.runs) line(`round5 seed ${seed} ${run.label.replaceAll(' ', '_')}`, c.motion, run.options);
+  }
