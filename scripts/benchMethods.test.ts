@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chart, type MethodRow } from './benchMethods';
+import { chart, skeletonTimeLine, type MethodRow, type SkeletonRow } from './benchMethods';
 
 const row = (
   clip: string,
@@ -40,5 +40,35 @@ describe('bench chart', () => {
     // Larger files sit higher: the classic 0.25 deg point is above the refined one.
     const y = (title: string) => Number(new RegExp(`cy="([\\d.]+)" r="3" fill="[^"]+"><title>${title}`).exec(svg)![1]);
     expect(y('classic 0.25 deg')).toBeLessThan(y('refined 0.25 deg'));
+  });
+});
+
+describe('bench skeleton time line', () => {
+  const skel = (clip: string, fps: number, tunedOn: boolean, classicMs: number, skeletonMs: number): SkeletonRow => ({
+    clip,
+    fps,
+    tunedOn,
+    classicBytes: 100,
+    objectError: 1,
+    skeletonBytes: 40,
+    skeletonObjectError: 1,
+    ratio: 0.4,
+    rounds: 3,
+    classicMs,
+    skeletonMs,
+  });
+
+  it('gives the range and median of skeleton / classic time over the captures not tuned on, and per rate', () => {
+    const line = skeletonTimeLine([
+      skel('a', 30, true, 100, 900),
+      skel('b', 30, false, 100, 200),
+      skel('c', 30, false, 100, 300),
+      skel('a', 120, false, 100, 150),
+      skel('b', 120, false, 100, 250),
+      skel('c', 120, false, 100, 400),
+    ]);
+    expect(line).toBe(
+      '  skeleton / classic time, not tuned on: 1.5-4.0x, median 2.5x (3.0x at 30 fps, 2.5x at 120 fps)',
+    );
   });
 });

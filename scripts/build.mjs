@@ -1,5 +1,5 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
-// Targets: cli, bench, fuzz, samples, heldout, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
+// Targets: cli, bench, fuzz, samples, heldout, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -32,6 +32,8 @@ const targets = {
   ],
   // Held-out captures through the importers and compressor (`npm run heldout`, scripts/heldout.ts).
   heldout: [['scripts/heldout.ts', 'dist/heldout/heldout.cjs', {}]],
+  // The SHA-256 of the outputs a compressor change must keep (scripts/compressDigests.ts).
+  digests: [['scripts/compressDigests.ts', 'dist/digests/compressDigests.cjs', {}]],
   // Every reader at n and 4n on worst-case inputs (`npm run linear-time`, scripts/linearTime.ts).
   linear: [['scripts/linearTime.ts', 'dist/linear/linearTime.cjs', {}]],
   samples: [

@@ -6,11 +6,12 @@
  * On every bundled capture at 30 fps, refined and classic: the written file, decoded by the independent decoder and
  * put through an independent FK, is within the floor at every frame; every channel's non-key frames are within
  * their tolerance; the keys are far fewer than every frame. objectFloorCeiling, which lets the mode skip measuring
- * the floor, is above the floor on every capture at 30 and 120 fps.
+ * the floor, is above the floor on every capture at 30 and 120 fps, and within 3.5 times it.
  *
  * Mutations that fail here: compressMotion without the clamp (requestedObjectTolerance missing, the key count);
  * objectFloorAbove clamping to half the floor (frames over it); objectFloorUpperBound without its rotation term
- * (under the floor: the ceiling test, and the clamp skipped).
+ * (under the floor: the ceiling test, and the clamp skipped), or with round 7's bound (s12's largest error for every
+ * joint times the longest lever of a chain: over 3.5 times the floor).
  */
 import { describe, expect, it } from 'vitest';
 import { compressMotion, objectFloorCeiling } from '../../shared/compress/compress';
@@ -56,14 +57,17 @@ describe('an object-space bound below the floor', () => {
     }
   });
 
-  it('objectFloorCeiling is above the floor on every capture at 30 and 120 fps', () => {
+  it('objectFloorCeiling is above the floor on every capture at 30 and 120 fps, and within 3.5 times it', () => {
     for (const [name, at] of captures)
       for (const fps of [30, 120]) {
         const m = at(fps);
         const shell = defaultShell(m);
-        expect(objectFloorCeiling(m, shell), `${name} at ${fps} fps`).toBeGreaterThanOrEqual(
-          precisionFloor(m, shell).object!,
-        );
+        const floor = precisionFloor(m, shell).object!;
+        const ceiling = objectFloorCeiling(m, shell);
+        expect(ceiling, `${name} at ${fps} fps`).toBeGreaterThanOrEqual(floor);
+        // Near enough to spare the floor's FK below the bounds the skeleton-aware bench asks for (round 8: 2.2-2.8
+        // times the floor; round 7's s12 bound for every joint times the longest lever gave 4.8-6.9 times).
+        expect(ceiling, `${name} at ${fps} fps`).toBeLessThan(3.5 * floor);
       }
   }, 120_000);
 });

@@ -106,10 +106,9 @@ export function compressMotionWith(
   return result;
 }
 
-/** objectFloorUpperBound of the motion with `shell`, its levers from the chain geometry. */
+/** objectFloorUpperBound of the motion with `shell`, its offsets' lengths from the chain geometry. */
 export function objectFloorCeiling(motion: Motion, shell: number): number {
-  const { reach, chain } = chainGeometry(motion, shell);
-  return objectFloorUpperBound(motion, Math.max(0, ...reach.map((r, j) => r * chain[j])));
+  return objectFloorUpperBound(motion, shell, chainGeometry(motion, shell).length);
 }
 
 /** The motion's precision floor (unreachable.ts), `cache`'s when it has it. */
@@ -206,6 +205,7 @@ export function compressSkeletonAware(
   const extraKeys: number[][] = Array.from({ length: 1 + J + (hasOffsets ? J : 0) }, () => []);
   const runCache = cache ?? new CompressCache();
   const local = new Map<number, LocalKeys>();
+  const sources = new RotationSources(motion);
   /** One key slerp cache for the searches of every channel that takes keys in place (KeySlerpCache). */
   let slerps: KeySlerpCache | undefined;
   const prepared = new Map<number, CachedChannel<RotationTrack>>();
@@ -221,8 +221,7 @@ export function compressSkeletonAware(
       strategy,
       runCache,
       shouldStop,
-      extraKeys,
-      prepared,
+      { extraKeys, prepared, rotationSource: (j) => sources.of(j) },
       false,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
@@ -257,10 +256,17 @@ export function compressSkeletonAware(
       if (!keyed) {
         const outcome = { errors: channelErrors, maxError, maxErrorFrame, inserted: 0 };
         const entry = { signature: '', keyFrames, outcome, track: r.mt3.rotations[j] };
-        const source = rotationSource(motion, j);
         const refine = strategy.method === 'refined';
         slerps ??= new KeySlerpCache(motion.frameCount + 1);
-        keyed = new LocalKeys(source, motion.frameCount, start(j), jointUserKeys(motion, j), entry, refine, slerps);
+        keyed = new LocalKeys(
+          sources.of(j),
+          motion.frameCount,
+          start(j),
+          jointUserKeys(motion, j),
+          entry,
+          refine,
+          slerps,
+        );
         local.set(c, keyed);
       }
       keyed.add(fresh);
@@ -274,6 +280,28 @@ export function compressSkeletonAware(
         local.delete(c);
       }
     }
+  }
+}
+
+/**
+ * Each joint's rotationSource, computed once for the skeleton-aware mode's run and shared by its rounds'
+ * compressions and the channel's LocalKeys (docs/compression.md, round 8): before, a channel that took keys in
+ * place held a source of its own (2 MB at 65,536 frames) besides the one the first round had made, and every
+ * round that compressed the channel again (the fallback: all of them) made one more.
+ */
+class RotationSources {
+  private readonly held = new Map<number, Float64Array>();
+
+  constructor(private readonly motion: Motion) {}
+
+  /** Joint j's rotationSource: the one held, else computed and held. */
+  of(j: number): Float64Array {
+    let source = this.held.get(j);
+    if (!source) {
+      source = rotationSource(this.motion, j);
+      this.held.set(j, source);
+    }
+    return source;
   }
 }
 
@@ -401,6 +429,19 @@ function chainGeometry(
   };
 }
 
+/**
+ * What a skeleton-aware round hands runChannels besides the options: `extraKeys` (by index in MT3 channel order,
+ * ascending frames) are kept like user keys but not reported as theirs: the keys the mode places where the
+ * object-space error went over. `prepared` channels (by index) are taken as they are, neither compressed nor
+ * cached: the channels that took keys in place (LocalKeys). `rotationSource` gives joint j's rotationSource (the
+ * run's RotationSources).
+ */
+interface RoundInputs {
+  extraKeys: readonly (readonly number[])[];
+  prepared: ReadonlyMap<number, CachedChannel<RotationTrack>>;
+  rotationSource: (joint: number) => Float64Array;
+}
+
 /** One channel's compression: what compressChannels writes and reports. */
 interface ChannelRun {
   kind: ChannelKind;
@@ -416,10 +457,7 @@ interface ChannelRun {
  * Compresses the channels of a motion (or reuses them from `cache`), in the order of the MT3: the root
  * translation, each joint's rotation, then each joint's offset with OFFSETS. With `select`, only the channels
  * whose index in that order it accepts are run (a share of a long motion, compressChannelShare); it is told
- * whether `cache` holds the channel. `extraKeys`
- * (by index in that order, ascending frames) are kept like user keys but not reported as theirs: the keys the
- * skeleton-aware mode places where the object-space error went over. `prepared` channels (by index) are taken as
- * they are, neither compressed nor cached: the skeleton-aware mode's channels that took keys in place (LocalKeys).
+ * whether `cache` holds the channel. `round`: a skeleton-aware round's keys, channels and sources (RoundInputs).
  */
 function runChannels(
   motion: Motion,
@@ -428,8 +466,7 @@ function runChannels(
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
   select?: (index: number, cached: boolean) => boolean,
-  extraKeys?: readonly (readonly number[])[],
-  prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
+  round?: RoundInputs,
 ): ChannelRun[] {
   const N = motion.frameCount;
   const J = motion.joints.length;
@@ -446,8 +483,8 @@ function runChannels(
     compress: (keptKeys: number[]) => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
   ): void => {
     const at = index++;
-    const extra = extraKeys?.[at];
-    const given = prepared?.get(at);
+    const extra = round?.extraKeys[at];
+    const given = round?.prepared.get(at);
     if (given) {
       runs.push({ kind, joint, userKeys, tolerance, id: `${method}:${kind}:${joint}`, entry: given });
       return;
@@ -492,7 +529,7 @@ function runChannels(
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
     runChannel('rotation', j, userKeys, tolerance, (keptKeys) => {
-      const source = rotationSource(motion, j);
+      const source = round ? round.rotationSource(j) : rotationSource(motion, j);
       const run = (tangents: TangentBound, chooser: CompressStrategy) => {
         const { fit, keys, outcome } = chooser.rotationKeys(source, N, keptKeys, tolerance, tangents);
         const keyFrames = keys.frames();
@@ -623,15 +660,14 @@ function compressChannels(
   strategy: CompressStrategy,
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
-  extraKeys?: readonly (readonly number[])[],
-  prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
+  round?: RoundInputs,
   write = true,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
   const J = motion.joints.length;
   const warnings: CompressWarning[] = [];
-  const runs = runChannels(motion, options, strategy, cache, shouldStop, undefined, extraKeys, prepared);
+  const runs = runChannels(motion, options, strategy, cache, shouldStop, undefined, round);
   const channels: ChannelReport[] = runs.map((r) =>
     report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings),
   );

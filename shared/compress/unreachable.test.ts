@@ -5,13 +5,17 @@
  *
  * Mutations that fail here: precisionFloor leaving out the normalisation of the rounded quaternion, or taking the
  * offsets' floor from the root; unreachableSummary taking errors at the wrong frames (frames.map(f => errors[f+1]));
- * worstChannels sorting by error alone (the ratio dropped); unreachableLines dropping the "and N more" count.
+ * worstChannels sorting by error alone (the ratio dropped); unreachableLines dropping the "and N more" count;
+ * objectFloorUpperBound without its shell lever, or without the offsets in the levers
+ * (under the floor; electron/compress/belowFloor.test.ts holds it near the floor on the captures).
  */
 import { describe, expect, it } from 'vitest';
 import { independentChannel, independentErrors } from '../testing/independentDecode';
 import { independentObjectErrors } from '../testing/independentFk';
 import { syntheticMotion } from '../testing/syntheticMotion';
-import { compressMotion } from './compress';
+import { deepChainMotion, roundFiveCase } from '../testing/roundFiveMotions';
+import { compressMotion, objectFloorCeiling } from './compress';
+import { defaultShell } from './objectError';
 import { precisionFloor, unreachableLines, unreachableSummary, worstChannels, WORST_SHOWN } from './unreachable';
 
 const motion = syntheticMotion({ frames: 90, joints: 8, seed: 21, offsets: true, noise: 0.02 });
@@ -130,5 +134,22 @@ describe('the summary', () => {
     expect(withObject[2]).toContain(
       'the smallest object-space bound it can be held to is about 0.01235 (its object-space error with every frame a key; the bound asked is 0.001); x',
     );
+  });
+});
+
+describe('the object-space floor ceiling (objectFloorCeiling)', () => {
+  it('is at or above the floor on every round-5 motion, a deep chain and offsets', () => {
+    const motions = [
+      ...Array.from({ length: 24 }, (_, seed) => roundFiveCase(seed).motion),
+      deepChainMotion(200, 24),
+      motion,
+      // One joint: its rotation's rounding times the shell is all of its points' error.
+      syntheticMotion({ frames: 60, joints: 1, seed: 5, noise: 0.02 }),
+    ];
+    for (const [i, m] of motions.entries())
+      for (const shell of [0, 0.5, defaultShell(m), 100]) {
+        const floor = precisionFloor(m, shell).object!;
+        expect(objectFloorCeiling(m, shell), `motion ${i}, shell ${shell}`).toBeGreaterThanOrEqual(floor);
+      }
   });
 });

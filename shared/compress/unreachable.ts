@@ -135,22 +135,52 @@ export function isUnreachableSummary(v: unknown): v is UnreachableSummary {
 
 /**
  * An upper bound of the motion's object-space floor (PrecisionFloor.object) that costs no FK: the root translation's
- * and the offsets' rounding, plus s12's largest rotation error (2 asin(1/2047): each component off by at most half
- * a step) times the lever arms of a chain, as the skeleton-aware mode's guaranteed allocation bounds them
- * (chain_j reach_j, `levers`), with 1 % to spare for the second-order terms. An object-space bound at or above it is
- * surely at or above the floor.
+ * and the offsets' rounding, plus, for each joint k, the rounding error of every rotation on its chain times that
+ * rotation's lever arm to k's virtual points, the largest over k, with 1 % to spare. A rotation error theta at joint
+ * a turns every world rotation below it by at most theta more (angles add under composition), and a vector of
+ * length r turned by phi moves by at most phi r, so a point of k moves by at most the sum over a of theta_a times
+ * (`shell` plus the offsets from a down to k: `length`, each joint's longest offset). theta_a is the largest
+ * angle over frames between joint a's source and its s12 rounding, from their chord (4 asin(|q - q'| / 2), exact
+ * at small angles where 2 acos|q.q'| loses half its digits). An object-space bound at or above it is surely at or
+ * above the floor. Until round 8 (docs/compression.md) every joint took s12's largest error, 2 asin(1/2047), times
+ * the longest lever of a chain: 2.5-3 times this bound on the bundled captures, and above the bounds the bench asks
+ * for, so the floor was measured (one FK of every frame) for nothing on each of them.
  */
-export function objectFloorUpperBound(motion: Motion, levers: number): number {
+export function objectFloorUpperBound(motion: Motion, shell: number, length: readonly number[]): number {
   const N = motion.frameCount;
+  const J = motion.joints.length;
   let bound = roundedPositions(translationSource(motion), N).error;
   if ((motion.flags & MotionFlag.OFFSETS) !== 0) {
     let offsets = 0;
-    for (let j = 0; j < motion.joints.length; j++)
-      offsets = Math.max(offsets, roundedPositions(offsetSource(motion, j), N).error);
+    for (let j = 0; j < J; j++) offsets = Math.max(offsets, roundedPositions(offsetSource(motion, j), N).error);
     // Every joint of the deepest chain moves a point below it by its offset's error.
-    bound += offsets * motion.joints.length;
+    bound += offsets * J;
   }
-  return 1.01 * (bound + 2 * Math.asin(1 / 2047) * levers);
+  const theta = new Float64Array(J);
+  const stored = new Float64Array(4);
+  for (let j = 0; j < J; j++) {
+    const src = rotationSource(motion, j);
+    let worst = 0;
+    for (let f = 0; f <= N; f++) {
+      for (let c = 0; c < 4; c++) stored[c] = decodeS12(encodeS12(src[f * 4 + c]));
+      normalize4(stored, 0);
+      let chordSq = 0;
+      for (let c = 0; c < 4; c++) chordSq += (stored[c] - src[f * 4 + c]) ** 2;
+      worst = Math.max(worst, chordSq);
+    }
+    theta[j] = 4 * Math.asin(Math.min(1, Math.sqrt(worst) / 2));
+  }
+  let rotations = 0;
+  for (let k = 0; k < J; k++) {
+    let sum = 0;
+    let lever = shell;
+    for (let a = k; a >= 0; a = motion.joints[a].parent) {
+      sum += theta[a] * lever;
+      lever += length[a];
+    }
+    rotations = Math.max(rotations, sum);
+  }
+  return 1.01 * (bound + rotations);
 }
 
 /**
