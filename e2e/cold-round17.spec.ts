@@ -87,7 +87,7 @@ async function watchRowHeights(page: Page): Promise<void> {
     const seen: Record<string, number[]> = {};
     (window as unknown as { rowHeights: typeof seen }).rowHeights = seen;
     const look = () => {
-      for (const row of document.querySelectorAll<HTMLElement>('[data-testid="project-motion"]')) {
+      for (const row of Array.from(document.querySelectorAll<HTMLElement>('[data-testid="project-motion"]'))) {
         const h = row.getBoundingClientRect().height;
         const name = row.dataset.name ?? '';
         if (!(seen[name] ??= []).includes(h)) seen[name].push(h);
