@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, waitForDocumentAt1280 } from './ui';
+import { canvasData, waitForDocument, waitForDocumentAt1280 } from './ui';
 import { openSampleProject } from './sev-ui';
 
 /**
@@ -109,6 +109,9 @@ test('the project rows keep their height when their figures arrive', async ({
   pageErrors,
 }) => {
   if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  // Project mode: the list in its 250 px column, where the figures take two lines.
+  await waitForDocument(page);
+  await page.keyboard.press('Control+3');
   await watchRowHeights(page);
   await openSampleProject(page, workspace, electronApp);
   const rows = page.getByTestId('project-motion');
@@ -116,6 +119,11 @@ test('the project rows keep their height when their figures arrive', async ({
   const heights = await page.evaluate(() => (window as unknown as { rowHeights: Record<string, number[]> }).rowHeights);
   expect(Object.keys(heights).sort()).toEqual(['cmu_01_01', 'walk', 'walk_60', 'walk_rough']);
   for (const [name, seen] of Object.entries(heights)) expect({ name, seen }).toEqual({ name, seen: [seen[0]] });
+  // The figures did take two lines there (the height held is used).
+  const stats = rows.first().getByTestId('project-motion-stats');
+  expect(await stats.evaluate((e) => new Set(Array.from(e.children, (c) => c.getBoundingClientRect().top)).size)).toBe(
+    2,
+  );
   expect(pageErrors).toEqual([]);
 });
 
