@@ -75,6 +75,13 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
     `${(report.budget.motions[0].mt3Bytes / 1024).toFixed(1)} KiB`,
   );
   expect(statSync(workspace.path('out/stage.mar')).size).toBeLessThanOrEqual(budget);
+  // Past ×1.5 the dialog asks the lead to look, in words over the table (tried cold, round 17).
+  const loose = report.budget.motions.filter((m: { scale: number }) => m.scale > 1.5);
+  expect(loose.length).toBeGreaterThan(0);
+  await expect(dialog.getByTestId('build-budget-loose')).toContainText(
+    `past ×1.5, up to ×${Math.max(...scales).toFixed(2)} on`,
+  );
+  await expect(dialog.getByTestId('build-budget-loose')).toContainText('raise the budget and build again');
   await saveScreenshot('project-budget-build-dialog');
   await dialog.getByTestId('build-close').click();
 

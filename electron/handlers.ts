@@ -70,7 +70,7 @@ import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
-import { fileExtensions, listFiles } from './workspaceListing';
+import { fileExtensions, listFiles, makeFolder } from './workspaceListing';
 
 /** Every invoke member as a function of its one argument. */
 export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
@@ -753,6 +753,14 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       // Checked and bounded: each file is compared with every extension (a million held the main process 27 s).
       const wanted = req.extensions === undefined || req.extensions === null ? null : fileExtensions(req.extensions);
       return { root, ...listFiles(canonicalPath(root), wanted) };
+    },
+
+    makeWorkspaceFolder: async (raw) => {
+      const req = requireObject<InvokeArg<'makeWorkspaceFolder'>>(raw, 'makeWorkspaceFolder');
+      const root = ctx.appInfo.workspaceRoot;
+      if (!root)
+        throw new Error('New folder: there is no workspace folder (the desktop app saves through its own dialog).');
+      return makeFolder(canonicalPath(root), req.parent, req.name);
     },
 
     confirmDiscardChanges: async (raw) => {

@@ -4,7 +4,7 @@
  * workspace is listed, and how untrusted arguments are checked and trimmed.
  * A fake compress client stands in for the worker (handlers.test.ts runs the real one).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -728,6 +728,7 @@ describe('workspace listing', () => {
     expect(await handlers.listWorkspace({ extensions: ['sev'] })).toEqual({
       root: ws,
       files: [expect.objectContaining({ relativePath: 'a.sev' })],
+      folders: ['many'],
     });
   });
 
@@ -749,6 +750,71 @@ describe('workspace listing', () => {
     expect(whole.files.map((f) => f.relativePath)).toEqual(['walk.mtn', 'z-later/a.mtn']);
     expect(whole.incomplete).toBeUndefined();
   }, 60_000);
+
+  it('lists the folders for the save picker to go into, not links to folders nor hidden ones', async () => {
+    mkdirSync(join(ws, 'out', 'msh'), { recursive: true });
+    mkdirSync(join(ws, '.git'));
+    mkdirSync(join(outside, 'far'));
+    symlinkSync(join(outside, 'far'), join(ws, 'link-out'));
+    symlinkSync(join(ws, 'out'), join(ws, 'link-in'));
+    expect((await handlers.listWorkspace({ extensions: ['mtn'] })).folders).toEqual(['out', 'out/msh']);
+  });
+
+  it('makes a new folder in a workspace folder, and nowhere else', async () => {
+    mkdirSync(join(ws, 'out'));
+    expect(await handlers.makeWorkspaceFolder({ parent: '', name: 'exports' })).toEqual({
+      path: join(ws, 'exports'),
+      relativePath: 'exports',
+    });
+    expect(await handlers.makeWorkspaceFolder({ parent: 'out', name: 'msh files' })).toEqual({
+      path: join(ws, 'out', 'msh files'),
+      relativePath: 'out/msh files',
+    });
+    expect((await handlers.listWorkspace({})).folders).toEqual(['exports', 'out', 'out/msh files']);
+  });
+
+  it('refuses a folder name that climbs, holds a separator or a control character, or is taken', async () => {
+    mkdirSync(join(ws, 'out'));
+    const refused = (parent: string, name: string) => handlers.makeWorkspaceFolder({ parent, name });
+    await expect(refused('', '..')).rejects.toThrow('New folder "..": "." and ".." are not folder names.');
+    await expect(refused('', '.')).rejects.toThrow('"." and ".." are not folder names');
+    await expect(refused('', '  ')).rejects.toThrow('New folder: type a name for it first.');
+    await expect(refused('', 'a/b')).rejects.toThrow('New folder "a/b": a name holds no "/" or "\\"');
+    await expect(refused('', '..\\evil')).rejects.toThrow('a name holds no "/" or "\\"');
+    await expect(refused('', 'x\u202Eevil')).rejects.toThrow('holds a control or direction character');
+    await expect(refused('', 'x'.repeat(256))).rejects.toThrow('the name is 256 characters long; at most 255.');
+    // Taken: by a folder, by a file, by a dangling link (nothing is made over any of them).
+    await expect(refused('', 'out')).rejects.toThrow('New folder: out already exists; choose another name.');
+    await expect(refused('', 'walk.mtn')).rejects.toThrow('New folder: walk.mtn already exists');
+    symlinkSync(join(outside, 'nowhere'), join(ws, 'dangling'));
+    await expect(refused('', 'dangling')).rejects.toThrow('New folder: dangling already exists');
+    expect(existsSync(join(outside, 'nowhere'))).toBe(false);
+  });
+
+  it('refuses a parent that climbs out, is absolute, goes through a link, is missing or is a file', async () => {
+    mkdirSync(join(outside, 'far'));
+    symlinkSync(join(outside, 'far'), join(ws, 'link-out'));
+    symlinkSync(ws, join(ws, 'link-in'));
+    const refused = (parent: string) => handlers.makeWorkspaceFolder({ parent, name: 'made' });
+    await expect(refused('..')).rejects.toThrow('New folder: ".." is not a folder of the workspace');
+    await expect(refused('out/../..')).rejects.toThrow('is not a folder of the workspace');
+    await expect(refused(outside)).rejects.toThrow('is not a folder of the workspace');
+    await expect(refused('a\\b')).rejects.toThrow('is not a folder of the workspace');
+    await expect(refused('link-out')).rejects.toThrow('New folder: link-out goes through a link (link-out)');
+    await expect(refused('link-in')).rejects.toThrow('goes through a link');
+    await expect(refused('nosuch')).rejects.toThrow('New folder: the workspace has no folder nosuch');
+    await expect(refused('walk.mtn')).rejects.toThrow('New folder: walk.mtn is a file, not a folder.');
+    expect(existsSync(join(outside, 'far', 'made'))).toBe(false);
+    expect(existsSync(join(ws, 'made'))).toBe(false);
+    await expect(handlers.makeWorkspaceFolder({ parent: 1, name: 'made' } as never)).rejects.toThrow(
+      'makeWorkspaceFolder: parent and name must be strings',
+    );
+    // Without a workspace there is nowhere to make one.
+    handlers = make({ workspaceRoot: null });
+    await expect(handlers.makeWorkspaceFolder({ parent: '', name: 'made' })).rejects.toThrow(
+      'New folder: there is no workspace folder',
+    );
+  });
 
   it('takes at most 64 extensions to filter by, each at most 16 characters (a page sending a million would hold the main process)', async () => {
     await expect(handlers.listWorkspace({ extensions: Array.from({ length: 65 }, (_, i) => `e${i}`) })).rejects.toThrow(

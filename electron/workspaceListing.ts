@@ -2,9 +2,9 @@
  * The workspace listing behind `listWorkspace` (the loopback picker's source): the files under the workspace root,
  * bounded so a huge folder cannot stall the main process.
  */
-import { lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
+import { lstatSync, mkdirSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import type { WorkspaceFile } from '../shared/ipc/documents';
+import type { MadeWorkspaceFolder, WorkspaceFile } from '../shared/ipc/documents';
 import { canonicalPath, isInside } from './pathPolicy';
 
 /**
@@ -17,14 +17,19 @@ const WORKSPACE_MAX_DEPTH = 8;
 export const WORKSPACE_MAX_ENTRIES = 50_000;
 /**
  * The files under `root` (of the extensions wanted), folders in name order, within the limits above; `incomplete`
- * says which limit left files out.
+ * says which limit left files out. `folders`: the folders walked ('/'-separated, relative to `root`), the save
+ * picker's to go into; a link to a folder is not one (its files are listed, and a new folder is never made in one).
  */
-export function listFiles(root: string, extensions: string[] | null): { files: WorkspaceFile[]; incomplete?: string } {
+export function listFiles(
+  root: string,
+  extensions: string[] | null,
+): { files: WorkspaceFile[]; folders: string[]; incomplete?: string } {
   const files: WorkspaceFile[] = [];
+  const folders: string[] = [];
   let entries = 0;
   let tooDeep = false;
   let stopped: 'files' | 'entries' | null = null;
-  const walk = (dir: string, depth: number): void => {
+  const walk = (dir: string, depth: number, viaLink: boolean): void => {
     if (depth > WORKSPACE_MAX_DEPTH) {
       tooDeep = true;
       return;
@@ -69,7 +74,9 @@ export function listFiles(root: string, extensions: string[] | null): { files: W
         continue; // vanished, unreadable or a link loop: left out
       }
       if (st.isDirectory()) {
-        if (!stopped) walk(full, depth + 1);
+        if (!viaLink && !d.isSymbolicLink() && depth < WORKSPACE_MAX_DEPTH)
+          folders.push(relative(root, full).split(sep).join('/'));
+        if (!stopped) walk(full, depth + 1, viaLink || d.isSymbolicLink());
       } else if (st.isFile()) {
         if (extensions && !extensions.includes(extension)) continue;
         if (files.length === WORKSPACE_MAX_FILES) {
@@ -86,7 +93,7 @@ export function listFiles(root: string, extensions: string[] | null): { files: W
       if (stopped === 'files') return;
     }
   };
-  walk(root, 0);
+  walk(root, 0, false);
   const smaller = 'to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER)';
   const incomplete =
     stopped === 'files'
@@ -96,7 +103,70 @@ export function listFiles(root: string, extensions: string[] | null): { files: W
         : tooDeep
           ? `Folders more than ${WORKSPACE_MAX_DEPTH} levels below the workspace are not listed.`
           : undefined;
-  return incomplete ? { files, incomplete } : { files };
+  return incomplete ? { files, folders, incomplete } : { files, folders };
+}
+
+/** The longest folder name makeFolder takes (most file systems' limit). */
+const FOLDER_NAME_MAX = 255;
+
+/**
+ * Makes the folder `name` in the workspace folder `parent` ('/'-separated, relative to `root`; '' is `root`), for the
+ * save picker's New Folder (tried cold, round 17: a folder for the exports could not be made from the browser build).
+ * Refused, with the place named: a name that is empty, `.` or `..`, holds a separator or a control character, or is
+ * taken (by a file, a folder or a link); a parent that climbs (`..`), is absolute, is missing, is not a folder or
+ * goes through a link. Never made with its parents, never over anything.
+ */
+export function makeFolder(root: string, parent: string, name: string): MadeWorkspaceFolder {
+  if (typeof parent !== 'string' || typeof name !== 'string')
+    throw new Error('makeWorkspaceFolder: parent and name must be strings');
+  const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+  if (name.trim() === '') throw new Error('New folder: type a name for it first.');
+  if (name === '.' || name === '..') throw new Error(`New folder ${shown}: "." and ".." are not folder names.`);
+  if (/[/\\]/.test(name))
+    throw new Error(`New folder ${shown}: a name holds no "/" or "\\"; go into the folder first, then make it there.`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
+    throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
+  if (name.length > FOLDER_NAME_MAX)
+    throw new Error(`New folder: the name is ${name.length} characters long; at most ${FOLDER_NAME_MAX}.`);
+  const parts = parent === '' ? [] : parent.split('/');
+  if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
+    throw new Error(
+      `New folder: ${JSON.stringify(parent)} is not a folder of the workspace (a path inside it, "/" between names).`,
+    );
+  let dir = root;
+  for (const part of parts) {
+    dir = join(dir, part);
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      throw new Error(`New folder: the workspace has no folder ${parent} (moved or deleted since it was listed?).`);
+    }
+    if (st.isSymbolicLink())
+      throw new Error(
+        `New folder: ${parent} goes through a link (${relative(root, dir).split(sep).join('/')}); new folders are made only in the workspace's own folders.`,
+      );
+    if (!st.isDirectory())
+      throw new Error(`New folder: ${relative(root, dir).split(sep).join('/')} is a file, not a folder.`);
+  }
+  if (!isInside(root, canonicalPath(dir))) throw new Error(`New folder: ${parent} lies outside the workspace.`);
+  const full = join(dir, name);
+  const relativePath = parent === '' ? name : `${parent}/${name}`;
+  const taken = () => new Error(`New folder: ${relativePath} already exists; choose another name.`);
+  try {
+    lstatSync(full);
+    throw taken();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  try {
+    mkdirSync(full); // not recursive: made here or refused, never a parent on the way
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw taken();
+    throw new Error(`New folder: ${relativePath} could not be made: ${(e as Error).message}`);
+  }
+  return { path: full, relativePath };
 }
 
 /** The extensions a workspace listing filters by (lower case, no dot): at most 64 strings of at most 16 characters. */

@@ -55,6 +55,8 @@ function start(): void {
         defaultName: defaultName ?? '',
         root: listing.root,
         files: listing.files,
+        folders: listing.folders,
+        makeFolder: async (parent, name) => (await api.makeWorkspaceFolder({ parent, name })).relativePath,
         incomplete: listing.incomplete,
       }),
     pickPaths: ({ title, extensions, listing }) =>

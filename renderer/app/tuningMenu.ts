@@ -11,6 +11,7 @@ import { sessionStore } from '../state/sessionStore';
 import { framesSpanLabel, lockRangesOf, traceFramesOf } from '../state/keyInfo';
 import { userKeyFramesOf } from '../curves/series';
 import { playheadFrame } from './playhead';
+import type { ChainGroup } from '../timeline/jointFilter';
 import { TUNING_EDITS_HIDDEN_REASON, tuningEditsShown } from './keyEdits';
 
 export type TuningMenuPanel = 'curves' | 'timeline';
@@ -22,6 +23,11 @@ export interface TuningMenuOpen {
   y: number;
   /** What gets the keyboard back when the menu closes. */
   back: HTMLElement | null;
+  /**
+   * A grouped timeline's chain header right-clicked: the menu folds and shows chains, as an outliner's does, in place
+   * of the edits (tried cold, round 17: the headers opened no menu).
+   */
+  chain?: ChainGroup;
 }
 
 export const tuningMenuStore = createStore<{ open: TuningMenuOpen | null }>()(() => ({ open: null }));
@@ -49,6 +55,12 @@ export function openTuningMenu(
   s.setPlaying(false);
   s.setPlayhead(frame);
   tuningMenuStore.setState({ open: { panel, x: at.x, y: at.y, back } });
+}
+
+/** Opens the chain menu of a grouped timeline's header `chain` at the pointer (the playhead stays where it is). */
+export function openChainMenu(at: { x: number; y: number }, chain: ChainGroup, back: HTMLElement | null): void {
+  if (!documentStore.getState().motion) return;
+  tuningMenuStore.setState({ open: { panel: 'timeline', x: at.x, y: at.y, back, chain } });
 }
 
 /** What the tuning edits at the playhead would do, in the words of their undo steps, or why they cannot. */

@@ -158,6 +158,22 @@ export function existingSaveTarget(
   return req.files.find((x) => x.relativePath === named);
 }
 
+/** The folder a workspace path lies in ('' for the root): "out/msh/walk.res8" lies in "out/msh". */
+export function folderOf(relativePath: string): string {
+  const i = relativePath.lastIndexOf('/');
+  return i < 0 ? '' : relativePath.slice(0, i);
+}
+
+/** `name` in the workspace folder `folder` ('' the root), '/'-separated. */
+export function inFolder(folder: string, name: string): string {
+  return folder ? `${folder}/${name}` : name;
+}
+
+/** The folders right inside `folder` ('' the root) among the listing's, in name order. */
+export function subfoldersOf(folders: readonly string[], folder: string): string[] {
+  return folders.filter((f) => f !== folder && folderOf(f) === folder).sort();
+}
+
 /** What the picker's list says when it lists nothing: why, and what to do. */
 export function emptyListText(req: Pick<PickerRequest, 'mode' | 'extensions'>, filter: string): string {
   const kinds = req.extensions.map((e) => `.${e}`).join(', ');
@@ -178,6 +194,12 @@ export function FilePicker() {
   const [replacing, setReplacing] = useState<string | null>(null);
   // Why the name typed cannot be saved (savePickerName), until it is typed again.
   const [problem, setProblem] = useState<string | null>(null);
+  // 'save': the workspace folder shown and saved in ('' the root), the folders made here, and New Folder's field.
+  const [folder, setFolder] = useState('');
+  const [made, setMade] = useState<string[]>([]);
+  const [newFolder, setNewFolder] = useState<string | null>(null);
+  const [folderError, setFolderError] = useState<string | null>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     setProblem(null);
     setFilter('');
@@ -185,13 +207,47 @@ export function FilePicker() {
     setMany([]);
     setReplacing(null);
     setName(req?.defaultName ?? '');
+    setFolder('');
+    setMade([]);
+    setNewFolder(null);
+    setFolderError(null);
   }, [req]);
+  // A save picker shows one workspace folder at a time, its folders first, as a save dialog does (tried cold, round
+  // 17: it listed every file of the workspace and no folder, and a folder could only be typed before the name).
+  const browsing = req?.mode === 'save';
   const files = useMemo(() => {
     if (!req) return [];
     const f = filter.toLowerCase();
-    return req.files.filter((x) => req.extensions.includes(x.extension) && x.relativePath.toLowerCase().includes(f));
-  }, [req, filter]);
+    return req.files.filter(
+      (x) =>
+        req.extensions.includes(x.extension) &&
+        x.relativePath.toLowerCase().includes(f) &&
+        (!browsing || folderOf(x.relativePath) === folder),
+    );
+  }, [req, filter, browsing, folder]);
+  const subfolders = useMemo(
+    () => (browsing ? subfoldersOf([...(req?.folders ?? []), ...made], folder) : []),
+    [browsing, req, made, folder],
+  );
   if (!req) return null;
+  const goTo = (to: string) => {
+    setFolder(to);
+    setReplacing(null);
+    setNewFolder(null);
+    setFolderError(null);
+  };
+  const makeFolder = async () => {
+    const typed = (newFolder ?? '').trim();
+    if (!req.makeFolder) return;
+    try {
+      const path = await req.makeFolder(folder, typed);
+      setMade((m) => [...m, path]);
+      goTo(path);
+      nameInput.current?.focus();
+    } catch (e) {
+      setFolderError(e instanceof Error ? e.message : String(e));
+    }
+  };
   const multiple = req.mode === 'open' && req.resolveMany !== undefined;
   const accept = () => {
     if (multiple) {
@@ -202,8 +258,9 @@ export function FilePicker() {
       if (chosen) req.resolve(chosen);
       return;
     }
-    const typed = name.trim();
-    if (!typed) return;
+    const raw = name.trim();
+    if (!raw) return;
+    const typed = browsing ? inFolder(folder, raw) : raw;
     const checked = savePickerName(typed);
     if ('problem' in checked) {
       setProblem(checked.problem);
@@ -279,6 +336,7 @@ export function FilePicker() {
         />
       ) : (
         <input
+          ref={nameInput}
           className="picker-filter"
           value={name}
           onChange={(e) => {
@@ -296,16 +354,97 @@ export function FilePicker() {
           {problem}
         </div>
       )}
-      {req.mode === 'save' && (
-        // An exporter handing files to the game team put them beside the build's archives in out/ and saw no way
-        // to: the picker lists files, not folders (tried cold, round 16 continued). A folder typed before the name
-        // saves there.
-        <div className="dim small" data-testid="picker-folder-hint">
-          In a folder of the workspace: type it before the name ({`out/${req.defaultName || 'name'}`}).
+      {browsing && (
+        // The folder saved in, up out of it, and a new one in it, as a save dialog has them (tried cold, round 17). A
+        // folder typed before the name still saves there (out/walk.res8), from the folder shown.
+        <div className="picker-folder-bar">
+          <span className="small" data-testid="picker-folder">
+            Save in: <b>{folder ? `workspace/${escapeControls(folder)}` : 'workspace'}</b>
+          </span>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="tool small"
+            data-testid="picker-up"
+            disabled={!folder}
+            title={folder ? `Up to ${folderOf(folder) || 'the workspace'}` : 'This is the workspace folder'}
+            onClick={() => goTo(folderOf(folder))}
+          >
+            ↑ Up
+          </button>
+          {req.makeFolder && (
+            <button
+              type="button"
+              className="tool small"
+              data-testid="picker-new-folder"
+              title="Make a folder here and save in it"
+              onClick={() => {
+                setNewFolder('');
+                setFolderError(null);
+              }}
+            >
+              New Folder
+            </button>
+          )}
         </div>
       )}
+      {browsing && newFolder !== null && (
+        <div className="picker-folder-bar">
+          <input
+            className="picker-filter"
+            autoFocus
+            aria-label="New folder name"
+            placeholder="New folder name"
+            data-testid="picker-new-folder-name"
+            value={newFolder}
+            onChange={(e) => {
+              setNewFolder(e.target.value);
+              setFolderError(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') void makeFolder();
+              else if (e.key === 'Escape') {
+                // Escape leaves the new folder, not the whole dialog.
+                e.stopPropagation();
+                setNewFolder(null);
+                nameInput.current?.focus();
+              }
+            }}
+          />
+          <button
+            type="button"
+            className="tool small"
+            data-testid="picker-make-folder"
+            disabled={!newFolder.trim()}
+            onClick={() => void makeFolder()}
+          >
+            Make
+          </button>
+        </div>
+      )}
+      {folderError && (
+        <p className="picker-replace" role="alert" data-testid="picker-folder-error">
+          {folderError}
+        </p>
+      )}
       <ul className="picker-list" role="listbox" aria-label="Files">
-        {files.length === 0 && (
+        {subfolders.map((f) => (
+          <li key={`folder:${f}`}>
+            <button
+              type="button"
+              role="option"
+              aria-selected={false}
+              className="picker-file picker-folder-row"
+              data-testid="picker-folder-row"
+              title={`Go into ${f}`}
+              onClick={() => goTo(f)}
+            >
+              <span>{escapeControls(f.slice(folder ? folder.length + 1 : 0))}/</span>
+              <span className="dim">folder</span>
+            </button>
+          </li>
+        ))}
+        {files.length === 0 && subfolders.length === 0 && (
           <li className="dim" data-testid="picker-empty">
             {emptyListText(req, filter)}
           </li>
@@ -324,7 +463,7 @@ export function FilePicker() {
                 if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
                 else setChosen(f.path);
                 if (req.mode === 'save') {
-                  setName(f.relativePath);
+                  setName(browsing ? f.relativePath.slice(folder ? folder.length + 1 : 0) : f.relativePath);
                   setReplacing(null);
                 }
               }}
@@ -333,7 +472,7 @@ export function FilePicker() {
               <span>
                 {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
                 {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
-                {escapeControls(f.relativePath)}
+                {escapeControls(browsing ? f.relativePath.slice(folder ? folder.length + 1 : 0) : f.relativePath)}
               </span>
               <span className="dim" title={exactBytes(f.byteLength)}>
                 {sizeText(f.byteLength)}

@@ -130,8 +130,8 @@ export function TimelineView() {
       )}
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
       <div className="hint" data-testid="timeline-hint">
-        Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan ·
-        Label: select (Ctrl/Shift: overlay its curves) · Group: rows under chain headers (click one to fold)
+        Lock row: drag to lock (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label:
+        select (Ctrl/Shift: overlay) · Chain header: click to fold · Right-click: key, lock, trace there
       </div>
     </section>
   );

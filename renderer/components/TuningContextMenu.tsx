@@ -8,6 +8,69 @@ import { deleteSelectedKeys, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTr
 import { zoomTimeToFit } from '../app/playhead';
 import { tuningEditLabels, tuningEditsHere, tuningMenuStore, type TuningMenuPanel } from '../app/tuningMenu';
 import { ContextMenu, type ContextMenuEntry } from './ContextMenu';
+import { CHAIN_GROUPS, JOINT_CHAINS, timelineRows, type ChainGroup, type JointChain } from '../timeline/jointFilter';
+
+const chainWords = (g: ChainGroup) => g[0].toUpperCase() + g.slice(1);
+
+/**
+ * A grouped timeline's chain header: fold or unfold it, fold or unfold them all, show only that chain (the
+ * header's filter), and the grouping itself, as an outliner's header menu offers (tried cold, round 17).
+ */
+function chainEntriesOf(chain: ChainGroup): ContextMenuEntry[] {
+  const m = documentStore.getState().motion;
+  if (!m) return [];
+  const prefs = preferencesStore.getState();
+  const filter = sessionStore.getState().timelineFilter;
+  const names = m.joints.map((j) => j.name);
+  const groups = timelineRows(names, filter, { grouped: true, folded: prefs.timelineFolded }).flatMap((r) =>
+    r.kind === 'group' ? [r] : [],
+  );
+  const here = groups.find((g) => g.group === chain);
+  const folded = prefs.timelineFolded.includes(chain);
+  const setFolded = (fold: readonly string[]) => preferencesStore.getState().set({ timelineFolded: [...fold] });
+  const count = here ? ` (${here.joints.length} joint${here.joints.length === 1 ? '' : 's'})` : '';
+  const only = (JOINT_CHAINS as readonly string[]).includes(chain) ? (chain as JointChain) : null;
+  return [
+    {
+      id: 'chain-context-fold',
+      label: `${folded ? 'Unfold' : 'Fold'} ${chainWords(chain)}${count}`,
+      run: () => setFolded(folded ? prefs.timelineFolded.filter((g) => g !== chain) : [...prefs.timelineFolded, chain]),
+    },
+    {
+      id: 'chain-context-fold-others',
+      label: 'Fold the Other Chains',
+      disabled: groups.every((g) => g.group === chain || g.folded),
+      why: 'The other chains are folded already',
+      run: () => setFolded(CHAIN_GROUPS.filter((g) => g !== chain)),
+    },
+    {
+      id: 'chain-context-unfold-all',
+      label: 'Unfold All Chains',
+      disabled: groups.every((g) => !g.folded),
+      why: 'No chain is folded',
+      run: () => setFolded([]),
+    },
+    'separator',
+    // The chain filter knows legs, arms and spine: the other joints have no "only" of their own.
+    ...(only
+      ? [
+          {
+            id: 'chain-context-only',
+            label: `Show Only ${chainWords(chain)}`,
+            disabled: filter.chain === only,
+            why: `Only the ${only} are shown already`,
+            run: () => sessionStore.getState().setTimelineFilter({ ...filter, chain: only }),
+          },
+        ]
+      : []),
+    {
+      id: 'tuning-context-group',
+      label: 'Group Rows by Chain',
+      checked: prefs.timelineGrouped,
+      run: () => preferencesStore.getState().set({ timelineGrouped: !prefs.timelineGrouped }),
+    },
+  ];
+}
 
 /** The tuning edits at the playhead (the Edit menu's K / L / T, in the words of their undo steps), then the panel's view commands. */
 function entriesOf(panel: TuningMenuPanel): ContextMenuEntry[] {
@@ -105,8 +168,14 @@ export function TuningContextMenu() {
     <ContextMenu
       key={`${open.x},${open.y}`}
       at={open}
-      entries={entriesOf(open.panel)}
-      label={open.panel === 'curves' ? 'Curve commands' : 'Timeline commands'}
+      entries={open.chain ? chainEntriesOf(open.chain) : entriesOf(open.panel)}
+      label={
+        open.chain
+          ? `${chainWords(open.chain)} chain commands`
+          : open.panel === 'curves'
+            ? 'Curve commands'
+            : 'Timeline commands'
+      }
       testid="tuning-context-menu"
       onClose={(giveBack) => {
         tuningMenuStore.setState({ open: null });

@@ -1,5 +1,6 @@
 import type { BuildReportBudget } from '../../shared/project/plan';
 import { exactBytes, sizeText } from './byteSize';
+import { budgetLooseningNote } from './budget';
 
 /**
  * A budget build's choice in the build dialog: the .mar against the budget, the motion that limits the stage,
@@ -7,6 +8,7 @@ import { exactBytes, sizeText } from './byteSize';
  * (docs/formats.md#budget).
  */
 export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
+  const note = budgetLooseningNote(budget);
   return (
     <div className="build-budget" data-testid="build-budget">
       <p className="small">
@@ -18,6 +20,12 @@ export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
         {((budget.usedBytes / budget.marBytes) * 100).toFixed(1)}%). Worst error / tolerance{' '}
         {budget.worstRatio.toFixed(3)}, limited by <b data-testid="build-budget-limiting">{budget.limitingMotion}</b>.
       </p>
+      {/* Past ×1.5 the lead is asked to look, in words over the table, not left to read the scales (round 17). */}
+      {note && (
+        <p className="build-budget-loose small" role="note" data-testid="build-budget-loose">
+          {note}
+        </p>
+      )}
       <table className="channel-table build-table" data-testid="build-budget-motions">
         <thead>
           <tr>

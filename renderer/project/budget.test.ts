@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildMotionResult } from '../../shared/ipc';
 import { marDataBase } from '../../shared/mar/constants';
-import { budgetFieldText, budgetOf, budgetUse, parseBudgetInput } from './budget';
+import type { BuildReportBudget } from '../../shared/project/plan';
+import {
+  budgetFieldText,
+  budgetLooseningNote,
+  budgetOf,
+  budgetUse,
+  LOOSE_BUDGET_SCALE,
+  parseBudgetInput,
+} from './budget';
 
 const result = (mt3Bytes: number) => ({ mt3Bytes }) as BuildMotionResult;
 
@@ -56,5 +64,44 @@ describe('the budget field', () => {
     expect(budgetFieldText(50000)).toBe('50000');
     for (const bytes of [61440, 2 * 1024 * 1024, 50000, 1, 1536])
       expect(parseBudgetInput(budgetFieldText(bytes))).toEqual({ bytes });
+  });
+});
+
+describe('the budget build asks the lead to look at tolerances loosened past ×1.5', () => {
+  const motion = (name: string, scale: number, worstRatio: number) => ({
+    name,
+    scale,
+    mt3Bytes: 100,
+    marBytes: 112,
+    worstRatio,
+  });
+  const budget = (motions: ReturnType<typeof motion>[]): BuildReportBudget => ({
+    marBytes: 1000,
+    usedBytes: 900,
+    maxScale: 4,
+    worstRatio: Math.max(...motions.map((m) => m.worstRatio)),
+    limitingMotion: motions[0].name,
+    motions,
+    passes: 3,
+  });
+
+  it('says nothing while every scale stays at or under ×1.5', () => {
+    expect(budgetLooseningNote(budget([motion('walk', 1, 0.9), motion('run', LOOSE_BUDGET_SCALE, 1.4)]))).toBeNull();
+  });
+
+  it('names the motions past it, the largest scale and the worst error against the tolerance set', () => {
+    const note = budgetLooseningNote(
+      budget([motion('walk', 1.2, 1.1), motion('run', 2.04, 1.7), motion('jump', 1.6, 1.98)]),
+    );
+    expect(note).toContain('the tolerances of 2 of 3 motions (run, jump) past ×1.5');
+    expect(note).toContain('up to ×2.04 on run');
+    expect(note).toContain("jump's error now reaches 1.98× the tolerance set");
+    expect(note).toContain('raise the budget');
+  });
+
+  it('says "every motion" when the fit loosened them all', () => {
+    expect(budgetLooseningNote(budget([motion('walk', 1.9, 1.5), motion('run', 2.1, 1.9)]))).toContain(
+      "loosened every motion's tolerances (2) past ×1.5",
+    );
   });
 });

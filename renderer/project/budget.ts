@@ -5,6 +5,7 @@
  * `budget.marBytes` as one named undo step.
  */
 import type { BuildMotionResult } from '../../shared/ipc';
+import type { BuildReportBudget } from '../../shared/project/plan';
 import { marBytesOf, marShare, MAX_BUDGET_BYTES } from '../../shared/project/budget';
 import { editProject } from './projectHistory';
 import type { ProjectJson } from './projectStore';
@@ -93,4 +94,33 @@ export function setProjectBudget(bytes: number | null): void {
     const { budget: _old, ...rest } = json;
     return bytes === null ? (rest as ProjectJson) : { ...rest, budget: { marBytes: bytes } };
   });
+}
+
+/**
+ * The tolerance scale past which a budget build asks the lead to look (tried cold, round 17: the fit raised every
+ * tolerance about ×2 and said so only in the table's figures). ×1.5 lets an error reach half again the tolerance
+ * the animator set: past that, a careful tool says it in words before the archives go out.
+ */
+export const LOOSE_BUDGET_SCALE = 1.5;
+
+/**
+ * The line over the build dialog's budget table when the fit loosened a motion's tolerances past LOOSE_BUDGET_SCALE:
+ * which motions, how far, how large their error is against the tolerances as set, and the two ways out. Null when
+ * every scale stays at or under it.
+ */
+export function budgetLooseningNote(budget: BuildReportBudget): string | null {
+  const loose = budget.motions.filter((m) => m.scale > LOOSE_BUDGET_SCALE);
+  if (loose.length === 0) return null;
+  const top = loose.reduce((a, b) => (b.scale > a.scale ? b : a));
+  const worst = loose.reduce((a, b) => (b.worstRatio > a.worstRatio ? b : a));
+  const which =
+    loose.length === budget.motions.length
+      ? `every motion's tolerances (${loose.length})`
+      : `the tolerances of ${loose.length} of ${budget.motions.length} motions (${loose.map((m) => m.name).join(', ')})`;
+  return (
+    `To fit the budget the build loosened ${which} past ×${LOOSE_BUDGET_SCALE}, up to ×${top.scale.toFixed(2)} on ` +
+    `${top.name}: ${worst.name}'s error now reaches ${worst.worstRatio.toFixed(2)}× the tolerance set. ` +
+    `Look at them before the archives go out (the project list shows each motion's figures at its scale, "tol ×"); ` +
+    `if that is more error than the game can show, raise the budget and build again.`
+  );
 }

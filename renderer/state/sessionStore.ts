@@ -97,6 +97,10 @@ export interface PickerRequest {
   /** Workspace root (absolute) new names are placed under; null when none. */
   root: string | null;
   files: WorkspaceFile[];
+  /** The workspace's folders (WorkspaceListing.folders): 'save' goes into them, one at a time, as a save dialog does. */
+  folders?: string[];
+  /** 'save': makes the folder `name` in `parent` (relative, '' the root) and resolves with its relative path. */
+  makeFolder?(parent: string, name: string): Promise<string>;
   /** What the listing left out (WorkspaceListing.incomplete), said under the list. */
   incomplete?: string;
   resolve(path: string | null): void;

@@ -32,7 +32,8 @@ import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
-import { openTuningMenu } from '../app/tuningMenu';
+import { openChainMenu, openTuningMenu } from '../app/tuningMenu';
+import { playheadFrame } from '../app/playhead';
 import { isTypingTarget } from '../app/commands';
 
 export const LOCK_ROW_H = 20;
@@ -829,15 +830,26 @@ export class TimelinePainter {
 
   /**
    * The right-click menu at `at` (client coordinates), for the frame under it: over a joint row it selects that joint
-   * first, as a click does, over a lock bar the lock's joint; over a chain header or left of the frames, nothing
-   * (renderer/app/tuningMenu.ts).
+   * first, as a click does (on its label: at the playhead), over a lock bar the lock's joint; over a chain header its
+   * fold and show commands (renderer/app/tuningMenu.ts).
    */
   private openMenu(at: { x: number; y: number }): void {
     const r = this.surface.canvas.getBoundingClientRect();
     const x = at.x - r.left;
     const y = at.y - r.top;
-    if (!this.axis || x < GUTTER) return;
+    if (!this.axis) return;
     const yv = y - this.host.scrollTop;
+    const item = yv >= JOINTS_TOP ? this.rowAtY(y) : null;
+    // A chain header, on its label or its frames: the outliner's fold and show commands (round 17).
+    if (item?.kind === 'group') {
+      openChainMenu(at, item.group, this.surface.canvas);
+      return;
+    }
+    // A joint's label: that joint, at the playhead (a label is no frame), as a click on it selects it.
+    if (x < GUTTER) {
+      if (item?.kind === 'joint') openTuningMenu('timeline', at, playheadFrame(), item.joint, this.surface.canvas);
+      return;
+    }
     const f = this.frameAt(x);
     // On a lock bar: its joint (the menu then unlocks it), as a row's label selects that row's joint.
     const m = documentStore.getState().motion!;

@@ -35,6 +35,8 @@ import type {
   ExportMt3Outcome,
   ExportMt3Request,
   ListWorkspaceRequest,
+  MadeWorkspaceFolder,
+  MakeWorkspaceFolderRequest,
   OpenMotionOutcome,
   OpenMotionRequest,
   RecentFile,
@@ -117,6 +119,8 @@ export interface ActGuyApi {
 
   /** Files under the workspace root (loopback: the in-app picker's source). */
   listWorkspace(req: ListWorkspaceRequest): Promise<WorkspaceListing>;
+  /** Makes one new folder in a workspace folder (loopback: the save picker's New Folder); refused outside it. */
+  makeWorkspaceFolder(req: MakeWorkspaceFolderRequest): Promise<MadeWorkspaceFolder>;
 
   /** Asks whether to throw away unsaved edits; resolves true to discard. */
   confirmDiscardChanges(req: ConfirmDiscardRequest): Promise<boolean>;
@@ -213,6 +217,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'getRecentFiles',
   'clearRecentFiles',
   'listWorkspace',
+  'makeWorkspaceFolder',
   'confirmDiscardChanges',
   'reportDocumentState',
   'openProject',

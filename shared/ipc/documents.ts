@@ -194,8 +194,29 @@ export interface WorkspaceListing {
   /** Absolute workspace root, or null when there is none (Electron without --workspace). */
   root: string | null;
   files: WorkspaceFile[];
+  /**
+   * The workspace's folders ('/'-separated, relative to the root; links to folders left out), for the save picker
+   * to go into; absent where there is no workspace.
+   */
+  folders?: string[];
   /** Set when limits left files out (too many, too deep): a sentence saying which, shown in the picker. */
   incomplete?: string;
+}
+
+/** A folder the save picker asks for (makeWorkspaceFolder): `name` made in the workspace folder `parent`. */
+export interface MakeWorkspaceFolderRequest {
+  /** The folder to make it in, relative to the workspace root, '/'-separated; '' is the root. */
+  parent: string;
+  /** The new folder's name: one name, no separator. */
+  name: string;
+}
+
+/** The folder makeWorkspaceFolder made. */
+export interface MadeWorkspaceFolder {
+  /** Absolute path. */
+  path: string;
+  /** Relative to the workspace root, '/'-separated. */
+  relativePath: string;
 }
 
 export interface WorkspaceFile {
