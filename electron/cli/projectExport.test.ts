@@ -20,6 +20,8 @@ import { exportGltfCommand } from './commands/export-gltf';
 import { exportMshCommand } from './commands/export-msh';
 import { runCommand } from './runCommand';
 import { exportProject } from '../build/projectExport';
+import { parseMshNodesJson } from '../../shared/msh/nodesJson';
+import { readMtn } from '../../shared/mtn/read';
 import type { CliCommand } from './command';
 
 const assets = join(__dirname, '..', '..', 'assets');
@@ -116,6 +118,9 @@ describe('actguy export-msh --project', () => {
         expect(bytes(`msh/${m}.${ext}`)).toEqual(bytes(`one/${m}.${ext}`));
     // The resampled motion: at the project's 30 fps, not the file's 60.
     expect(JSON.parse(readFileSync('msh/walk_60.nodes.json', 'utf8')).source).toBe('walk_60fps.mtn');
+    const frames = (m: string) => parseMshNodesJson(readFileSync(`msh/${m}.nodes.json`, 'utf8'), m).attrs.res19.attr2;
+    expect(readMtn(bytes('walk_60fps.mtn')).frameCount).toBe(2 * readMtn(bytes('walk.mtn')).frameCount);
+    expect(frames('walk_60')).toBe(frames('walk'));
   });
 
   it('writes nothing when the third motion fails, and says which file and where', async () => {
