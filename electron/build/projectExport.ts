@@ -18,7 +18,8 @@ import { motionToGlb } from '../../shared/interchange/gltf/export';
 import type { MshExportOptions, MshNodeFit } from '../../shared/msh/export';
 import { fitMsh, mshFilesOf, mshFilesOfFit, type MshExportFiles } from '../../shared/msh/files';
 import { normalizePath } from '../../shared/project/paths';
-import { prepareBuild, type PreparedMotion } from '../../shared/project/plan';
+import type { ProjectExportFormat } from '../../shared/ipc/project';
+import { prepareBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
 import { parseProject } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
@@ -49,7 +50,7 @@ import {
 import { readBuildInput, readInputFile } from './files';
 import { mshOutputKind } from './mshOutputKinds';
 
-export type ProjectExportFormat = 'msh' | 'gltf';
+export type { ProjectExportFormat };
 
 /** What a refusal to replace a file in the export's folder tells the user to do. */
 const INSTEAD = 'move that file away or export into another folder';
@@ -79,6 +80,8 @@ export interface ProjectExportOptions {
   onEntry?: (done: number, total: number, name: string) => void;
   /** Awaited before each entry and before the commit: the CLI's Ctrl+C is handled there (cli/interrupt.ts). */
   checkpoint?: () => Promise<void>;
+  /** Told once every entry is exported, right before the commit (which Cancel no longer stops). */
+  onCommitStart?: () => void;
   /** Aborted: the export stops before the next entry and before the commit; nothing is written. */
   signal?: AbortSignal;
   /** Write the temps off the main thread (the app); the CLI commits synchronously, as `actguy build` does. */
@@ -89,6 +92,15 @@ export interface ProjectExportOptions {
   onCommitted?: (paths: string[]) => void;
   /** The paths the caller may write (the app's PathPolicy); refused with what it throws. */
   checkWrite?: (path: string) => void;
+  /** The project text to use instead of the file (the app's edited, unsaved project). */
+  projectText?: string;
+  /** How inputs are read (the app refuses what its path policy does not allow); default readBuildInput. */
+  readFile?: ReadFile;
+  /**
+   * MSH: fit every motion's nodes on worker threads, none on this one (the app's main process, whose event loop serves
+   * the window); a resampled motion is still fitted here.
+   */
+  offThread?: boolean;
   /** glTF: the scale and the bone mesh, as `export-gltf --scale`, `--no-mesh` take them (default 1, with the mesh). */
   glb?: { scale: number; boneMesh: boolean };
 }
@@ -98,6 +110,8 @@ export interface ProjectExportEntry {
   name: string;
   of?: string;
   files: string[];
+  /** Each file's size, in the order of `files`, and their sum. */
+  sizes: number[];
   bytes: number;
   /** The MSH fit's warnings (a tolerance the precision cannot meet). */
   warnings: string[];
@@ -141,7 +155,7 @@ export async function exportProject(
   });
   let text: string;
   try {
-    text = decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
+    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
   } catch (e) {
     if (e instanceof FormatError) return fail([e]);
     return fail([new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)]);
@@ -158,7 +172,7 @@ export async function exportProject(
   };
   const bytesOf = new Map<string, Uint8Array>();
   const prep = prepareBuild(motionsOnly, (path, as) => {
-    const bytes = readBuildInput(path, as);
+    const bytes = (options.readFile ?? readBuildInput)(path, as);
     bytesOf.set(path, bytes);
     return bytes;
   });
@@ -223,7 +237,7 @@ export async function exportProject(
   const cancelled: ProjectExportOutcome = { ...fail([], warnings), cancelled: true };
   const source = (p: PreparedMotion) => sourceName(project.projectFile, p.resolved.mtnPath);
   const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf.get(p.resolved.mtnPath)?.byteLength ?? 0));
-  const fitter = format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
+  const fitter = format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest, options.offThread) : undefined;
   const out: OutputFile[] = [];
   const entries: ProjectExportEntry[] = [];
   try {
@@ -245,6 +259,7 @@ export async function exportProject(
             name: e.name,
             ...(e.of && { of: e.of }),
             files: e.files,
+            sizes: [glb.byteLength],
             bytes: glb.byteLength,
             warnings: [],
           });
@@ -277,6 +292,7 @@ export async function exportProject(
           name: e.name,
           ...(e.of && { of: e.of }),
           files: e.files,
+          sizes: [m.res8.byteLength, m.res19.byteLength, nodes.byteLength],
           bytes: m.res8.byteLength + m.res19.byteLength + nodes.byteLength,
           warnings: m.warnings,
         });
@@ -290,6 +306,7 @@ export async function exportProject(
   }
   await options.checkpoint?.();
   if (options.signal?.aborted) return cancelled;
+  options.onCommitStart?.();
   const commitOptions: CommitOptions = { ...options.commit, folders };
   const note = options.async ? await commitOutputsAsync(out, commitOptions) : commitOutputs(out, commitOptions);
   options.onCommitted?.(paths);
@@ -316,26 +333,27 @@ function sourceName(projectFile: string, mtnPath: string): string {
  * "Jobs"), or null to fit every node on this thread: one job, a motion under SHARE_MIN_MTN_BYTES, no worker bundle
  * beside the running one, or a share that failed (whose error the one-thread fit then reports). The files are those
  * of one thread either way. One pool serves every motion of a project; `largest` (the largest .mtn, bytes) decides
- * whether one is started at all.
+ * whether one is started at all. `offThread`: every motion, however short, on `jobs` workers and none on this thread.
  */
 export function mshFitter(
   jobs: number,
   largest: number,
+  offThread = false,
 ): {
   fits(mtn: Uint8Array, options: MshExportOptions, nodes: number): Promise<MshNodeFit[] | null>;
   close(): Promise<void>;
 } {
   const workerPath = defaultPoolWorkerPath();
   let pool: PoolCompressor | undefined;
-  if (jobs >= 2 && largest >= SHARE_MIN_MTN_BYTES && existsSync(workerPath)) {
-    pool = workerCompressor(workerPath, jobs, answerPoolRequest);
+  const least = offThread ? 0 : SHARE_MIN_MTN_BYTES;
+  if ((offThread || jobs >= 2) && largest >= least && existsSync(workerPath)) {
+    // Off this thread: no share of its own (workerCompressor's localJob), every share on a worker.
+    pool = offThread ? workerCompressor(workerPath, jobs) : workerCompressor(workerPath, jobs, answerPoolRequest);
     pool.start!();
   }
   return {
     fits: (mtn, options, nodes) =>
-      pool && mtn.byteLength >= SHARE_MIN_MTN_BYTES
-        ? mshFitsInShares(pool, mtn, options, nodes)
-        : Promise.resolve(null),
+      pool && mtn.byteLength >= least ? mshFitsInShares(pool, mtn, options, nodes) : Promise.resolve(null),
     close: async () => {
       await pool?.close();
     },
