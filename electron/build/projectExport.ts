@@ -62,7 +62,7 @@ const GLB_GENERATOR = '"generator":"ActGuy motion exporter"';
  * An existing `.glb` in the export's folder is replaced only when it is one ActGuy wrote (its asset's generator):
  * a folder of the user's own glTF files keeps them.
  */
-export const ACTGUY_GLB_KIND: OutputKind = {
+const ACTGUY_GLB_KIND: OutputKind = {
   name: 'a glTF file ActGuy exported',
   told: `those start "glTF" and name ${GLB_GENERATOR} in their JSON`,
   headBytes: 256,
@@ -73,7 +73,7 @@ export const ACTGUY_GLB_KIND: OutputKind = {
   instead: INSTEAD,
 };
 
-export interface ProjectExportOptions {
+interface ProjectExportOptions {
   /** Threads a long motion's MSH fit uses (`--jobs`); default: the cores. */
   jobs?: number;
   /** Told before each entry is exported (the CLI's and the app's progress). */
@@ -106,7 +106,7 @@ export interface ProjectExportOptions {
 }
 
 /** One exported entry: a motion, or an alias under its own name (`of` its target). */
-export interface ProjectExportEntry {
+interface ProjectExportEntry {
   name: string;
   of?: string;
   files: string[];
@@ -117,7 +117,7 @@ export interface ProjectExportEntry {
   warnings: string[];
 }
 
-export type ProjectExportOutcome =
+type ProjectExportOutcome =
   | { ok: true; entries: ProjectExportEntry[]; written: string[]; note?: string; warnings: FormatError[] }
   | { ok: false; errors: FormatError[]; warnings: FormatError[]; cancelled?: true };
 
@@ -129,7 +129,7 @@ interface Planned {
 }
 
 /** The file names of entry `name` in `dir`. */
-export function projectExportFiles(format: ProjectExportFormat, dir: string, name: string): string[] {
+function projectExportFiles(format: ProjectExportFormat, dir: string, name: string): string[] {
   if (format === 'gltf') return [join(dir, `${name}.glb`)];
   const f = mshFilesOf(join(dir, name));
   return [f.res8, f.res19, f.nodes];

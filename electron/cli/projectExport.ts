@@ -10,7 +10,7 @@ import { EXIT_FAILED, EXIT_OK } from './command';
 import { onInterrupt } from './interrupt';
 
 /** Entry lines printed at most; the rest are counted in one line (a project of 1,000 motions prints 21 lines). */
-export const LISTED_ENTRIES = 20;
+const LISTED_ENTRIES = 20;
 
 /** The options the single export takes that a project export does not: each motion brings its own. */
 export function refuseWithProject(args: ParsedArgs, notWith: readonly string[]): string {

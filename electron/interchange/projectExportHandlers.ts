@@ -10,11 +10,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { ProjectExportFormat, ProjectExportStatus, StartProjectExportRequest } from '../../shared/ipc/project';
+import type {
+  ProjectExportFormat,
+  ProjectExportStatus,
+  StartProjectExportDialogRequest,
+  StartProjectExportRequest,
+} from '../../shared/ipc/project';
 import { exportProject } from '../build/projectExport';
 import { readBuildInput } from '../build/files';
 import type { DialogPort } from '../dialogPort';
-import { offeredFileName, requireObject, requirePath } from '../ipcArgs';
+import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
 import { allowDialogAnswer, quotePath, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildJob';
 import type { ApiHandlersOf } from '../project/types';
@@ -147,9 +152,10 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
   };
 
   const requireExport = (raw: unknown, what: string) => {
-    const req = requireObject<{ exportId: string }>(raw, what);
-    const found = typeof req.exportId === 'string' ? exports.get(req.exportId) : undefined;
-    if (!found) throw new Error(`${what}: no export ${JSON.stringify(req.exportId)}`);
+    const id = requireString(requireObject<{ exportId: string }>(raw, what).exportId, `${what}: exportId`);
+    const found = exports.get(id);
+    // Not quoted back: the id is the page's, of any length.
+    if (!found) throw new Error(`${what}: no such export (it never began, or it ended and was dropped)`);
     return found;
   };
 
@@ -157,10 +163,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     startProjectExport: async (raw) => start(requireObject<StartProjectExportRequest>(raw, 'startProjectExport')),
 
     startProjectExportDialog: async (raw) => {
-      const req = requireObject<Omit<StartProjectExportRequest, 'path'> & { defaultName?: string }>(
-        raw,
-        'startProjectExportDialog',
-      );
+      const req = requireObject<StartProjectExportDialogRequest>(raw, 'startProjectExportDialog');
       const format = requireFormat(req.format, 'startProjectExportDialog');
       const projectPath = requirePath(req.projectPath, 'startProjectExportDialog: projectPath');
       const f = FORMATS[format];

@@ -71,7 +71,9 @@ import type {
   SoundFolderListing,
   StartBuildRequest,
   StartProjectExportRequest,
+  StartProjectExportDialogRequest,
   ProjectExportStatus,
+  Cancelled,
 } from './project';
 
 /** Removes a subscription. Calling it twice is harmless. */
@@ -153,9 +155,7 @@ export interface ActGuyApi {
   /** Exports every motion and alias of the project into the folder of `path`, as one unit; poll getProjectExportStatus. */
   startProjectExport(req: StartProjectExportRequest): Promise<ProjectExportStatus>;
   /** Shows a save dialog for a file in the folder to export into, then behaves as startProjectExport. */
-  startProjectExportDialog(
-    req: Omit<StartProjectExportRequest, 'path'> & { defaultName?: string },
-  ): Promise<ProjectExportStatus | { status: 'cancelled' }>;
+  startProjectExportDialog(req: StartProjectExportDialogRequest): Promise<ProjectExportStatus | Cancelled>;
   getProjectExportStatus(req: { exportId: string }): Promise<ProjectExportStatus>;
   /** Stops an export before its commit; nothing is written once this resolves with state 'cancelled'. */
   cancelProjectExport(req: { exportId: string }): Promise<ProjectExportStatus>;

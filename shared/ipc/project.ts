@@ -192,6 +192,16 @@ export interface StartProjectExportRequest {
   path: string;
 }
 
+/** The dialog asks for `path` itself, offering `defaultName` (the first motion's file) in the project's folder. */
+export interface StartProjectExportDialogRequest extends Omit<StartProjectExportRequest, 'path'> {
+  defaultName?: string;
+}
+
+/** A dialog the user closed without choosing. */
+export interface Cancelled {
+  status: 'cancelled';
+}
+
 export type ProjectExportState = 'exporting' | 'writing' | 'done' | 'failed' | 'cancelled';
 
 /** Where a whole-project export is: poll it with getProjectExportStatus. */
