@@ -63,6 +63,7 @@ import { openRecentFileOrRefuse, recentKindOfPath, recentPathProblem, type Recen
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
+import { createProjectExportHandlers } from './interchange/projectExportHandlers';
 import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
@@ -658,6 +659,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     }),
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
     ...createMshExportHandlers({ policy, dialogs, compress, documents, commit: ctx.mshCommit }),
+    // Project › Export All as MSH… / glTF…: every motion and alias into one folder, as one unit.
+    ...createProjectExportHandlers({ policy, dialogs, commit: ctx.mshCommit }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 

@@ -47,6 +47,8 @@ export const MENUS: readonly MenuModel[] = [
       { command: 'project.open', label: 'Open Project…' },
       { command: 'project.save', label: 'Save Project' },
       { command: 'project.build', label: 'Build Archives (.mar, .sar)…' },
+      { command: 'project.exportAllMsh', label: 'Export All as MSH…' },
+      { command: 'project.exportAllGltf', label: 'Export All as glTF…' },
       { command: 'sev.open', label: 'Open .sev…' },
       'separator',
       { slot: 'fileEnd' },

@@ -125,7 +125,7 @@ function builtWarnings(
   return shownBuildWarnings([...listedMessages(input, redact), ...report.slice(input.length)], reportPath);
 }
 
-function toBuildProblem(e: unknown): BuildProblem {
+export function toBuildProblem(e: unknown): BuildProblem {
   if (e instanceof FormatError) {
     const p: BuildProblem = { message: e.message, kind: e.kind };
     if (e.file !== undefined) p.file = e.file;

@@ -26,6 +26,8 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
+import { ProjectExportDialog } from '../project/ProjectExportDialog';
+import { closeProjectExportDialog } from '../project/projectExport';
 import {
   PANEL_MIN,
   PANEL_TITLES,
@@ -74,6 +76,12 @@ const DIALOGS: readonly { Dialog: () => ReactNode; name: string; closeSays: stri
     onClose: () => sessionStore.getState().picker?.resolve(null),
   },
   { Dialog: BuildDialog, name: 'Build archives dialog', closeSays: 'Close closes it', onClose: closeBuildDialog },
+  {
+    Dialog: ProjectExportDialog,
+    name: 'Export All dialog',
+    closeSays: 'Close closes it',
+    onClose: closeProjectExportDialog,
+  },
   {
     Dialog: ConfirmDialog,
     name: 'question',

@@ -50,6 +50,8 @@ function whyDisabled(id: MenuCommandId, hasMotion: boolean, readOnly: boolean): 
   // Looking for the .mar and .sar to export, a cold user found this item greyed with no word of how to get them.
   if (id === 'project.build')
     return 'Open a project first (File › Open Project…): the .mar and .sar are built from the motions and .sev files it lists';
+  if (id === 'project.exportAllMsh' || id === 'project.exportAllGltf')
+    return 'Open a project first (File › Open Project…): every motion it lists is exported into one folder';
   if (id === 'edit.undo') return 'Nothing to undo yet';
   if (id === 'edit.redo') return 'Nothing to redo';
   if (!hasMotion) return 'Open a motion first (File › Open…, Ctrl+O)';
@@ -78,6 +80,8 @@ const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
   'project.open': 'menu-open-project',
   'project.save': 'menu-save-project',
   'project.build': 'menu-build',
+  'project.exportAllMsh': 'menu-export-all-msh',
+  'project.exportAllGltf': 'menu-export-all-gltf',
   'sev.open': 'menu-open-sev',
   'edit.undo': 'menu-undo',
   'edit.redo': 'menu-redo',

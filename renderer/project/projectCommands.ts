@@ -1,5 +1,5 @@
 /**
- * The project's commands (File › Open Project…, Save Project, Build Archives…), its savable part and its share of
+ * The project's commands (File › Open Project…, Save Project, Build Archives…, Export All as MSH… / glTF…), its savable part and its share of
  * the tuner's Save: registered at start-up (renderer/app/features.ts).
  */
 import { registerCommands } from '../app/commandRegistry';
@@ -9,6 +9,7 @@ import { isProjectDirty, projectStore } from './projectStore';
 import { openProjectDialog, saveProject, saveProjectAndSev } from './projectFiles';
 import { storeTunerTolerances, tunerProjectMotion } from './projectMotions';
 import { buildArchives } from './projectBuild';
+import { exportAllMotions } from './projectExport';
 
 const hasProject = () => projectStore.getState().path !== null;
 
@@ -17,6 +18,8 @@ export function registerProjectCommands(): void {
     { id: 'project.open', run: () => openProjectDialog() },
     { id: 'project.save', run: () => saveProjectAndSev(), enabled: hasProject },
     { id: 'project.build', run: () => buildArchives(), enabled: hasProject },
+    { id: 'project.exportAllMsh', run: () => exportAllMotions('msh'), enabled: hasProject },
+    { id: 'project.exportAllGltf', run: () => exportAllMotions('gltf'), enabled: hasProject },
   ]);
   registerSavablePart({
     part: 'project',

@@ -264,6 +264,15 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const { documentId, source, mtnBytes, compress, scale } = req;
       return invoke('exportGltf', { documentId, source, mtnBytes, compress, scale, path: withExtension(path, 'glb') });
     },
+    // Project › Export All as MSH… / glTF… names a file in the folder to export into; main writes every motion's there.
+    startProjectExportDialog: async (req: InvokeArg<'startProjectExportDialog'>) => {
+      const [what, extension] = req.format === 'gltf' ? ['glTF', 'glb'] : ['MSH', 'res8'];
+      const title = `Export All as ${what}: name a file in the folder to export into`;
+      const path = await pick('save', title, [extension], req.defaultName);
+      if (!path) return { status: 'cancelled' };
+      const { projectPath, projectText, format } = req;
+      return invoke('startProjectExport', { projectPath, projectText, format, path });
+    },
     // File > Export MSH names the .res8; the .res19 and .nodes.json go beside it (main derives them).
     exportMshDialog: async (req: InvokeArg<'exportMshDialog'>) => {
       const path = await pick('save', 'Export MSH animation (.res8, .res19, .nodes.json)', ['res8'], req.defaultName);

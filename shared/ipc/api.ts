@@ -72,6 +72,10 @@ import type {
   SaveSevRequest,
   SoundFolderListing,
   StartBuildRequest,
+  StartProjectExportRequest,
+  StartProjectExportDialogRequest,
+  ProjectExportStatus,
+  Cancelled,
 } from './project';
 
 /** Removes a subscription. Calling it twice is harmless. */
@@ -152,6 +156,13 @@ export interface ActGuyApi {
   getBuildStatus(req: { buildId: string }): Promise<BuildStatus>;
   /** Stops a build; nothing is written once this resolves with state 'cancelled'. */
   cancelBuild(req: { buildId: string }): Promise<BuildStatus>;
+  /** Exports every motion and alias of the project into the folder of `path`, as one unit; poll getProjectExportStatus. */
+  startProjectExport(req: StartProjectExportRequest): Promise<ProjectExportStatus>;
+  /** Shows a save dialog for a file in the folder to export into, then behaves as startProjectExport. */
+  startProjectExportDialog(req: StartProjectExportDialogRequest): Promise<ProjectExportStatus | Cancelled>;
+  getProjectExportStatus(req: { exportId: string }): Promise<ProjectExportStatus>;
+  /** Stops an export before its commit; nothing is written once this resolves with state 'cancelled'. */
+  cancelProjectExport(req: { exportId: string }): Promise<ProjectExportStatus>;
   /** Sound files (.wav/.ogg/.mp3/.flac) in an allowed folder, named by SE name. */
   listSounds(req: { folder: string }): Promise<SoundFolderListing>;
   /** The bytes of one sound file (at most 16 MiB), for Web Audio's decodeAudioData. */
@@ -230,6 +241,10 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'startBuild',
   'getBuildStatus',
   'cancelBuild',
+  'startProjectExport',
+  'startProjectExportDialog',
+  'getProjectExportStatus',
+  'cancelProjectExport',
   'listSounds',
   'readSound',
   'importMotion',

@@ -44,6 +44,9 @@ export type MenuCommandId =
   | 'project.open'
   | 'project.save'
   | 'project.build'
+  /** Every motion and alias of the project as MSH animation / as glTF, into one folder (docs/interchange.md). */
+  | 'project.exportAllMsh'
+  | 'project.exportAllGltf'
   /** File › Open .sev…: a .sev with its motion, with or without a project. */
   | 'sev.open'
   /** The Events menu (shared/eventsMenu.ts): the SEV editor's actions on the open .sev, one undo step each. */

@@ -174,3 +174,51 @@ export interface SoundFolderListing {
   folder: string;
   sounds: { name: string; path: string; byteLength: number; extension: string }[];
 }
+
+/** What a whole-project export writes: every motion and alias as MSH animation, or as glTF (.glb). */
+export type ProjectExportFormat = 'msh' | 'gltf';
+
+/** Project › Export All as MSH… / glTF…: every motion and alias of the project into one folder, as one unit. */
+export interface StartProjectExportRequest {
+  /** Absolute path of the project file (relative paths in it resolve against its folder). */
+  projectPath: string;
+  /** The project as edited (may be unsaved); read as `actguy export-msh --project` reads the file. */
+  projectText: string;
+  format: ProjectExportFormat;
+  /**
+   * A file in the folder to export into, as the save picker named it (`walk.res8`, `walk.glb`): its folder is the
+   * export's. The dialog member asks for it.
+   */
+  path: string;
+}
+
+/** The dialog asks for `path` itself, offering `defaultName` (the first motion's file) in the project's folder. */
+export interface StartProjectExportDialogRequest extends Omit<StartProjectExportRequest, 'path'> {
+  defaultName?: string;
+}
+
+/** A dialog the user closed without choosing. */
+export interface Cancelled {
+  status: 'cancelled';
+}
+
+export type ProjectExportState = 'exporting' | 'writing' | 'done' | 'failed' | 'cancelled';
+
+/** Where a whole-project export is: poll it with getProjectExportStatus. */
+export interface ProjectExportStatus {
+  exportId: string;
+  format: ProjectExportFormat;
+  state: ProjectExportState;
+  /** The folder it writes into. */
+  folder: string;
+  /** Entries (motions, then aliases) exported so far, and how many there are (0 until the project read). */
+  done: number;
+  count: number;
+  /** The entry being exported, or null. */
+  current: string | null;
+  /** State 'done': every file written, with its size, entry by entry. */
+  written: { name: string; of?: string; files: { path: string; bytes: number }[] }[];
+  /** State 'failed': every problem; nothing was written. */
+  errors: BuildProblem[];
+  warnings: string[];
+}

@@ -53,6 +53,19 @@ export interface MshExportFiles {
   nodeShares?: number;
 }
 
+/** A motion's MSH fit with its two payloads written: what the three files are made from, under any name. */
+export interface MshFit {
+  result: ReturnType<typeof exportMshAnimation>;
+  resources: ReturnType<typeof writeMshResources>;
+  options: MshExportOptions;
+}
+
+/** Fits `motion`'s nodes and writes the payloads (the costly part of an export, done once for a motion and its aliases). */
+export function fitMsh(motion: Motion, options: MshExportOptions, fits?: MshNodeFit[]): MshFit {
+  const result = exportMshAnimation(motion, options, fits);
+  return { result, resources: writeMshResources(result.animation), options };
+}
+
 /**
  * Exports `motion` and serialises the three files. `source` is recorded in the
  * .nodes.json as the motion it came from; `baseName` is the prefix's file name
@@ -64,8 +77,12 @@ export function exportMshFiles(
   names: { source: string; baseName: string },
   fits?: MshNodeFit[],
 ): MshExportFiles {
-  const result = exportMshAnimation(motion, options, fits);
-  const resources = writeMshResources(result.animation);
+  return mshFilesOfFit(fitMsh(motion, options, fits), names);
+}
+
+/** The three files of a fit under `names` (exportMshFiles). */
+export function mshFilesOfFit(fit: MshFit, names: { source: string; baseName: string }): MshExportFiles {
+  const { result, resources, options } = fit;
   const overrides = options.rotationToleranceOverridesDeg ?? {};
   const nodes = mshNodesJson(
     result,

@@ -10,14 +10,23 @@ import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import { EXIT_OK, type CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
+import { refuseWithProject, runProjectExport } from '../projectExport';
 
 export const exportGltfCommand: CliCommand = {
   name: 'export-gltf',
-  usage: 'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet]',
+  usage:
+    'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet] | export-gltf --project P.actguy.json -o DIR [--scale S] [--no-mesh] [--quiet]',
   summary:
-    'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation',
+    'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation; ' +
+    '--project: every motion and alias of the project (resampled as the build does) as DIR/<name>.glb, written as one unit (docs/cli.md#whole-project-export)',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name'], ['no-mesh', 'quiet'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name', 'project'], ['no-mesh', 'quiet'], { out: 'o' });
+    if (args.options.has('project')) {
+      refuseWithProject(args, ['skeleton', 'name']);
+      return runProjectExport(args, 'gltf', {
+        glb: { scale: positiveNumberOption(args, 'scale', 1), boneMesh: !args.options.has('no-mesh') },
+      });
+    }
     const input = singlePositional(args, 'input .mt3 or .mtn');
     const output = requiredOption(args, 'o', 'OUT.glb');
     const scale = positiveNumberOption(args, 'scale', 1);

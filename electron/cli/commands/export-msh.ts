@@ -1,20 +1,14 @@
-import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { inFile } from '../../../shared/errors';
 import { exportMshFiles, mshFilesOf } from '../../../shared/msh/files';
-import type { MshExportOptions, MshNodeFit } from '../../../shared/msh/export';
+import type { MshExportOptions } from '../../../shared/msh/export';
 import { readMtn } from '../../../shared/mtn/read';
 import { commitOutputs } from '../../build/commit';
 import { markMshOutputs } from '../../build/mshOutputKinds';
-import {
-  answerPoolRequest,
-  defaultJobs,
-  defaultPoolWorkerPath,
-  mshFitsInShares,
-  SHARE_MIN_MTN_BYTES,
-  workerCompressor,
-} from '../../build/compressPool';
+import { defaultJobs } from '../../build/compressPool';
+import { mshFitter } from '../../build/projectExport';
+import { refuseWithProject, runProjectExport } from '../projectExport';
 import { readBinaryFile } from '../../io/readBinary';
 import { refuseOutputClashes } from '../../pathIdentity';
 import {
@@ -33,12 +27,19 @@ import { jointOverrides } from '../args';
 export const exportMshCommand: CliCommand = {
   name: 'export-msh',
   usage:
-    'export-msh IN.mtn -o OUT_PREFIX [--pos-tol U] [--rot-tol DEG] [--joint-rot-tol J=DEG,...] [--jobs N] [--quiet]',
+    'export-msh IN.mtn -o OUT_PREFIX [--pos-tol U] [--rot-tol DEG] [--joint-rot-tol J=DEG,...] [--jobs N] [--quiet] | export-msh --project P.actguy.json -o DIR [--jobs N] [--quiet]',
   summary:
     'export an .mtn as MSH animation: OUT_PREFIX.res8 (key pool), .res19 (frame map) and .nodes.json (per node: name, parent, anim_map_start, fallback_key; resource attributes); ' +
-    "a long motion's nodes are fitted in N shares (this thread and N-1 worker threads, default: the cores), the same bytes",
+    "a long motion's nodes are fitted in N shares (this thread and N-1 worker threads, default: the cores), the same bytes; " +
+    "--project: every motion and alias of the project, each with the project's tolerances, as DIR/<name>.res8, .res19, .nodes.json, written as one unit (docs/cli.md#whole-project-export)",
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'joint-rot-tol', 'jobs'], ['quiet'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'joint-rot-tol', 'jobs', 'project'], ['quiet'], {
+      out: 'o',
+    });
+    if (args.options.has('project')) {
+      refuseWithProject(args, ['pos-tol', 'rot-tol', 'joint-rot-tol']);
+      return runProjectExport(args, 'msh', { jobs: jobsOption(args) });
+    }
     const input = singlePositional(args, 'input .mtn');
     const prefix = requiredOption(args, 'o', 'OUT_PREFIX');
     const tol = (name: string, fallback: number) => {
@@ -105,25 +106,12 @@ export const exportMshCommand: CliCommand = {
   },
 };
 
-/**
- * A long motion's node fits in `jobs` shares, one on this thread and the others on worker threads (the pool of
- * `actguy build`, docs/compression.md "Jobs"), or null to fit every node here: one job, a motion under
- * SHARE_MIN_MTN_BYTES, no worker bundle beside the CLI, or a share that failed (whose error the one-thread fit
- * then reports). The files are those of one thread either way.
- */
-async function fitsInShares(
-  mtn: Uint8Array,
-  options: MshExportOptions,
-  nodes: number,
-  jobs: number,
-): Promise<MshNodeFit[] | null> {
-  const workerPath = defaultPoolWorkerPath();
-  if (jobs < 2 || mtn.byteLength < SHARE_MIN_MTN_BYTES || !existsSync(workerPath)) return null;
-  const pool = workerCompressor(workerPath, jobs, answerPoolRequest);
+/** fitsInShares as the project export runs it (projectExport.ts mshFitter), one pool for this one motion. */
+async function fitsInShares(mtn: Uint8Array, options: MshExportOptions, nodes: number, jobs: number) {
+  const fitter = mshFitter(jobs, mtn.byteLength);
   try {
-    pool.start!();
-    return await mshFitsInShares(pool, mtn, options, nodes);
+    return await fitter.fits(mtn, options, nodes);
   } finally {
-    await pool.close();
+    await fitter.close();
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * File › Export All as glTF… / Export All as MSH… on the sample project: every motion and alias into the folder the
+ * save picker names, progress per motion, Cancel that leaves nothing written, and the dialog listing every file
+ * written (docs/interchange.md, "Whole project").
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+import { chooseFile, openProject, openSampleProject } from './sev-ui';
+import { parseMshNodesJson } from '../shared/msh/nodesJson';
+import { readGltfContainer } from '../shared/interchange/gltf/glb';
+
+const ENTRIES = ['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'];
+
+test('Export All writes every motion and alias as glTF and as MSH, and Cancel writes nothing', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.setTimeout(240_000);
+  await openSampleProject(page, workspace, electronApp);
+  const dialog = page.getByTestId('project-export-dialog');
+  const state = dialog.getByTestId('project-export-state');
+  const menuItem = (id: string) => async () => {
+    await page.getByTestId('menu-file').click();
+    await page.getByTestId(id).click();
+  };
+
+  // glTF: one .glb per entry, named after it, in the folder of the file named in the picker.
+  await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', menuItem('menu-export-all-gltf'));
+  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
+  await expect(state).toHaveText(`Exported 4 motions and 1 alias as glTF into ${workspace.dir}, as one unit.`);
+  await expect(dialog.getByTestId('project-export-written')).toContainText('walk_slow (alias of walk)');
+  for (const name of ENTRIES) {
+    const path = workspace.path(`${name}.glb`);
+    expect(existsSync(path), name).toBe(true);
+    expect(readGltfContainer(new Uint8Array(readFileSync(path))).json.animations?.[0]?.name).toBe(name);
+  }
+  for (const [w, h] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width: w, height: h });
+    await saveScreenshot(`project-export-gltf-done-${w}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await dialog.getByTestId('project-export-close').click();
+  await expect(dialog).toHaveCount(0);
+
+  // MSH to the end: three files an entry, the alias's payloads named after it.
+  await chooseFile(page, electronApp, workspace, 'walk.res8', 'save', menuItem('menu-export-all-msh'));
+  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
+  await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
+  for (const name of ENTRIES) {
+    const nodes = parseMshNodesJson(readFileSync(workspace.path(`${name}.nodes.json`), 'utf8'), name);
+    expect([nodes.res8File, nodes.res19File]).toEqual([`${name}.res8`, `${name}.res19`]);
+  }
+  await saveScreenshot('project-export-msh-done-1280');
+  await dialog.getByTestId('project-export-close').click();
+
+  // MSH, cancelled while it fits: a project of 20 entries of the CMU capture, Cancel pressed once the second is under
+  // way (each fit takes a while: far more than the press). Nothing is written.
+  const many = {
+    version: 1,
+    motions: Array.from({ length: 20 }, (_, k) => ({ name: `cmu_${k}`, mtn: 'cmu_01_01.mtn' })),
+    outputs: { mar: 'many.mar', sar: 'many.sar' },
+  };
+  writeFileSync(workspace.path('many.actguy.json'), JSON.stringify(many));
+  await openProject(page, electronApp, workspace, 'many.actguy.json');
+  await expect(page.getByTestId('project-motion')).toHaveCount(20);
+  await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'save', menuItem('menu-export-all-msh'));
+  await expect(state).toContainText(/Exporting motion ([2-9]|1[0-9]) of 20/);
+  await expect(dialog.getByTestId('project-export-progress')).toBeVisible();
+  await saveScreenshot('project-export-msh-running');
+  await dialog.getByTestId('project-export-cancel').click();
+  await expect(state).toHaveAttribute('data-state', 'cancelled');
+  await expect(state).toHaveText('Cancelled: nothing was written.');
+  expect(readdirSync(workspace.dir).filter((f) => /^cmu_\d+\.(res8|res19|nodes\.json)$/.test(f))).toEqual([]);
+  await dialog.getByTestId('project-export-close').click();
+  expect(pageErrors).toEqual([]);
+});

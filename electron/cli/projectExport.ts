@@ -1,0 +1,90 @@
+/**
+ * `actguy export-msh --project P -o DIR` and `actguy export-gltf --project P -o DIR`: every motion and alias of a
+ * project, one output set each named after it, committed as one unit (electron/build/projectExport.ts,
+ * docs/cli.md#whole-project-export).
+ */
+import { exportProject, type ProjectExportFormat } from '../build/projectExport';
+import { diagnosticLines } from '../build/inputs';
+import { requiredOption, stringOption, UsageError, type ParsedArgs } from './args';
+import { EXIT_FAILED, EXIT_OK } from './command';
+import { onInterrupt } from './interrupt';
+
+/** Entry lines printed at most; the rest are counted in one line (a project of 1,000 motions prints 21 lines). */
+const LISTED_ENTRIES = 20;
+
+/** The options the single export takes that a project export does not: each motion brings its own. */
+export function refuseWithProject(args: ParsedArgs, notWith: readonly string[]): string {
+  const project = stringOption(args, 'project')!;
+  if (args.positionals.length)
+    throw new UsageError(
+      `--project exports every motion of the project: give no input file as well (got ${args.positionals.join(' ')})`,
+    );
+  for (const o of notWith)
+    if (args.options.has(o))
+      throw new UsageError(`--${o} does not apply with --project: each motion takes its own settings from the project`);
+  return project;
+}
+
+export async function runProjectExport(
+  args: ParsedArgs,
+  format: ProjectExportFormat,
+  extra: { jobs?: number; glb?: { scale: number; boneMesh: boolean } } = {},
+): Promise<number> {
+  const project = stringOption(args, 'project')!;
+  const dir = requiredOption(args, 'o', 'DIR');
+  const quiet = args.options.has('quiet');
+  let committed: string[] | undefined;
+  // Ctrl+C: handled between motions and while the pool fits, before the one commit (synchronous, as the build's).
+  const interruption = onInterrupt(() =>
+    committed
+      ? `the export was committed before the signal: ${committed.length} files written in ${dir}`
+      : `nothing was written in ${dir}, and no temp file is left`,
+  );
+  let outcome;
+  try {
+    outcome = await exportProject(project, format, dir, {
+      ...extra,
+      checkpoint: () => interruption.checkpoint(),
+      onCommitted: (paths) => (committed = paths),
+    });
+  } finally {
+    interruption.dispose();
+  }
+  if (!outcome.ok) {
+    console.error(
+      [
+        ...diagnosticLines(outcome.errors, outcome.warnings),
+        `${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`,
+      ].join('\n'),
+    );
+    return EXIT_FAILED;
+  }
+  const warned = [
+    ...diagnosticLines([], outcome.warnings),
+    ...outcome.entries.flatMap((e) => e.warnings.map((w) => `warning: ${e.name}: ${w}`)),
+    ...(outcome.note ? [`note: ${outcome.note}`] : []),
+  ];
+  if (warned.length)
+    console.error(
+      [
+        ...warned.slice(0, LISTED_ENTRIES),
+        ...(warned.length > LISTED_ENTRIES ? [`… and ${warned.length - LISTED_ENTRIES} more warnings`] : []),
+      ].join('\n'),
+    );
+  if (!quiet) {
+    const lines = outcome.entries.map(
+      (e) => `${e.name}${e.of ? ` (alias of ${e.of})` : ''}: ${e.files.join(', ')} (${e.bytes} bytes)`,
+    );
+    const aliases = outcome.entries.filter((e) => e.of).length;
+    console.log(
+      [
+        ...lines.slice(0, LISTED_ENTRIES),
+        ...(lines.length > LISTED_ENTRIES ? [`… and ${lines.length - LISTED_ENTRIES} more`] : []),
+        `exported ${outcome.entries.length - aliases} motion${outcome.entries.length - aliases === 1 ? '' : 's'}` +
+          (aliases ? ` and ${aliases} alias${aliases === 1 ? '' : 'es'}` : '') +
+          ` as ${format === 'msh' ? 'MSH' : 'glTF'} into ${dir}: ${outcome.written.length} files, written as one unit`,
+      ].join('\n'),
+    );
+  }
+  return EXIT_OK;
+}

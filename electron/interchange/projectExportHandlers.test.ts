@@ -1,0 +1,110 @@
+/**
+ * Project › Export All in main (projectExportHandlers.ts): the page names what is read and written, so both pass the
+ * path policy; Cancel before the commit leaves nothing written; a finished export lists every file with its size.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ProjectExportStatus } from '../../shared/ipc/project';
+import type { DialogPort } from '../dialogPort';
+import { createPathPolicy } from '../pathPolicy';
+import { createProjectExportHandlers } from './projectExportHandlers';
+
+const root = mkdtempSync(join(tmpdir(), 'actguy-export-all-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const workspace = join(root, 'ws');
+const outside = join(root, 'outside');
+mkdirSync(workspace);
+mkdirSync(outside);
+// The picker names a file in a folder that exists (the policy refuses a path in one that does not).
+for (const d of ['gl', 'm', 'c']) mkdirSync(join(workspace, d));
+copyFileSync(join(__dirname, '..', '..', 'assets', 'walk.mtn'), join(workspace, 'walk.mtn'));
+copyFileSync(join(__dirname, '..', '..', 'assets', 'walk.mtn'), join(outside, 'secret.mtn'));
+const projectPath = join(workspace, 'p.actguy.json');
+const text = (mtn: string) =>
+  JSON.stringify({
+    version: 1,
+    motions: [{ name: 'walk', mtn }],
+    aliases: [{ name: 'walk_slow', target: 'walk' }],
+    outputs: { mar: 'stage.mar', sar: 'stage.sar' },
+  });
+writeFileSync(projectPath, text('walk.mtn'));
+
+function handlers() {
+  const policy = createPathPolicy();
+  policy.allowTree(workspace);
+  const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
+  return createProjectExportHandlers({ policy, dialogs });
+}
+
+async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus): Promise<ProjectExportStatus> {
+  while (s.state === 'exporting' || s.state === 'writing') {
+    await new Promise((r) => setTimeout(r, 10));
+    s = await h.getProjectExportStatus({ exportId: s.exportId });
+  }
+  return s;
+}
+
+describe('Export All in main', () => {
+  it('exports every entry into the folder of the named file and lists each file with its size', async () => {
+    const h = handlers();
+    const s = await finished(
+      h,
+      await h.startProjectExport({
+        projectPath,
+        projectText: text('walk.mtn'),
+        format: 'gltf',
+        path: join(workspace, 'gl', 'x.glb'),
+      }),
+    );
+    expect(s.errors.map((e) => e.message)).toEqual([]);
+    expect(s.state).toBe('done');
+    expect(s.written.map((e) => [e.name, e.of, e.files.map((f) => f.path)])).toEqual([
+      ['walk', undefined, [join(workspace, 'gl', 'walk.glb')]],
+      ['walk_slow', 'walk', [join(workspace, 'gl', 'walk_slow.glb')]],
+    ]);
+    expect(s.written[0].files[0].bytes).toBeGreaterThan(1000);
+  });
+
+  it('refuses to write outside what the policy allows, and to read a file it does not allow; nothing is written', async () => {
+    const h = handlers();
+    const out = await finished(
+      h,
+      await h.startProjectExport({
+        projectPath,
+        projectText: text('walk.mtn'),
+        format: 'msh',
+        path: join(outside, 'walk.res8'),
+      }),
+    );
+    expect(out.state).toBe('failed');
+    expect(out.errors[0].message).toContain('walk.res8');
+    const read = await finished(
+      h,
+      await h.startProjectExport({
+        projectPath,
+        projectText: text('../outside/secret.mtn'),
+        format: 'msh',
+        path: join(workspace, 'm', 'walk.res8'),
+      }),
+    );
+    expect(read.state).toBe('failed');
+    expect(read.errors.map((e) => e.message).join('\n')).toContain('ActGuy refused to read');
+    expect(readdirSync(outside)).toEqual(['secret.mtn']);
+    expect(readdirSync(join(workspace, 'm'))).toEqual([]);
+  });
+
+  it('Cancel before the commit: the export says cancelled and nothing is written', async () => {
+    const h = handlers();
+    const started = await h.startProjectExport({
+      projectPath,
+      projectText: text('walk.mtn'),
+      format: 'msh',
+      path: join(workspace, 'c', 'walk.res8'),
+    });
+    const cancelled = await h.cancelProjectExport({ exportId: started.exportId });
+    expect(cancelled.state).toBe('cancelled');
+    expect(readdirSync(join(workspace, 'c'))).toEqual([]);
+  });
+});

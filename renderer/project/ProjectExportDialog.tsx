@@ -1,0 +1,120 @@
+import { useStore } from 'zustand';
+import { Modal } from '../components/Modal';
+import { basenameOf } from '../../shared/project/paths';
+import { exactBytes, sizeText } from './byteSize';
+import {
+  cancelProjectExport,
+  closeProjectExportDialog,
+  entriesText,
+  exportRunning,
+  projectExportStore,
+} from './projectExport';
+
+const FORMAT_NAME = { msh: 'MSH', gltf: 'glTF' } as const;
+
+/** The Export All dialog: progress per motion, Cancel until the commit, then every file written or every problem. */
+export function ProjectExportDialog() {
+  const s = useStore(projectExportStore, (st) => st.status);
+  if (!s) return null;
+  const running = exportRunning(s);
+  const what = FORMAT_NAME[s.format];
+  const stateText = {
+    exporting: s.count ? `Exporting motion ${Math.min(s.done + 1, s.count)} of ${s.count}…` : 'Reading the project…',
+    writing: `Writing ${s.count} motions' files as one unit…`,
+    done: `Exported ${entriesText(s.written)} as ${what} into ${s.folder}, as one unit.`,
+    failed: 'Export refused: nothing was written.',
+    cancelled: 'Cancelled: nothing was written.',
+  }[s.state];
+  return (
+    <Modal
+      title={`Export All as ${what}`}
+      focusHeading={running}
+      focusKey={running}
+      testId="project-export-dialog"
+      className="build-dialog"
+      onEscape={running ? undefined : closeProjectExportDialog}
+      buttons={
+        running ? (
+          <button
+            type="button"
+            onClick={() => void cancelProjectExport()}
+            data-testid="project-export-cancel"
+            disabled={s.state === 'writing'}
+            title={
+              s.state === 'writing'
+                ? 'The files are being written as one unit: too late to cancel'
+                : 'Stop; nothing is written'
+            }
+          >
+            Cancel
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={closeProjectExportDialog}
+            data-testid="project-export-close"
+            data-autofocus
+          >
+            Close
+          </button>
+        )
+      }
+    >
+      <p data-testid="project-export-state" data-state={s.state} className={s.state === 'failed' ? 'bad' : ''}>
+        {stateText}
+        {s.current && running && <span className="dim"> {s.current}</span>}
+      </p>
+      {running && (
+        <progress
+          data-testid="project-export-progress"
+          max={Math.max(1, s.count)}
+          value={s.state === 'writing' ? s.count : s.done}
+          aria-label={`Motions exported: ${s.done} of ${s.count}`}
+        />
+      )}
+      {s.state === 'done' && (
+        <table className="build-table" data-testid="project-export-written">
+          <thead>
+            <tr>
+              <th>Motion</th>
+              <th>Files written</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.written.map((e) => (
+              <tr key={e.name} data-testid="project-export-row">
+                <td>
+                  {e.name}
+                  {e.of && <span className="dim"> (alias of {e.of})</span>}
+                </td>
+                <td>
+                  {e.files.map((f) => (
+                    <span key={f.path} title={`${f.path}: ${exactBytes(f.bytes)}`}>
+                      {basenameOf(f.path)} ({sizeText(f.bytes)}){' '}
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {s.errors.length > 0 && (
+        <ul className="build-errors" data-testid="project-export-errors">
+          {s.errors.map((e, k) => (
+            <li key={k}>{e.message}</li>
+          ))}
+        </ul>
+      )}
+      {s.warnings.length > 0 && (
+        <ul className="build-warnings" data-testid="project-export-warnings">
+          {s.warnings.slice(0, 20).map((w, k) => (
+            <li key={k}>{w}</li>
+          ))}
+          {s.warnings.length > 20 && <li>… and {s.warnings.length - 20} more</li>}
+        </ul>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Project › Export All as MSH… / Export All as glTF…: every motion and alias of the open project into one folder
+ * (main: electron/interchange/projectExportHandlers.ts, the code of `actguy export-msh --project`), with progress per
+ * motion, a Cancel that leaves nothing written, and a result listing every file written.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { ProjectExportFormat, ProjectExportStatus } from '../../shared/ipc';
+import { requireApi } from '../app/appApi';
+import { message, notify } from './projectMessages';
+import { projectStore } from './projectStore';
+
+export interface ProjectExportState {
+  /** The export shown in the dialog; null: no dialog. */
+  status: ProjectExportStatus | null;
+}
+
+export const projectExportStore = createStore<ProjectExportState>()(() => ({ status: null }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** "4 motions and 1 alias": what an export's entries are. */
+export function entriesText(written: readonly { of?: string }[]): string {
+  const aliases = written.filter((e) => e.of !== undefined).length;
+  const motions = written.length - aliases;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return plural(motions, 'motion', 'motions') + (aliases ? ` and ${plural(aliases, 'alias', 'aliases')}` : '');
+}
+
+/** Whether an export in this state may still end otherwise (the dialog shows Cancel, not Close). */
+export const exportRunning = (s: ProjectExportStatus | null): boolean =>
+  !!s && (s.state === 'exporting' || s.state === 'writing');
+
+/** Asks for the folder, then exports every motion and alias there, polling until it ends. */
+export async function exportAllMotions(format: ProjectExportFormat): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path || exportRunning(projectExportStore.getState().status)) return;
+  const first = p.json?.motions[0]?.name;
+  try {
+    const started = await requireApi().startProjectExportDialog({
+      projectPath: p.path,
+      projectText: p.text,
+      format,
+      ...(first && { defaultName: `${first}.${format === 'gltf' ? 'glb' : 'res8'}` }),
+    });
+    if ('status' in started) return;
+    let s: ProjectExportStatus = started;
+    projectExportStore.setState({ status: s });
+    while (exportRunning(s)) {
+      await sleep(80);
+      s = await requireApi().getProjectExportStatus({ exportId: s.exportId });
+      // A closed dialog (after Cancel) stops showing it.
+      if (projectExportStore.getState().status?.exportId === s.exportId) projectExportStore.setState({ status: s });
+    }
+    if (s.state === 'done') {
+      const files = s.written.reduce((n, e) => n + e.files.length, 0);
+      const what = format === 'gltf' ? 'glTF' : 'MSH';
+      notify('info', `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files.`);
+    }
+  } catch (e) {
+    notify('error', `Export All failed: ${message(e)}`);
+  }
+}
+
+/** The dialog's Cancel: the export stops before its commit; nothing is written. */
+export async function cancelProjectExport(): Promise<void> {
+  const s = projectExportStore.getState().status;
+  if (!s) return;
+  try {
+    projectExportStore.setState({ status: await requireApi().cancelProjectExport({ exportId: s.exportId }) });
+  } catch (e) {
+    notify('error', `Cancel failed: ${message(e)}`);
+  }
+}
+
+export function closeProjectExportDialog(): void {
+  projectExportStore.setState({ status: null });
+}
