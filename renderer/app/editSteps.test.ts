@@ -405,6 +405,7 @@ const NOT_EDITS: Record<string, string> = {
   'budget.budgetUse': 'a question',
   'budget.parseBudgetInput': 'a question',
   'budget.budgetFieldText': 'a question',
+  'budget.budgetLooseningNote': 'a question (the words of the build dialog)',
   'defaultTolerances.sameTolerances': 'a question',
   'defaultTolerances.defaultsLabel': 'a name',
   'defaultTolerances.resetDefaultsHistoryForTests': 'tests only',
