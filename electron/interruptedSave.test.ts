@@ -99,3 +99,30 @@ describe("a motion's Save killed past its commit point", () => {
     expect(built.ok).toBe(true);
   }, 60_000);
 });
+
+// Mutation audit, round 3 (docs/testing.md): finishInterruptedSave looking beside the path as given, before the
+// policy's check, answered an open of a path never granted with the words about the journal beside it: whether a
+// file is there, in a folder the window may not read, is not the page's to learn.
+describe('an open of a path the window may not read', () => {
+  it('is refused by the policy first: nothing beside it is looked at or named', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-interrupted-elsewhere-'));
+    try {
+      const mtn = join(elsewhere, 'walk.mtn');
+      cpSync(join(ws, 'walk.mtn'), mtn);
+      writeFileSync(`${mtn}${COMMIT_JOURNAL_SUFFIX}`, '{}');
+      const handlers = testHandlers({
+        app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+        compress: compress(),
+      });
+      const refused = await handlers.openMotion({ path: mtn }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(refused?.name).toBe('PathNotAllowedError');
+      expect(refused?.message).not.toContain(COMMIT_JOURNAL_SUFFIX);
+      expect(readFileSync(`${mtn}${COMMIT_JOURNAL_SUFFIX}`, 'utf8')).toBe('{}');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
