@@ -345,6 +345,41 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  // Mutation audit, round 3 (docs/testing.md): the copy kept beside an .mtn the window only reads (the start-up
+  // sample) passed every test without `policy.mayWrite`: nothing may be written in a folder the window only reads.
+  it('keeps no copy beside a motion the window only reads, and says what to do', async () => {
+    const sample = join(ws, 'sample', 'walk.mtn');
+    mkdirSync(join(ws, 'sample'));
+    cpSync(mtn, sample);
+    const reader = testHandlers({
+      app: { samplePath: sample, startupPath: sample, workspaceRoot: null },
+      compress: compress(),
+      checkMotion: inProcessMotionChecker,
+    });
+    const { documentId, mtnBytes } = await openedMotion(reader, sample);
+    await expect(reader.keepMotionCopy({ documentId, mtnBytes })).rejects.toThrow(
+      'Could not keep a copy of walk: a copy is kept only beside an .mtn this window saves; keep your edits with Save As',
+    );
+    expect(readdirSync(join(ws, 'sample'))).toEqual(['walk.mtn']);
+  });
+
+  // Mutation audit, round 3: without the look at the tuning file's name, a link there failed the copy (its .mtn made
+  // and removed again) instead of passing over to the next name.
+  it('a link at the name of the copy’s tuning file alone passes over that name too', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stampOf = (d: Date) =>
+      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+    const target = join(ws, 'elsewhere.json');
+    const now = Date.now();
+    for (let s = 0; s < 5; s++)
+      symlinkSync(target, tuningPathOf(join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`)));
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
+    expect(kept.path).toMatch(/ 2\)\.mtn$/);
+    expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('keeps nothing of bytes that are not a motion, and says so', async () => {
     const { documentId } = await opened();
     const before = readdirSync(ws).sort();
