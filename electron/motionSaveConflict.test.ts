@@ -31,6 +31,7 @@ import { ChangedOnDiskError, LoadedFiles } from './loadedFiles';
 import { createBackupStore } from './unsavedBackups';
 import { inProcessMotionChecker, type MotionChecker } from './motionCheckJob';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { asyncWriteIo } from './fsutil';
 
 const compress = useCompressClientPerTest();
 let ws: string;
@@ -378,6 +379,28 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
     expect(kept.path).toMatch(/ 2\)\.mtn$/);
     expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
     expect(existsSync(target)).toBe(false);
+  });
+
+  // Mutation audit, round 3: the copy is the pair or nothing; without the removal of its .mtn when its tuning file
+  // fails, a copy without its tuning was left (and reopened with the motion's defaults).
+  it('a tuning file that cannot be written takes the copy’s .mtn with it', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const before = readdirSync(ws).sort();
+    const open = asyncWriteIo.open;
+    let opens = 0;
+    asyncWriteIo.open = (p, flags, mode) =>
+      ++opens === 2
+        ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }))
+        : open(p, flags, mode);
+    try {
+      await expect(handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE })).rejects.toThrow(
+        /its tuning file: .*; nothing was kept$/,
+      );
+    } finally {
+      asyncWriteIo.open = open;
+    }
+    expect(opens).toBe(2);
+    expect(readdirSync(ws).sort()).toEqual(before);
   });
 
   it('keeps nothing of bytes that are not a motion, and says so', async () => {
