@@ -16,6 +16,7 @@ import { buildProject } from './build/build';
 import { COMMIT_JOURNAL_SUFFIX, commitOutputs } from './build/commit';
 import { inProcessCompressor } from './build/compressPool';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { createRecentFilesStore } from './recentFiles';
 
 const compress = useCompressClientPerTest();
 let ws: string;
@@ -125,4 +126,20 @@ describe('an open of a path the window may not read', () => {
       rmSync(elsewhere, { recursive: true, force: true });
     }
   });
+});
+
+// Mutation audit, round 3 (docs/testing.md): a motion listed in Open Recent is judged on the descriptor the open reads;
+// when its open finishes an interrupted Save, that descriptor is the file from before the Save, so it is judged again.
+// Without that, the page showed the motion the Save replaced while the new one lay on disk.
+describe('a listed motion whose open finishes an interrupted Save', () => {
+  it('shows the motion the Save wrote, not the one its first look judged', async () => {
+    const mtn = join(ws, 'walk.mtn');
+    const newer = saveKilledPastCommitPoint(mtn);
+    const recent = createRecentFilesStore(null);
+    recent.add({ path: mtn, name: 'walk', kind: 'mtn' });
+    const handlers = testHandlers({ app: { workspaceRoot: null }, compress: compress(), recent });
+    const opened = await openedMotion(handlers, mtn);
+    expect(opened.recovered).toMatch(/^walk\.mtn: an interrupted save was completed/);
+    expect(Buffer.from(opened.mtnBytes).equals(Buffer.from(newer))).toBe(true);
+  }, 60_000);
 });
