@@ -302,6 +302,15 @@ describe('the commit of a pair refused at its commit point', () => {
 });
 
 describe('the copy a Reload from disk keeps of the edits it drops', () => {
+  /** The names the Reload's copy of walk.mtn takes in each of the next five seconds (its first try each second). */
+  const nextCopyNames = (): string[] => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stampOf = (d: Date) =>
+      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+    const now = Date.now();
+    return [0, 1, 2, 3, 4].map((s) => join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+  };
+
   it('writes the edits and their tuning as new files beside the motion, touching nothing there, listed as recent', async () => {
     const { documentId, mtnBytes } = await opened();
     const theirs = flipped(mtn);
@@ -332,14 +341,9 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
 
   it('never writes through whatever lies at a name it would take: a link there is passed over, its target not made', async () => {
     const { documentId, mtnBytes } = await opened();
-    const two = (n: number) => String(n).padStart(2, '0');
-    const stampOf = (d: Date) =>
-      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
     // A dangling link at the copy's name for each of the next seconds, leading to a file that must not be made.
     const target = join(ws, 'elsewhere.mtn');
-    const now = Date.now();
-    for (let s = 0; s < 5; s++)
-      symlinkSync(target, join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+    for (const name of nextCopyNames()) symlinkSync(target, name);
     const kept = await handlers.keepMotionCopy({ documentId, mtnBytes });
     expect(kept.path).toMatch(/ 2\)\.mtn$/);
     expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
@@ -368,13 +372,8 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
   // and removed again) instead of passing over to the next name.
   it('a link at the name of the copy’s tuning file alone passes over that name too', async () => {
     const { documentId, mtnBytes } = await opened();
-    const two = (n: number) => String(n).padStart(2, '0');
-    const stampOf = (d: Date) =>
-      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
     const target = join(ws, 'elsewhere.json');
-    const now = Date.now();
-    for (let s = 0; s < 5; s++)
-      symlinkSync(target, tuningPathOf(join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`)));
+    for (const name of nextCopyNames()) symlinkSync(target, tuningPathOf(name));
     const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
     expect(kept.path).toMatch(/ 2\)\.mtn$/);
     expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
