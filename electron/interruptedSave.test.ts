@@ -16,6 +16,7 @@ import { buildProject } from './build/build';
 import { COMMIT_JOURNAL_SUFFIX, commitOutputs } from './build/commit';
 import { inProcessCompressor } from './build/compressPool';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { createRecentFilesStore } from './recentFiles';
 
 const compress = useCompressClientPerTest();
 let ws: string;
@@ -97,5 +98,48 @@ describe("a motion's Save killed past its commit point", () => {
     const built = await build();
     expect(messages(built)).toBe('');
     expect(built.ok).toBe(true);
+  }, 60_000);
+});
+
+// Mutation audit, round 3 (docs/testing.md): finishInterruptedSave looking beside the path as given, before the
+// policy's check, answered an open of a path never granted with the words about the journal beside it: whether a
+// file is there, in a folder the window may not read, is not the page's to learn.
+describe('an open of a path the window may not read', () => {
+  it('is refused by the policy first: nothing beside it is looked at or named', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-interrupted-elsewhere-'));
+    try {
+      const mtn = join(elsewhere, 'walk.mtn');
+      cpSync(join(ws, 'walk.mtn'), mtn);
+      writeFileSync(`${mtn}${COMMIT_JOURNAL_SUFFIX}`, '{}');
+      const handlers = testHandlers({
+        app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+        compress: compress(),
+      });
+      const refused = await handlers.openMotion({ path: mtn }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(refused?.name).toBe('PathNotAllowedError');
+      expect(refused?.message).not.toContain(COMMIT_JOURNAL_SUFFIX);
+      expect(readFileSync(`${mtn}${COMMIT_JOURNAL_SUFFIX}`, 'utf8')).toBe('{}');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
+// Mutation audit, round 3 (docs/testing.md): a motion listed in Open Recent is judged on the descriptor the open reads;
+// when its open finishes an interrupted Save, that descriptor is the file from before the Save, so it is judged again.
+// Without that, the page showed the motion the Save replaced while the new one lay on disk.
+describe('a listed motion whose open finishes an interrupted Save', () => {
+  it('shows the motion the Save wrote, not the one its first look judged', async () => {
+    const mtn = join(ws, 'walk.mtn');
+    const newer = saveKilledPastCommitPoint(mtn);
+    const recent = createRecentFilesStore(null);
+    recent.add({ path: mtn, name: 'walk', kind: 'mtn' });
+    const handlers = testHandlers({ app: { workspaceRoot: null }, compress: compress(), recent });
+    const opened = await openedMotion(handlers, mtn);
+    expect(opened.recovered).toMatch(/^walk\.mtn: an interrupted save was completed/);
+    expect(Buffer.from(opened.mtnBytes).equals(Buffer.from(newer))).toBe(true);
   }, 60_000);
 });

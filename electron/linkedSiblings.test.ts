@@ -147,6 +147,21 @@ describe('a name the app completes with an extension is not the name the user ch
     expect(readFileSync(join(outside, 'theirs.mtn'))).toEqual(theirs);
   });
 
+  // Mutation audit, round 3 (docs/testing.md): the name chosen itself is the user's choice, a link too (the dialog
+  // asked about replacing that very name), and is saved where it leads, as any program does. allowDialogAnswer
+  // judging it as a name the app completed (refused where it links out) passed every other test.
+  it('Save As naming walk2.mtn itself, a link out: the user chose it, and the save goes where it leads', async () => {
+    const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+    const documentId = (opened as { value: { motion: { documentId: string } } }).value.motion.documentId;
+    writeFileSync(join(outside, 'theirs.mtn'), SECRET);
+    symlinkSync(join(outside, 'theirs.mtn'), join(received, 'walk2.mtn'));
+    dialogs.answers.push(join(received, 'walk2.mtn'));
+    const mtnBytes = new Uint8Array(readFileSync(SAMPLE_MTN));
+    const saved = await call('saveMotionAsDialog', { documentId, mtnBytes });
+    expect(saved).toMatchObject({ ok: true, value: { status: 'saved', file: { path: join(outside, 'theirs.mtn') } } });
+    expect(readFileSync(join(outside, 'theirs.mtn')).equals(Buffer.from(mtnBytes))).toBe(true);
+  });
+
   it('Export "walk2" exports walk2.mt3, which links out: refused the same way', async () => {
     const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
     const motion = (opened as { value: { motion: { documentId: string } } }).value.motion;

@@ -32,6 +32,7 @@ import { ChangedOnDiskError, LoadedFiles } from './loadedFiles';
 import { createBackupStore } from './unsavedBackups';
 import { inProcessMotionChecker, type MotionChecker } from './motionCheckJob';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { asyncWriteIo } from './fsutil';
 
 const compress = useCompressClientPerTest();
 let ws: string;
@@ -302,6 +303,15 @@ describe('the commit of a pair refused at its commit point', () => {
 });
 
 describe('the copy a Reload from disk keeps of the edits it drops', () => {
+  /** The names the Reload's copy of walk.mtn takes in each of the next five seconds (its first try each second). */
+  const nextCopyNames = (): string[] => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    const stampOf = (d: Date) =>
+      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
+    const now = Date.now();
+    return [0, 1, 2, 3, 4].map((s) => join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+  };
+
   it('writes the edits and their tuning as new files beside the motion, touching nothing there, listed as recent', async () => {
     const { documentId, mtnBytes } = await opened();
     const theirs = flipped(mtn);
@@ -332,14 +342,9 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
 
   it('never writes through whatever lies at a name it would take: a link there is passed over, its target not made', async () => {
     const { documentId, mtnBytes } = await opened();
-    const two = (n: number) => String(n).padStart(2, '0');
-    const stampOf = (d: Date) =>
-      `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}-${two(d.getMinutes())}-${two(d.getSeconds())}`;
     // A dangling link at the copy's name for each of the next seconds, leading to a file that must not be made.
     const target = join(ws, 'elsewhere.mtn');
-    const now = Date.now();
-    for (let s = 0; s < 5; s++)
-      symlinkSync(target, join(ws, `walk (edits kept ${stampOf(new Date(now + s * 1000))}).mtn`));
+    for (const name of nextCopyNames()) symlinkSync(target, name);
     const kept = await handlers.keepMotionCopy({ documentId, mtnBytes });
     expect(kept.path).toMatch(/ 2\)\.mtn$/);
     expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
@@ -358,6 +363,58 @@ describe('the copy a Reload from disk keeps of the edits it drops', () => {
     expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
     expect(name).toMatch(/^é{60}x+ \(edits kept [^)]*\)\.mtn\.actguy-tuning\.json$/);
     expect(new Uint8Array(readFileSync(kept.path))).toEqual(mtnBytes);
+  });
+
+  // Mutation audit, round 3 (docs/testing.md): the copy kept beside an .mtn the window only reads (the start-up
+  // sample) passed every test without `policy.mayWrite`: nothing may be written in a folder the window only reads.
+  it('keeps no copy beside a motion the window only reads, and says what to do', async () => {
+    const sample = join(ws, 'sample', 'walk.mtn');
+    mkdirSync(join(ws, 'sample'));
+    cpSync(mtn, sample);
+    const reader = testHandlers({
+      app: { samplePath: sample, startupPath: sample, workspaceRoot: null },
+      compress: compress(),
+      checkMotion: inProcessMotionChecker,
+    });
+    const { documentId, mtnBytes } = await openedMotion(reader, sample);
+    await expect(reader.keepMotionCopy({ documentId, mtnBytes })).rejects.toThrow(
+      'Could not keep a copy of walk: a copy is kept only beside an .mtn this window saves; keep your edits with Save As',
+    );
+    expect(readdirSync(join(ws, 'sample'))).toEqual(['walk.mtn']);
+  });
+
+  // Mutation audit, round 3: without the look at the tuning file's name, a link there failed the copy (its .mtn made
+  // and removed again) instead of passing over to the next name.
+  it('a link at the name of the copy’s tuning file alone passes over that name too', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const target = join(ws, 'elsewhere.json');
+    for (const name of nextCopyNames()) symlinkSync(target, tuningPathOf(name));
+    const kept = await handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE });
+    expect(kept.path).toMatch(/ 2\)\.mtn$/);
+    expect(readFileSync(kept.tuningPath!, 'utf8')).toBe(MINE);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  // Mutation audit, round 3: the copy is the pair or nothing; without the removal of its .mtn when its tuning file
+  // fails, a copy without its tuning was left (and reopened with the motion's defaults).
+  it('a tuning file that cannot be written takes the copy’s .mtn with it', async () => {
+    const { documentId, mtnBytes } = await opened();
+    const before = readdirSync(ws).sort();
+    const open = asyncWriteIo.open;
+    let opens = 0;
+    asyncWriteIo.open = (p, flags, mode) =>
+      ++opens === 2
+        ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }))
+        : open(p, flags, mode);
+    try {
+      await expect(handlers.keepMotionCopy({ documentId, mtnBytes, tuningText: MINE })).rejects.toThrow(
+        /its tuning file: .*; nothing was kept$/,
+      );
+    } finally {
+      asyncWriteIo.open = open;
+    }
+    expect(opens).toBe(2);
+    expect(readdirSync(ws).sort()).toEqual(before);
   });
 
   it('keeps nothing of bytes that are not a motion, and says so', async () => {

@@ -198,6 +198,39 @@ describe('the tracks sampled where frames are redone (2026-12-05)', () => {
     expect(memo.recomputedFrames).toBe(t[k + 1] - t[k - 1] - 1);
   });
 
+  // Mutation audit, round 3 (docs/testing.md): a segment of the new track whose two keys are keys of the previous one
+  // with the same words, but not neighbours there (a key between them removed), was taken for the same segment
+  // without `next === m + 1`: its frames kept their old errors. Removing a key changes no other key's words.
+  it('redoes the frames of a segment that a removed key joined, as a fresh run would', () => {
+    const m = syntheticMotion({ frames: 300, joints: 6, seed: 9, offsets: true, noise: 0.02 });
+    const r = compressMotion(m, options);
+    const shell = defaultShell(m);
+    const rotation = r.mt3.rotations[3];
+    const k = rotation.frames.length >> 1;
+    const keep = (a: Int16Array | Uint16Array, width: number) =>
+      a.filter((_, i) => Math.floor(i / width) !== k) as typeof a;
+    const removed: Mt3Motion = {
+      ...r.mt3,
+      rotations: r.mt3.rotations.map((t, j) =>
+        j === 3
+          ? {
+              frames: keep(t.frames, 1) as Uint16Array,
+              rotation: keep(t.rotation, 4) as Int16Array,
+              inner: keep(t.inner, 4) as Int16Array,
+            }
+          : t,
+      ),
+    };
+    const memo = new ObjectErrorMemo();
+    objectSpaceError(m, r.mt3, shell, memo);
+    const fresh = objectSpaceError(m, removed, shell);
+    expect(fresh).not.toEqual(objectSpaceError(m, r.mt3, shell));
+    expect(objectSpaceError(m, removed, shell, memo)).toEqual(fresh);
+    const t = rotation.frames;
+    // The frames between its two neighbours, its own among them.
+    expect(memo.recomputedFrames).toBe(t[k + 1] - t[k - 1] - 1);
+  });
+
   it('measures what the independent FK and decoder measure, with and without offset streams', () => {
     for (const offsets of [false, true]) {
       const m = syntheticMotion({ frames: 120, joints: 6, seed: 31, offsets, noise: 0.05 });
