@@ -19,7 +19,7 @@ import type { MshExportOptions, MshNodeFit } from '../../shared/msh/export';
 import { fitMsh, mshFilesOf, mshFilesOfFit, type MshExportFiles } from '../../shared/msh/files';
 import { normalizePath } from '../../shared/project/paths';
 import type { ProjectExportFormat } from '../../shared/ipc/project';
-import { prepareBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
+import { prepareBuild, type PreparedBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
 import { parseProject } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
@@ -29,7 +29,6 @@ import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { projectAsBuilt } from './build';
 import {
   commitOutputs,
-  commitOutputsAsync,
   journalRefusedBeforeBuild,
   otherKindProblem,
   outputFolderProblem,
@@ -73,40 +72,27 @@ const ACTGUY_GLB_KIND: OutputKind = {
   instead: INSTEAD,
 };
 
-interface ProjectExportOptions {
+/** How the entries are made (exportEntries): by the CLI in its own process, by the app in a worker thread. */
+interface ProjectExportWork {
   /** Threads a long motion's MSH fit uses (`--jobs`); default: the cores. */
   jobs?: number;
   /** Told before each entry is exported (the CLI's and the app's progress). */
   onEntry?: (done: number, total: number, name: string) => void;
   /** Awaited before each entry and before the commit: the CLI's Ctrl+C is handled there (cli/interrupt.ts). */
   checkpoint?: () => Promise<void>;
-  /** Told once every entry is exported, right before the commit (which Cancel no longer stops). */
-  onCommitStart?: () => void;
-  /** Aborted: the export stops before the next entry and before the commit; nothing is written. */
-  signal?: AbortSignal;
-  /** Write the temps off the main thread (the app); the CLI commits synchronously, as `actguy build` does. */
-  async?: boolean;
-  /** Commit options (a test's failing file system). */
-  commit?: CommitOptions;
-  /** Told the written paths once they are committed (the CLI's Ctrl+C). */
-  onCommitted?: (paths: string[]) => void;
-  /** The paths the caller may write (the app's PathPolicy); refused with what it throws. */
-  checkWrite?: (path: string) => void;
-  /** The project text to use instead of the file (the app's edited, unsaved project). */
-  projectText?: string;
-  /** How inputs are read (the app refuses what its path policy does not allow); default readBuildInput. */
-  readFile?: ReadFile;
-  /**
-   * MSH: fit every motion's nodes on worker threads, none on this one (the app's main process, whose event loop serves
-   * the window); a resampled motion is still fitted here.
-   */
-  offThread?: boolean;
   /** glTF: the scale and the bone mesh, as `export-gltf --scale`, `--no-mesh` take them (default 1, with the mesh). */
   glb?: { scale: number; boneMesh: boolean };
 }
 
+interface ProjectExportOptions extends ProjectExportWork {
+  /** Commit options (a test's failing file system). */
+  commit?: CommitOptions;
+  /** Told the written paths once they are committed (the CLI's Ctrl+C). */
+  onCommitted?: (paths: string[]) => void;
+}
+
 /** One exported entry: a motion, or an alias under its own name (`of` its target). */
-interface ProjectExportEntry {
+export interface ProjectExportEntry {
   name: string;
   of?: string;
   files: string[];
@@ -117,15 +103,39 @@ interface ProjectExportEntry {
   warnings: string[];
 }
 
+type ProjectExportFailure = { ok: false; errors: FormatError[]; warnings: FormatError[] };
+
 type ProjectExportOutcome =
   | { ok: true; entries: ProjectExportEntry[]; written: string[]; note?: string; warnings: FormatError[] }
-  | { ok: false; errors: FormatError[]; warnings: FormatError[]; cancelled?: true };
+  | ProjectExportFailure;
 
-interface Planned {
-  name: string;
-  of?: string;
-  motion: PreparedMotion;
-  files: string[];
+/**
+ * An export as the project text plans it, before any input is read: what it reads and what it writes. The app's main
+ * thread makes it to decide, before its worker starts, what that worker may read and write.
+ */
+export interface ProjectExportPlan {
+  projectFile: string;
+  format: ProjectExportFormat;
+  /** The project as built, its `.sev` files and SE tables left out: they shape no MSH or glTF (a broken one stops nothing). */
+  motionsOnly: ResolvedProject;
+  /** The project's inputs, as named (the project file, every .mtn, .sev and SE table): no output may be one of them. */
+  inputs: RolePath[];
+  /** Every motion, then every alias, each with its files (`motion`: the index of the motion it exports). */
+  entries: { name: string; of?: string; motion: number; files: string[] }[];
+  /** Every file the export writes, in the order they are committed. */
+  writes: string[];
+  /** The project text's own warnings. */
+  warnings: FormatError[];
+}
+
+/** A failure with its problems told as a build tells them: one in a file outside the project's folder by its place. */
+export function exportFailure(
+  projectFile: string,
+  errors: FormatError[],
+  warnings: FormatError[] = [],
+): ProjectExportFailure {
+  const redact = projectRedactor(projectFile);
+  return { ok: false, errors: errors.map(redact), warnings: warnings.map(redact) };
 }
 
 /** The file names of entry `name` in `dir`. */
@@ -135,68 +145,57 @@ function projectExportFiles(format: ProjectExportFormat, dir: string, name: stri
   return [f.res8, f.res19, f.nodes];
 }
 
+/** The kind an existing file at an output's name must be for the commit to replace it. */
+function exportOutputKind(format: ProjectExportFormat, path: string): OutputKind | undefined {
+  return format === 'gltf' ? ACTGUY_GLB_KIND : mshOutputKind(path, INSTEAD);
+}
+
+/** The made files as the commit takes them (`path` one of the plan's writes). */
+export function exportOutputFiles(
+  format: ProjectExportFormat,
+  files: readonly { path: string; bytes: Uint8Array }[],
+): OutputFile[] {
+  return files.map((f) => ({ path: f.path, bytes: f.bytes, kind: exportOutputKind(format, f.path) }));
+}
+
 /**
- * Exports every motion and alias of the project at `projectPath` into `outDir`; on any error writes nothing and
- * returns every error, each naming its file and place. A lock or journal the commit would refuse is thrown before
- * any work, as `actguy build` throws it.
+ * Plans the export of the project at `projectPath` (its text `projectText`, or the file's) into `outDir`: the project
+ * text is parsed, no input is read.
  */
-export async function exportProject(
+export function planProjectExport(
   projectPath: string,
   format: ProjectExportFormat,
   outDir: string,
-  options: ProjectExportOptions = {},
-): Promise<ProjectExportOutcome> {
+  projectText?: string,
+): { ok: true; plan: ProjectExportPlan } | ProjectExportFailure {
   const projectFile = normalizePath(projectPath);
-  const redact = projectRedactor(projectFile);
-  const fail = (errors: FormatError[], warnings: FormatError[] = []): ProjectExportOutcome & { ok: false } => ({
-    ok: false,
-    errors: errors.map(redact),
-    warnings: warnings.map(redact),
-  });
   let text: string;
   try {
-    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
+    text = projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
   } catch (e) {
-    if (e instanceof FormatError) return fail([e]);
-    return fail([new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)]);
+    if (e instanceof FormatError) return exportFailure(projectFile, [e]);
+    const problem = `cannot read the project file: ${(e as Error).message}`;
+    return exportFailure(projectFile, [new FormatError('PROJECT', problem, {}, projectFile)]);
   }
   const parsed = parseProject(text, projectFile);
-  if (!parsed.resolved) return fail(parsed.errors);
+  if (!parsed.resolved) return exportFailure(projectFile, parsed.errors);
   const project = projectAsBuilt(parsed.resolved, projectFile);
-  // The motions alone: a .sev or an SE table shapes no MSH or glTF, so a problem in one does not stop the export.
   const motionsOnly: ResolvedProject = {
     ...project,
     motions: project.motions.map((m) => ({ ...m, sevPath: undefined })),
     slsPath: undefined,
     seDefinePath: undefined,
   };
-  const bytesOf = new Map<string, Uint8Array>();
-  const prep = prepareBuild(motionsOnly, (path, as) => {
-    const bytes = (options.readFile ?? readBuildInput)(path, as);
-    bytesOf.set(path, bytes);
-    return bytes;
-  });
-  const warnings = [...(parsed.warnings ?? []), ...(prep.ok ? prep.prepared.warnings : prep.warnings)];
-  if (!prep.ok) return fail(prep.errors, warnings);
-  const { prepared } = prep;
   const dir = normalizePath(outDir);
-  const planned: Planned[] = [
-    ...prepared.motions.map((p) => ({
-      name: p.resolved.name,
-      motion: p,
-      files: projectExportFiles(format, dir, p.resolved.name),
-    })),
-    ...prepared.aliases.map((a) => ({
-      name: a.resolved.name,
-      of: a.resolved.target,
-      motion: prepared.motions.find((p) => p.resolved.index === a.resolved.targetIndex)!,
-      files: projectExportFiles(format, dir, a.resolved.name),
+  const entries: ProjectExportPlan['entries'] = [
+    ...project.motions.map((m) => ({ name: m.name, motion: m.index, files: projectExportFiles(format, dir, m.name) })),
+    ...project.aliases.map((a) => ({
+      name: a.name,
+      of: a.target,
+      motion: a.targetIndex,
+      files: projectExportFiles(format, dir, a.name),
     })),
   ];
-  const paths = planned.flatMap((e) => e.files);
-  const located = (problem: string) => new FormatError('PROJECT', problem, { where: 'export folder' }, projectFile);
-
-  // Never onto an input of the project, however spelled (a link, another letter case), nor two outputs one file.
   const inputs: RolePath[] = [
     { path: projectFile, role: 'the project file' },
     ...project.motions.flatMap((m) => [
@@ -206,111 +205,181 @@ export async function exportProject(
     ...(project.slsPath ? [{ path: project.slsPath, role: 'seTables.sls' }] : []),
     ...(project.seDefinePath ? [{ path: project.seDefinePath, role: 'seTables.seDefine' }] : []),
   ];
+  const writes = entries.flatMap((e) => e.files);
+  return {
+    ok: true,
+    plan: { projectFile, format, motionsOnly, inputs, entries, writes, warnings: parsed.warnings ?? [] },
+  };
+}
+
+/**
+ * What the commit would refuse of the plan's outputs, each located at the export folder: one that is an input of the
+ * project, however spelled (a link, another letter case), two outputs one file, one `checkWrite` refuses (the app's
+ * path policy, with what it throws), a folder or an existing file the commit refuses. A journal or a lock the commit
+ * would meet is thrown, as `actguy build` throws it.
+ */
+export function refusedOutputs(plan: ProjectExportPlan, checkWrite?: (path: string) => void): FormatError[] {
+  const located = (problem: string) =>
+    new FormatError('PROJECT', problem, { where: 'export folder' }, plan.projectFile);
   const clashes = findOutputClashes(
-    inputs,
-    planned.flatMap((e) => e.files.map((path) => ({ path, role: `${e.name}'s ${fileEnding(path)}` }))),
+    plan.inputs,
+    plan.entries.flatMap((e) => e.files.map((path) => ({ path, role: `${e.name}'s ${fileEnding(path)}` }))),
   );
-  if (clashes.length) return fail(clashes.map(located), warnings);
-  const files = (path: string): Pick<OutputFile, 'path' | 'kind'> => ({
-    path,
-    kind: format === 'gltf' ? ACTGUY_GLB_KIND : mshOutputKind(path, INSTEAD),
-  });
+  if (clashes.length) return clashes.map(located);
   const refused: string[] = [];
-  for (const path of paths) {
+  for (const path of plan.writes) {
     try {
-      options.checkWrite?.(path);
+      checkWrite?.(path);
     } catch (e) {
       refused.push((e as Error).message);
       continue;
     }
-    const problem = outputFolderProblem(resolvePath(path), path) ?? otherKindProblem(files(path));
+    const problem =
+      outputFolderProblem(resolvePath(path), path) ??
+      otherKindProblem({ path, kind: exportOutputKind(plan.format, path) });
     if (problem) refused.push(problem);
   }
-  if (refused.length) return fail(refused.map(located), warnings);
-  const journal = journalRefusedBeforeBuild(paths);
+  if (refused.length) return refused.map(located);
+  const journal = journalRefusedBeforeBuild(plan.writes);
   if (journal) throw journal;
-  const lock = lockRefusedBeforeBuild(paths);
+  const lock = lockRefusedBeforeBuild(plan.writes);
   if (lock) throw lock;
-  // The folder as checked: the fits take seconds to minutes, and the commit goes nowhere else (docs/security.md).
-  const folders = pinFoldersOf(paths);
+  return [];
+}
 
-  const cancelled: ProjectExportOutcome = { ...fail([], warnings), cancelled: true };
-  const source = (p: PreparedMotion) => sourceName(project.projectFile, p.resolved.mtnPath);
+/** The plan's motions as the build reads them, and the warnings so far (the project text's, then the inputs'). */
+interface ReadForExport {
+  prepared: PreparedBuild;
+  bytesOf: Map<string, Uint8Array>;
+  warnings: FormatError[];
+}
+
+/** Reads and checks the plan's motions as a build does (prepareBuild), each file through `readFile`. */
+export function readForExport(
+  plan: ProjectExportPlan,
+  readFile: ReadFile = readBuildInput,
+): { ok: true; read: ReadForExport } | ProjectExportFailure {
+  const bytesOf = new Map<string, Uint8Array>();
+  const prep = prepareBuild(plan.motionsOnly, (path, as) => {
+    const bytes = readFile(path, as);
+    bytesOf.set(path, bytes);
+    return bytes;
+  });
+  const warnings = [...plan.warnings, ...(prep.ok ? prep.prepared.warnings : prep.warnings)];
+  if (!prep.ok) return exportFailure(plan.projectFile, prep.errors, warnings);
+  return { ok: true, read: { prepared: prep.prepared, bytesOf, warnings } };
+}
+
+/**
+ * Makes every entry's files from the motions read (the MSH fits, the GLBs): the work of the export, which the app runs
+ * in a worker thread. A motion that fails is returned as the error, naming its file.
+ */
+export async function exportEntries(
+  plan: ProjectExportPlan,
+  read: ReadForExport,
+  options: ProjectExportWork = {},
+): Promise<
+  | { ok: true; files: { path: string; bytes: Uint8Array }[]; entries: ProjectExportEntry[] }
+  | { ok: false; errors: FormatError[] }
+> {
+  const { prepared, bytesOf } = read;
+  const byIndex = new Map(prepared.motions.map((p) => [p.resolved.index, p]));
+  const source = (p: PreparedMotion) => sourceName(plan.motionsOnly.projectFile, p.resolved.mtnPath);
   const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf.get(p.resolved.mtnPath)?.byteLength ?? 0));
-  const fitter = format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest, options.offThread) : undefined;
-  const out: OutputFile[] = [];
+  const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
+  const files: { path: string; bytes: Uint8Array }[] = [];
   const entries: ProjectExportEntry[] = [];
+  const made = (e: ProjectExportPlan['entries'][number], bytes: Uint8Array[], warnings: string[]) => {
+    files.push(...bytes.map((b, i) => ({ path: e.files[i], bytes: b })));
+    const sizes = bytes.map((b) => b.byteLength);
+    entries.push({
+      name: e.name,
+      ...(e.of && { of: e.of }),
+      files: e.files,
+      sizes,
+      bytes: sizes.reduce((a, b) => a + b, 0),
+      warnings,
+    });
+  };
   try {
     const fitted = new Map<PreparedMotion, ReturnType<typeof fitMsh>>();
-    for (const [k, e] of planned.entries()) {
+    for (const [k, e] of plan.entries.entries()) {
       await options.checkpoint?.();
-      if (options.signal?.aborted) return cancelled;
-      options.onEntry?.(k, planned.length, e.name);
-      const r = e.motion.resolved;
+      options.onEntry?.(k, plan.entries.length, e.name);
+      const motion = byIndex.get(e.motion);
+      // prepareBuild returns every motion of a project it accepts: one missing is this code's mistake.
+      if (!motion) throw new Error(`the export has no motion ${e.motion} for ${e.name}`);
+      const r = motion.resolved;
       try {
-        if (format === 'gltf') {
-          const glb = motionToGlb(e.motion.motion, {
+        if (plan.format === 'gltf') {
+          const glb = motionToGlb(motion.motion, {
             animationName: e.name,
             scale: options.glb?.scale ?? 1,
             boneMesh: options.glb?.boneMesh ?? true,
           });
-          out.push({ path: e.files[0], bytes: glb, kind: ACTGUY_GLB_KIND });
-          entries.push({
-            name: e.name,
-            ...(e.of && { of: e.of }),
-            files: e.files,
-            sizes: [glb.byteLength],
-            bytes: glb.byteLength,
-            warnings: [],
-          });
+          made(e, [glb], []);
           continue;
         }
         const mshOptions: MshExportOptions = {
           positionTolerance: r.positionTolerance,
           rotationToleranceDeg: r.rotationToleranceDeg,
-          rotationToleranceOverridesDeg: e.motion.rotationOverridesDeg,
+          rotationToleranceOverridesDeg: motion.rotationOverridesDeg,
         };
-        let fit = fitted.get(e.motion);
+        let fit = fitted.get(motion);
         if (!fit) {
           // The pool fits the file as read: a resampled motion is fitted here, from the motion the game plays.
-          const raw = e.motion.resampledFrom ? undefined : bytesOf.get(r.mtnPath);
-          const shares = raw && fitter ? await fitter.fits(raw, mshOptions, e.motion.joints.length) : null;
-          if (options.signal?.aborted) return cancelled;
-          fit = fitMsh(e.motion.motion, mshOptions, shares ?? undefined);
-          fitted.set(e.motion, fit);
+          const raw = motion.resampledFrom ? undefined : bytesOf.get(r.mtnPath);
+          const shares = raw && fitter ? await fitter.fits(raw, mshOptions, motion.joints.length) : null;
+          fit = fitMsh(motion.motion, mshOptions, shares ?? undefined);
+          fitted.set(motion, fit);
         }
-        const m: MshExportFiles = mshFilesOfFit(fit, { source: source(e.motion), baseName: e.name });
-        const nodes = new TextEncoder().encode(m.nodesJson);
-        out.push(
-          ...[m.res8, m.res19, nodes].map((bytes, i) => ({
-            path: e.files[i],
-            bytes,
-            kind: mshOutputKind(e.files[i], INSTEAD),
-          })),
-        );
-        entries.push({
-          name: e.name,
-          ...(e.of && { of: e.of }),
-          files: e.files,
-          sizes: [m.res8.byteLength, m.res19.byteLength, nodes.byteLength],
-          bytes: m.res8.byteLength + m.res19.byteLength + nodes.byteLength,
-          warnings: m.warnings,
-        });
+        const m: MshExportFiles = mshFilesOfFit(fit, { source: source(motion), baseName: e.name });
+        made(e, [m.res8, m.res19, new TextEncoder().encode(m.nodesJson)], m.warnings);
       } catch (err) {
-        if (err instanceof FormatError) return fail([err.file ? err : err.withFile(r.mtnPath)], warnings);
+        if (err instanceof FormatError) return { ok: false, errors: [err.file ? err : err.withFile(r.mtnPath)] };
         throw err;
       }
     }
   } finally {
     await fitter?.close();
   }
+  return { ok: true, files, entries };
+}
+
+/**
+ * Exports every motion and alias of the project at `projectPath` into `outDir` in this process (the CLI); on any
+ * error writes nothing and returns every error, each naming its file and place. A lock or journal the commit would
+ * refuse is thrown before any work, as `actguy build` throws it.
+ */
+export async function exportProject(
+  projectPath: string,
+  format: ProjectExportFormat,
+  outDir: string,
+  options: ProjectExportOptions = {},
+): Promise<ProjectExportOutcome> {
+  const planned = planProjectExport(projectPath, format, outDir);
+  if (!planned.ok) return planned;
+  const { plan } = planned;
+  const got = readForExport(plan);
+  if (!got.ok) return got;
+  const { warnings } = got.read;
+  const refused = refusedOutputs(plan);
+  if (refused.length) return exportFailure(plan.projectFile, refused, warnings);
+  // The folder as checked: the fits take seconds to minutes, and the commit goes nowhere else (docs/security.md).
+  const folders = pinFoldersOf(plan.writes);
+  const made = await exportEntries(plan, got.read, options);
+  if (!made.ok) return exportFailure(plan.projectFile, made.errors, warnings);
   await options.checkpoint?.();
-  if (options.signal?.aborted) return cancelled;
-  options.onCommitStart?.();
-  const commitOptions: CommitOptions = { ...options.commit, folders };
-  const note = options.async ? await commitOutputsAsync(out, commitOptions) : commitOutputs(out, commitOptions);
-  options.onCommitted?.(paths);
-  return { ok: true, entries, written: paths, ...(note && { note }), warnings: warnings.map(redact) };
+  const note = commitOutputs(exportOutputFiles(format, made.files), { ...options.commit, folders });
+  options.onCommitted?.(plan.writes);
+  const redact = projectRedactor(plan.projectFile);
+  return {
+    ok: true,
+    entries: made.entries,
+    written: plan.writes,
+    ...(note && { note }),
+    warnings: warnings.map(redact),
+  };
 }
 
 function fileEnding(path: string): string {
@@ -333,27 +402,26 @@ function sourceName(projectFile: string, mtnPath: string): string {
  * "Jobs"), or null to fit every node on this thread: one job, a motion under SHARE_MIN_MTN_BYTES, no worker bundle
  * beside the running one, or a share that failed (whose error the one-thread fit then reports). The files are those
  * of one thread either way. One pool serves every motion of a project; `largest` (the largest .mtn, bytes) decides
- * whether one is started at all. `offThread`: every motion, however short, on `jobs` workers and none on this thread.
+ * whether one is started at all.
  */
 export function mshFitter(
   jobs: number,
   largest: number,
-  offThread = false,
 ): {
   fits(mtn: Uint8Array, options: MshExportOptions, nodes: number): Promise<MshNodeFit[] | null>;
   close(): Promise<void>;
 } {
   const workerPath = defaultPoolWorkerPath();
   let pool: PoolCompressor | undefined;
-  const least = offThread ? 0 : SHARE_MIN_MTN_BYTES;
-  if ((offThread || jobs >= 2) && largest >= least && existsSync(workerPath)) {
-    // Off this thread: no share of its own (workerCompressor's localJob), every share on a worker.
-    pool = offThread ? workerCompressor(workerPath, jobs) : workerCompressor(workerPath, jobs, answerPoolRequest);
+  if (jobs >= 2 && largest >= SHARE_MIN_MTN_BYTES && existsSync(workerPath)) {
+    pool = workerCompressor(workerPath, jobs, answerPoolRequest);
     pool.start!();
   }
   return {
     fits: (mtn, options, nodes) =>
-      pool && mtn.byteLength >= least ? mshFitsInShares(pool, mtn, options, nodes) : Promise.resolve(null),
+      pool && mtn.byteLength >= SHARE_MIN_MTN_BYTES
+        ? mshFitsInShares(pool, mtn, options, nodes)
+        : Promise.resolve(null),
     close: async () => {
       await pool?.close();
     },
