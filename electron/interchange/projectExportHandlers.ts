@@ -21,18 +21,23 @@ import type {
 import { FormatError } from '../../shared/errors';
 import type { BuildProblem } from '../../shared/ipc/project';
 import { commitOutputsAsync, type CommitOptions } from '../build/commit';
-import { defaultJobs } from '../build/compressPool';
-import { exportFailure, exportOutputFiles, planProjectExport, refusedOutputs } from '../build/projectExport';
+import {
+  exportFailure,
+  exportOutputFiles,
+  planProjectExport,
+  readRefusal,
+  refusedOutputs,
+} from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
 import { runOneShotWorker } from '../oneShotWorker';
 import { allowDialogAnswer, type PathPolicy } from '../pathPolicy';
-import { toBuildProblem } from '../project/buildJob';
+import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
 import type { ProjectExportWorkerData } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
-import { readRefusal, type ProjectExportJob, type ProjectExportJobMessage } from './projectExportJob';
+import type { ProjectExportJob, ProjectExportJobMessage } from './projectExportJob';
 
 /** Finished exports kept for a late poll; the oldest goes first. */
 const KEPT_EXPORTS = 8;
@@ -155,7 +160,6 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         folder: status.folder,
         reads: [...new Set(plan.motionsOnly.motions.map((m) => m.mtnPath))],
         writes: plan.writes,
-        jobs: defaultJobs(),
       };
       // The work in a thread of its own; Cancel terminates it wherever it is (it writes nothing).
       const end = await (ctx.runWorker ?? runOneShotWorker)<Exclude<ProjectExportJobMessage, { type: 'entry' }>>(

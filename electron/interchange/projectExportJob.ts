@@ -7,16 +7,11 @@
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
 import { readBuildInput } from '../build/files';
-import {
-  exportEntries,
-  exportFailure,
-  planProjectExport,
-  readForExport,
-  type ProjectExportEntry,
-} from '../build/projectExport';
+import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
+import { exportFailure, planProjectExport, readRefusal } from '../build/projectExportPlan';
 import { projectRedactor } from '../outsideQuotes';
 import { quotePath } from '../pathPolicy';
-import { toBuildProblem } from '../project/buildJob';
+import { toBuildProblem } from '../project/buildProblem';
 import { inputsRead } from '../tempFiles';
 import type { ReadFile } from '../../shared/project/plan';
 
@@ -30,8 +25,8 @@ export interface ProjectExportJob {
   reads: string[];
   /** The only files the job may make (main's path policy allowed each, as the picker's answer granted). */
   writes: string[];
-  /** Threads a long motion's MSH fit uses. */
-  jobs: number;
+  /** Threads a long motion's MSH fit uses; default: the cores. */
+  jobs?: number;
 }
 
 /** What the job tells main: `entry` before each entry, then one `done` or `failed`, its end. */
@@ -46,11 +41,6 @@ export type ProjectExportJobMessage =
       inputsRead: string[];
     }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
-
-/** The refusal of a read the app's path policy did not allow (main's words and the job's). */
-export function readRefusal(path: string): string {
-  return `ActGuy refused to read ${quotePath(path)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose`;
-}
 
 /** Runs the job, telling `post` each entry as it begins; resolves with its end, never rejects. */
 export async function runProjectExportJob(
