@@ -31,6 +31,21 @@ function worker(name: string, body: string): string {
 const HOLD = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);';
 
 describe('runOneShotWorker', () => {
+  // Mutation that fails: the progress hook not asked (the first step is taken for the answer).
+  it('takes the messages the progress hook takes as steps, and the first it does not as the answer', async () => {
+    const steps: unknown[] = [];
+    const ended = await runOneShotWorker(
+      worker(
+        'steps',
+        `parentPort.postMessage({ step: 1 });\nparentPort.postMessage({ step: 2 });\nparentPort.postMessage({ end: 3 });\n${HOLD}`,
+      ),
+      null,
+      { progress: (m) => 'step' in (m as object) && steps.push(m) > 0 },
+    );
+    expect(ended).toEqual({ end: 'answer', value: { end: 3 } });
+    expect(steps).toEqual([{ step: 1 }, { step: 2 }]);
+  });
+
   it('resolves with the first answer and ends the thread, which would have gone on', async () => {
     let exited: Promise<number> | undefined;
     const ended = await runOneShotWorker(

@@ -30,6 +30,11 @@ interface OneShotOptions {
   onWorker?: (worker: Worker) => void;
   /** Buffers of `workerData` handed to the thread rather than copied (`actguy import`'s source, `compress`'s motion). */
   transferList?: ArrayBuffer[];
+  /**
+   * Told each message first: one it takes (returns true for) is a step along the way (Export All's entry), and the
+   * job goes on; the first one it does not take is the answer. Without it, the first message is.
+   */
+  progress?: (message: unknown) => boolean;
 }
 
 /** Runs `workerPath` with `workerData` and resolves with its first message, or with how it ended otherwise. */
@@ -38,7 +43,7 @@ export function runOneShotWorker<T>(
   workerData: unknown,
   options: OneShotOptions = {},
 ): Promise<OneShotEnd<T>> {
-  const { signal, budgetMs, onWorker, transferList } = options;
+  const { signal, budgetMs, onWorker, transferList, progress } = options;
   return new Promise<OneShotEnd<T>>((resolve) => {
     if (signal?.aborted) {
       resolve({ end: 'cancelled' });
@@ -64,7 +69,10 @@ export function runOneShotWorker<T>(
       return;
     }
     onWorker?.(worker);
-    worker.on('message', (value: T) => settle({ end: 'answer', value }));
+    worker.on('message', (value: T) => {
+      if (!settled && progress?.(value)) return;
+      settle({ end: 'answer', value });
+    });
     worker.on('error', (e) =>
       settle(
         isBundleRefusal(e)

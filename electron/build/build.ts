@@ -44,6 +44,7 @@ import { readBuildInput, readInputFile } from './files';
 import { reportWarningFor } from './reportWarnings';
 import { projectRedactor } from '../outsideQuotes';
 import { pinFoldersOf, TEXT_LIMIT } from '../fsutil';
+import { projectAsBuilt } from './asBuilt';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
@@ -113,16 +114,6 @@ export type ProjectBuildOutcome =
        */
       atOutputs?: true;
     };
-
-/**
- * The project as a build takes it: `actguy build` and the app's Build (project/buildJob.ts) alike, so that the plan
- * they digest, and with it the record of the last build (lastBuild.ts planDigest), is the same whoever built. The
- * app's Build left out the absolute project file, so a project built by the CLI was never up to date in the app, nor
- * the other way round.
- */
-export function projectAsBuilt(resolved: ResolvedProject, projectFile: string): ResolvedProject {
-  return { ...resolved, projectFileAbsolute: resolve(projectFile) };
-}
 
 /**
  * Validates, builds and writes a project; on any error writes nothing and returns every error. A problem in an input

@@ -4,12 +4,16 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProjectExportStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { createProjectExportHandlers } from './projectExportHandlers';
+
+// The work runs in the build bundle's worker, built here as scripts/build.mjs builds it.
+const workerPath = useBundledWorker(resolve(__dirname, '..', 'project', 'buildWorker.ts'));
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-export-all-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,7 +39,7 @@ function handlers() {
   const policy = createPathPolicy();
   policy.allowTree(workspace);
   const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
-  return createProjectExportHandlers({ policy, dialogs });
+  return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath() });
 }
 
 async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus): Promise<ProjectExportStatus> {

@@ -6,7 +6,9 @@
  * The renderer is untrusted: the project text it sends names what is read, and each of those files must be one the
  * path policy allows (the project's own, granted when it was opened); each file written must pass the policy for
  * writing, granted by the save picker's answer for the files beside it in its folder (a link out grants nothing).
- * The MSH fits run on the compression pool's worker threads, none on this thread (a resampled motion aside).
+ * Both are decided here, from the project text alone, before any work: the motions are then read, fitted or encoded
+ * in a worker thread of the build bundle (projectExportJob.ts), which is handed the lists of what it may read and
+ * make and writes nothing; this thread commits what it hands back. Cancel before the commit terminates the thread.
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -16,14 +18,26 @@ import type {
   StartProjectExportDialogRequest,
   StartProjectExportRequest,
 } from '../../shared/ipc/project';
-import { exportProject } from '../build/projectExport';
-import { readBuildInput } from '../build/files';
+import { FormatError } from '../../shared/errors';
+import type { BuildProblem } from '../../shared/ipc/project';
+import { commitOutputsAsync, type CommitOptions } from '../build/commit';
+import {
+  exportFailure,
+  exportOutputFiles,
+  planProjectExport,
+  readRefusal,
+  refusedOutputs,
+} from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
+import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
-import { allowDialogAnswer, quotePath, type PathPolicy } from '../pathPolicy';
-import { toBuildProblem } from '../project/buildJob';
+import { runOneShotWorker } from '../oneShotWorker';
+import { allowDialogAnswer, type PathPolicy } from '../pathPolicy';
+import { toBuildProblem } from '../project/buildProblem';
+import { defaultBuildWorkerPath } from '../project/projectHandlers';
+import type { ProjectExportWorkerData } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
-import type { CommitOptions } from '../build/commit';
+import type { ProjectExportJob, ProjectExportJobMessage } from './projectExportJob';
 
 /** Finished exports kept for a late poll; the oldest goes first. */
 const KEPT_EXPORTS = 8;
@@ -33,6 +47,10 @@ interface ProjectExportContext {
   dialogs: DialogPort;
   /** How the files are committed; a test seam, the real file system by default. */
   commit?: CommitOptions;
+  /** The build bundle the work runs in; default buildWorker.cjs beside the running bundle (a test's own). */
+  workerPath?: string;
+  /** How that thread is run; a test seam (one that records where the work ran), runOneShotWorker by default. */
+  runWorker?: typeof runOneShotWorker;
 }
 
 type ProjectExportHandlers = ApiHandlersOf<
@@ -94,60 +112,117 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     req: StartProjectExportRequest,
     chosen: string | undefined,
   ): Promise<void> => {
+    const fail = (errors: BuildProblem[], warnings: string[] = []) => {
+      status.current = null;
+      status.errors = errors;
+      status.warnings = warnings;
+      status.state = 'failed';
+    };
     try {
-      const outcome = await exportProject(req.projectPath, status.format, status.folder, {
-        projectText: req.projectText,
-        signal,
-        async: true,
-        offThread: true,
-        commit: ctx.commit,
-        readFile: (path, as) => {
-          if (!policy.isAllowed(path))
-            throw new Error(
-              `ActGuy refused to read ${quotePath(path)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose`,
-            );
-          return readBuildInput(path, as);
-        },
-        checkWrite: (path) => {
+      // Here, on the main thread, only the project text is parsed, and what may be read and written decided.
+      const planned = planProjectExport(req.projectPath, status.format, status.folder, req.projectText);
+      if (!planned.ok)
+        return fail(
+          planned.errors.map(toBuildProblem),
+          planned.warnings.map((w) => w.message),
+        );
+      const { plan } = planned;
+      const refused = [
+        ...plan.motionsOnly.motions
+          .filter((m) => !policy.isAllowed(m.mtnPath))
+          .map(
+            (m) =>
+              new FormatError(
+                'PROJECT',
+                `cannot read ${m.mtnPath}: ${readRefusal(m.mtnPath)}`,
+                { where: `motions[${m.index}].mtn` },
+                plan.projectFile,
+              ),
+          ),
+        ...refusedOutputs(plan, (path) => {
           if (chosen !== undefined) allowDialogAnswer(policy, chosen, path);
           policy.check(path, 'write');
-        },
-        onCommitStart: () => {
-          // From here Cancel no longer stops it: every file is written, or none.
-          status.done = status.count;
-          status.current = null;
-          status.state = 'writing';
-        },
-        onEntry: (done, count, name) => {
-          status.done = done;
-          status.count = count;
-          status.current = name;
-        },
-      });
-      status.current = null;
-      if (outcome.ok) {
-        status.done = status.count = outcome.entries.length;
-        status.written = outcome.entries.map((e) => ({
-          name: e.name,
-          ...(e.of && { of: e.of }),
-          files: e.files.map((path, k) => ({ path, bytes: e.sizes[k] })),
-        }));
-        status.warnings = [
-          ...outcome.warnings.map((w) => w.message),
-          ...outcome.entries.flatMap((e) => e.warnings.map((w) => `${e.name}: ${w}`)),
-          ...(outcome.note ? [`note: ${outcome.note}`] : []),
-        ];
-        status.state = 'done';
-      } else if (outcome.cancelled) status.state = 'cancelled';
-      else {
-        status.errors = outcome.errors.map(toBuildProblem);
-        status.warnings = outcome.warnings.map((w) => w.message);
-        status.state = 'failed';
+        }),
+      ];
+      if (refused.length) {
+        const told = exportFailure(plan.projectFile, refused, plan.warnings);
+        return fail(
+          told.errors.map(toBuildProblem),
+          told.warnings.map((w) => w.message),
+        );
       }
-    } catch (e) {
+      // The folders as checked: the work takes seconds to minutes, and the commit goes nowhere else (docs/security.md).
+      const folders = pinFoldersOf(plan.writes);
+      const job: ProjectExportJob = {
+        projectPath: req.projectPath,
+        projectText: req.projectText,
+        format: status.format,
+        folder: status.folder,
+        reads: [...new Set(plan.motionsOnly.motions.map((m) => m.mtnPath))],
+        writes: plan.writes,
+      };
+      // The work in a thread of its own; Cancel terminates it wherever it is (it writes nothing).
+      const end = await (ctx.runWorker ?? runOneShotWorker)<Exclude<ProjectExportJobMessage, { type: 'entry' }>>(
+        ctx.workerPath ?? defaultBuildWorkerPath(),
+        { projectExport: job } satisfies ProjectExportWorkerData,
+        {
+          signal,
+          progress: (m) => {
+            const step = m as ProjectExportJobMessage;
+            if (step?.type !== 'entry') return false;
+            status.done = step.done;
+            status.count = step.count;
+            status.current = step.name;
+            return true;
+          },
+        },
+      );
+      if (end.end === 'cancelled' || signal.aborted) {
+        status.current = null;
+        status.state = 'cancelled';
+        return;
+      }
+      if (end.end === 'refused') return fail([{ message: end.message }]);
+      if (end.end !== 'answer')
+        return fail([
+          {
+            message:
+              end.end === 'failed' && !end.started
+                ? `the export's worker did not start: ${end.detail}`
+                : `the export's worker stopped unexpectedly (${end.end === 'failed' ? end.detail : end.end})`,
+          },
+        ]);
+      const answer = end.value;
+      if (answer.type === 'failed') return fail(answer.errors, answer.warnings);
+      // Only the files main allowed, each once, are committed, whatever the thread handed back.
+      const allowed = new Set(plan.writes);
+      const files = answer.files.filter((f) => allowed.delete(f.path));
+      if (files.length !== answer.files.length || allowed.size)
+        return fail([
+          { message: `the export's worker handed back files other than the ${plan.writes.length} allowed` },
+        ]);
+      // From here Cancel no longer stops it: every file is written, or none.
+      status.done = status.count = answer.entries.length;
       status.current = null;
-      status.errors = [toBuildProblem(e)];
-      status.state = 'failed';
+      status.state = 'writing';
+      const note = await commitOutputsAsync(exportOutputFiles(status.format, files), {
+        ...ctx.commit,
+        folders,
+        keep: answer.inputsRead,
+      });
+      status.written = answer.entries.map((e) => ({
+        name: e.name,
+        ...(e.of && { of: e.of }),
+        files: e.files.map((path, k) => ({ path, bytes: e.sizes[k] })),
+      }));
+      status.warnings = [
+        ...answer.warnings,
+        ...answer.entries.flatMap((e) => e.warnings.map((w) => `${e.name}: ${w}`)),
+        ...(note ? [`note: ${note}`] : []),
+      ];
+      status.state = 'done';
+    } catch (e) {
+      fail([toBuildProblem(e)]);
     }
   };
 
@@ -182,7 +257,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     cancelProjectExport: async (raw) => {
       const found = requireExport(raw, 'cancelProjectExport');
       found.controller.abort();
-      // Before the commit the export stops at its next step; wait for it to say so.
+      // Before the commit the worker is terminated at once; wait for the export to say so.
       while (found.status.state === 'exporting') await new Promise((r) => setTimeout(r, 20));
       return { ...found.status };
     },

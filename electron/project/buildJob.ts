@@ -9,8 +9,8 @@
  * Pure apart from the injected readFile and the build cache: it runs in the
  * worker thread and, in unit tests, in-process.
  */
-import { plainFileProblem } from '../../shared/fileProblem';
-import { FormatError } from '../../shared/errors';
+import { toBuildProblem } from './buildProblem';
+import { type FormatError } from '../../shared/errors';
 import type { BuildMotionResult, BuildProblem } from '../../shared/ipc/project';
 import {
   assembleBuild,
@@ -21,7 +21,8 @@ import {
   type ReadFile,
 } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
-import { filesInsideCache, projectAsBuilt } from '../build/build';
+import { filesInsideCache } from '../build/build';
+import { projectAsBuilt } from '../build/asBuilt';
 import { openBuildCache } from '../build/buildCache';
 import { fileStamp, recordingReader, type CarryFromLastBuild } from '../build/compressMotions';
 import { compressWithinBudget } from '../build/budgetBuild';
@@ -99,7 +100,6 @@ function unchangedOutputs(summary: BuildSummary): { path: string; bytes: number 
   ];
 }
 
-/** A FormatError (or any Error) as a problem the renderer can place and click. */
 /** A failed build's problems as the Build dialog lists them: as many of each file as `actguy build` prints. */
 /**
  * A problem in an input outside the project's folder is told by its file and place only (outsideQuotes.ts,
@@ -123,19 +123,6 @@ function builtWarnings(
   redact: OutsideRedactor,
 ): string[] {
   return shownBuildWarnings([...listedMessages(input, redact), ...report.slice(input.length)], reportPath);
-}
-
-export function toBuildProblem(e: unknown): BuildProblem {
-  if (e instanceof FormatError) {
-    const p: BuildProblem = { message: e.message, kind: e.kind };
-    if (e.file !== undefined) p.file = e.file;
-    if (e.place.line !== undefined) p.line = e.place.line;
-    if (e.place.column !== undefined) p.column = e.place.column;
-    if (e.place.where !== undefined) p.where = e.place.where;
-    p.plain = plainFileProblem(e.kind, e.detail, e.place, e.file);
-    return p;
-  }
-  return { message: e instanceof Error ? e.message : String(e) };
 }
 
 /** Largest error as a fraction of tolerance, and the largest rotation / position error. */

@@ -10,6 +10,10 @@
  * for the next (buildRunner.ts workerLauncher keeps it warm between Build
  * clicks): what it keeps is its compression pool's threads, never data; each
  * build reads the project, its inputs, the cache and the local state again.
+ *
+ * Started with `{ projectExport }` as its workerData it runs that one Export All
+ * (interchange/projectExportJob.ts): a message per entry, then the files made,
+ * which main commits; main terminates it at its end or at Cancel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -17,6 +21,7 @@ import { compressorFor, defaultJobs } from '../build/compressPool';
 import { readBuildInput } from '../build/files';
 import { forgetInputsRead } from '../tempFiles';
 import { ownBuffers, runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
+import { runProjectExportJob, type ProjectExportJob } from '../interchange/projectExportJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
 const port = parentPort;
@@ -42,7 +47,18 @@ export interface BuildWorkerJob {
   req: BuildJobRequest;
 }
 
-if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
+/** The workerData of an Export All (projectExportHandlers.ts). */
+export interface ProjectExportWorkerData {
+  projectExport: ProjectExportJob;
+}
+
+const exportJob = (workerData as Partial<ProjectExportWorkerData> | null)?.projectExport;
+if (exportJob)
+  void runProjectExportJob(exportJob, (m) => port.postMessage(m)).then((end) =>
+    // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
+    port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []),
+  );
+else if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
 else {
   /** One build at a time, in the order they came (main sends the next only after the last one's end). */
   let queue: Promise<void> = Promise.resolve();

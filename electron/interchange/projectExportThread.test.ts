@@ -1,0 +1,212 @@
+/**
+ * Export All's work runs in a worker of the build bundle, never on the main thread (docs/architecture.md#electron):
+ * main's copies of the motion reader, the MSH fit and the GLB encoder are counted here (the worker's are its own
+ * bundle's, which the counts do not see). The worker reads and makes only what main listed, and main commits only
+ * the files it allowed, whatever the worker hands back.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ProjectExportStatus } from '../../shared/ipc/project';
+import { exportProject } from '../build/projectExport';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
+import type { DialogPort } from '../dialogPort';
+import { runOneShotWorker, type OneShotEnd } from '../oneShotWorker';
+import { createPathPolicy } from '../pathPolicy';
+import { runProjectExportJob, type ProjectExportJob } from './projectExportJob';
+import { createProjectExportHandlers } from './projectExportHandlers';
+
+const onThisThread = vi.hoisted(() => ({ prepares: 0, fits: 0, glbs: 0 }));
+vi.mock('../../shared/project/plan', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/project/plan')>();
+  return {
+    ...real,
+    prepareBuild: (...args: Parameters<typeof real.prepareBuild>) => {
+      onThisThread.prepares++;
+      return real.prepareBuild(...args);
+    },
+  };
+});
+vi.mock('../../shared/msh/files', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/msh/files')>();
+  return {
+    ...real,
+    fitMsh: (...args: Parameters<typeof real.fitMsh>) => {
+      onThisThread.fits++;
+      return real.fitMsh(...args);
+    },
+  };
+});
+vi.mock('../../shared/interchange/gltf/export', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/interchange/gltf/export')>();
+  return {
+    ...real,
+    motionToGlb: (...args: Parameters<typeof real.motionToGlb>) => {
+      onThisThread.glbs++;
+      return real.motionToGlb(...args);
+    },
+  };
+});
+
+const workerPath = useBundledWorker(resolve(__dirname, '..', 'project', 'buildWorker.ts'));
+const root = mkdtempSync(join(tmpdir(), 'actguy-export-thread-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const workspace = join(root, 'ws');
+mkdirSync(workspace);
+copyFileSync(join(__dirname, '..', '..', 'assets', 'walk.mtn'), join(workspace, 'walk.mtn'));
+const projectPath = join(workspace, 'p.actguy.json');
+const projectText = JSON.stringify({
+  version: 1,
+  motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+  aliases: [{ name: 'walk_slow', target: 'walk' }],
+  outputs: { mar: 'stage.mar', sar: 'stage.sar' },
+});
+writeFileSync(projectPath, projectText);
+let n = 0;
+const freshFolder = () => {
+  const d = join(workspace, `out${n++}`);
+  mkdirSync(d);
+  return d;
+};
+
+beforeEach(() => Object.assign(onThisThread, { prepares: 0, fits: 0, glbs: 0 }));
+
+function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
+  const policy = createPathPolicy();
+  policy.allowTree(workspace);
+  const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
+  return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath(), ...extra });
+}
+
+async function exported(h: ReturnType<typeof handlers>, format: 'msh' | 'gltf', folder: string) {
+  let s: ProjectExportStatus = await h.startProjectExport({
+    projectPath,
+    projectText,
+    format,
+    path: join(folder, 'x.res8'),
+  });
+  while (s.state === 'exporting' || s.state === 'writing') {
+    await new Promise((r) => setTimeout(r, 10));
+    s = await h.getProjectExportStatus({ exportId: s.exportId });
+  }
+  return s;
+}
+
+const filesOf = (folder: string) =>
+  Object.fromEntries(readdirSync(folder).map((f) => [f, new Uint8Array(readFileSync(join(folder, f)))]));
+
+describe('Export All off the main thread', () => {
+  // Mutation that fails: the handler calling exportProject (or exportEntries) on its own thread.
+  it('reads, fits and encodes in the worker: none on this thread, and the files the CLI writes', async () => {
+    const h = handlers();
+    const msh = freshFolder();
+    const gl = freshFolder();
+    const a = await exported(h, 'msh', msh);
+    const b = await exported(h, 'gltf', gl);
+    expect([a.state, b.state, a.errors, b.errors]).toEqual(['done', 'done', [], []]);
+    expect(onThisThread).toEqual({ prepares: 0, fits: 0, glbs: 0 });
+
+    // The same bytes as the export run in this process (`actguy export-msh --project`), which these counts do see.
+    const cliMsh = freshFolder();
+    const cliGl = freshFolder();
+    expect((await exportProject(projectPath, 'msh', cliMsh, { jobs: 1 })).ok).toBe(true);
+    expect((await exportProject(projectPath, 'gltf', cliGl)).ok).toBe(true);
+    expect(onThisThread.fits).toBe(1);
+    expect(onThisThread.glbs).toBe(2);
+    expect(Object.keys(filesOf(msh)).sort()).toEqual(
+      ['walk', 'walk_slow'].flatMap((e) => [`${e}.nodes.json`, `${e}.res19`, `${e}.res8`]).sort(),
+    );
+    expect(filesOf(msh)).toEqual(filesOf(cliMsh));
+    expect(filesOf(gl)).toEqual(filesOf(cliGl));
+  });
+
+  // Mutation that fails: the handler not handing the worker its abort signal (the worker runs on and tells its second
+  // entry).
+  it('Cancel once the first entry is under way terminates the worker there: cancelled, nothing written', async () => {
+    const folder = freshFolder();
+    let exited: Promise<number> | undefined;
+    let cancel!: (press: Promise<ProjectExportStatus>) => void;
+    const pressed = new Promise<Promise<ProjectExportStatus>>((r) => (cancel = r));
+    const steps: string[] = [];
+    const runWorker: typeof runOneShotWorker = (path, data, options = {}) =>
+      runOneShotWorker(path, data, {
+        ...options,
+        onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
+        progress: (m) => {
+          const step = options.progress!(m);
+          if (step) steps.push((m as { name: string }).name);
+          // Cancel as the page would, the moment the worker says it began the first entry.
+          if (step && steps.length === 1) cancel(h.cancelProjectExport({ exportId: started.exportId }));
+          return step;
+        },
+      });
+    const h = handlers({ runWorker });
+    const started = await h.startProjectExport({
+      projectPath,
+      projectText,
+      format: 'msh',
+      path: join(folder, 'x.res8'),
+    });
+    expect((await await pressed).state).toBe('cancelled');
+    expect(await exited).toBeTypeOf('number');
+    expect(steps).toEqual(['walk']);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  // Mutation that fails: the handler committing answer.files as they came (no check against the plan's writes).
+  it('commits only the files main allowed: a worker handing back another file has the export fail, nothing written', async () => {
+    const folder = freshFolder();
+    const stray = join(workspace, 'stray.glb');
+    const runWorker = (async () =>
+      ({
+        end: 'answer',
+        value: {
+          type: 'done',
+          files: [
+            { path: join(folder, 'walk.glb'), bytes: new Uint8Array([1]) },
+            { path: join(folder, 'walk_slow.glb'), bytes: new Uint8Array([2]) },
+            { path: stray, bytes: new Uint8Array([3]) },
+          ],
+          entries: [],
+          warnings: [],
+          inputsRead: [],
+        },
+      }) satisfies OneShotEnd<unknown>) as never;
+    const s = await exported(handlers({ runWorker }), 'gltf', folder);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual(["the export's worker handed back files other than the 2 allowed"]);
+    expect(readdirSync(folder)).toEqual([]);
+    expect(readdirSync(workspace)).not.toContain('stray.glb');
+  });
+
+  // Mutations that fail: the job reading through readFile without its list; the job not checking the plan's writes.
+  it('the job reads only the files listed and makes only the files listed', async () => {
+    const folder = freshFolder();
+    const job: ProjectExportJob = {
+      projectPath,
+      projectText,
+      format: 'gltf',
+      folder,
+      reads: [join(workspace, 'walk.mtn')],
+      writes: [join(folder, 'walk.glb'), join(folder, 'walk_slow.glb')],
+      jobs: 1,
+    };
+    const entries: string[] = [];
+    const done = await runProjectExportJob(job, (m) => entries.push(m.name));
+    expect(done.type).toBe('done');
+    expect(entries).toEqual(['walk', 'walk_slow']);
+
+    const read = vi.fn((path: string) => new Uint8Array(readFileSync(path)));
+    const noRead = await runProjectExportJob({ ...job, reads: [] }, () => {}, read);
+    expect(read).not.toHaveBeenCalled();
+    expect(noRead.type === 'failed' && noRead.errors.map((e) => e.message).join('\n')).toContain(
+      'ActGuy refused to read',
+    );
+    const noWrite = await runProjectExportJob({ ...job, writes: [job.writes[0]] }, () => {}, read);
+    expect(read).not.toHaveBeenCalled();
+    expect(noWrite.type === 'failed' && noWrite.errors.map((e) => e.message)).toEqual([
+      `ActGuy refused to write ${join(folder, 'walk_slow.glb')}: the app did not allow it`,
+    ]);
+  });
+});
