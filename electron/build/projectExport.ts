@@ -34,10 +34,10 @@ import {
   type PoolCompressor,
 } from './compressPool';
 import { readBuildInput } from './files';
+import { planProjectExport } from './projectExportParse';
 import {
   exportFailure,
   exportOutputFiles,
-  planProjectExport,
   refusedOutputs,
   type ProjectExportFailure,
   type ProjectExportPlan,

@@ -1,22 +1,18 @@
 /**
- * What an export of a whole project (projectExport.ts) reads and writes, planned from the project text alone, and
- * what its commit would refuse of its outputs: the part of the export the app's main thread runs, before its worker
- * reads a motion (interchange/projectExportHandlers.ts), and the CLI's too. Nothing here reads an input, fits an MSH or
- * encodes a GLB.
+ * What an export of a whole project (projectExport.ts) reads and writes, and what its commit would refuse of its
+ * outputs: the part of the export the app's main thread runs, before its worker reads a motion
+ * (interchange/projectExportHandlers.ts), and the CLI's too. Nothing here parses a project, reads an input, fits an
+ * MSH or encodes a GLB: the plan itself is made from the project text in projectExportParse.ts, which the main
+ * process bundle never takes in (electron/project/textCheck.test.ts checks it holds no project parser).
  */
 import { resolve as resolvePath, join } from 'node:path';
+import type { ResolvedProject } from '../../shared/project/types';
 import { FormatError } from '../../shared/errors';
 import type { ProjectExportFormat } from '../../shared/ipc/project';
 import { mshFilesOf } from '../../shared/msh/files';
-import { normalizePath } from '../../shared/project/paths';
-import type { ResolvedProject } from '../../shared/project/types';
-import { parseProject } from '../../shared/project/validate';
-import { decodeUtf8Text } from '../../shared/sev/text';
-import { TEXT_LIMIT } from '../fsutil';
 import { projectRedactor } from '../outsideQuotes';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { quotePath } from '../pathPolicy';
-import { projectAsBuilt } from './asBuilt';
 import {
   journalRefusedBeforeBuild,
   otherKindProblem,
@@ -25,7 +21,6 @@ import {
   type OutputKind,
 } from './commit';
 import { lockRefusedBeforeBuild } from './commitLock';
-import { readInputFile } from './files';
 import { mshOutputKind } from './mshOutputKinds';
 
 /** What a refusal to replace a file in the export's folder tells the user to do. */
@@ -70,6 +65,12 @@ export interface ProjectExportPlan {
   warnings: FormatError[];
 }
 
+/**
+ * What main needs of a plan to decide the export's reads and writes (the plan without the parsed project): the
+ * app's main thread has it from its worker's first call (interchange/projectExportJob.ts `planExportJob`).
+ */
+export type ExportPlanOutline = Pick<ProjectExportPlan, 'projectFile' | 'format' | 'inputs' | 'entries' | 'writes'>;
+
 /** A failure with its problems told as a build tells them: one in a file outside the project's folder by its place. */
 export function exportFailure(
   projectFile: string,
@@ -81,7 +82,7 @@ export function exportFailure(
 }
 
 /** The file names of entry `name` in `dir`. */
-function projectExportFiles(format: ProjectExportFormat, dir: string, name: string): string[] {
+export function projectExportFiles(format: ProjectExportFormat, dir: string, name: string): string[] {
   if (format === 'gltf') return [join(dir, `${name}.glb`)];
   const f = mshFilesOf(join(dir, name));
   return [f.res8, f.res19, f.nodes];
@@ -101,66 +102,12 @@ export function exportOutputFiles(
 }
 
 /**
- * Plans the export of the project at `projectPath` (its text `projectText`, or the file's) into `outDir`: the project
- * text is parsed, no input is read.
- */
-export function planProjectExport(
-  projectPath: string,
-  format: ProjectExportFormat,
-  outDir: string,
-  projectText?: string,
-): { ok: true; plan: ProjectExportPlan } | ProjectExportFailure {
-  const projectFile = normalizePath(projectPath);
-  let text: string;
-  try {
-    text = projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
-  } catch (e) {
-    if (e instanceof FormatError) return exportFailure(projectFile, [e]);
-    const problem = `cannot read the project file: ${(e as Error).message}`;
-    return exportFailure(projectFile, [new FormatError('PROJECT', problem, {}, projectFile)]);
-  }
-  const parsed = parseProject(text, projectFile);
-  if (!parsed.resolved) return exportFailure(projectFile, parsed.errors);
-  const project = projectAsBuilt(parsed.resolved, projectFile);
-  const motionsOnly: ResolvedProject = {
-    ...project,
-    motions: project.motions.map((m) => ({ ...m, sevPath: undefined })),
-    slsPath: undefined,
-    seDefinePath: undefined,
-  };
-  const dir = normalizePath(outDir);
-  const entries: ProjectExportPlan['entries'] = [
-    ...project.motions.map((m) => ({ name: m.name, motion: m.index, files: projectExportFiles(format, dir, m.name) })),
-    ...project.aliases.map((a) => ({
-      name: a.name,
-      of: a.target,
-      motion: a.targetIndex,
-      files: projectExportFiles(format, dir, a.name),
-    })),
-  ];
-  const inputs: RolePath[] = [
-    { path: projectFile, role: 'the project file' },
-    ...project.motions.flatMap((m) => [
-      { path: m.mtnPath, role: `motions[${m.index}].mtn` },
-      ...(m.sevPath ? [{ path: m.sevPath, role: `motions[${m.index}].sev` }] : []),
-    ]),
-    ...(project.slsPath ? [{ path: project.slsPath, role: 'seTables.sls' }] : []),
-    ...(project.seDefinePath ? [{ path: project.seDefinePath, role: 'seTables.seDefine' }] : []),
-  ];
-  const writes = entries.flatMap((e) => e.files);
-  return {
-    ok: true,
-    plan: { projectFile, format, motionsOnly, inputs, entries, writes, warnings: parsed.warnings ?? [] },
-  };
-}
-
-/**
  * What the commit would refuse of the plan's outputs, each located at the export folder: one that is an input of the
  * project, however spelled (a link, another letter case), two outputs one file, one `checkWrite` refuses (the app's
  * path policy, with what it throws), a folder or an existing file the commit refuses. A journal or a lock the commit
  * would meet is thrown, as `actguy build` throws it.
  */
-export function refusedOutputs(plan: ProjectExportPlan, checkWrite?: (path: string) => void): FormatError[] {
+export function refusedOutputs(plan: ExportPlanOutline, checkWrite?: (path: string) => void): FormatError[] {
   const located = (problem: string) =>
     new FormatError('PROJECT', problem, { where: 'export folder' }, plan.projectFile);
   const clashes = findOutputClashes(

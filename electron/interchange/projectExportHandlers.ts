@@ -6,9 +6,10 @@
  * The renderer is untrusted: the project text it sends names what is read, and each of those files must be one the
  * path policy allows (the project's own, granted when it was opened); each file written must pass the policy for
  * writing, granted by the save picker's answer for the files beside it in its folder (a link out grants nothing).
- * Both are decided here, from the project text alone, before any work: the motions are then read, fitted or encoded
- * in a worker thread of the build bundle (projectExportJob.ts), which is handed the lists of what it may read and
- * make and writes nothing; this thread commits what it hands back. Cancel before the commit terminates the thread.
+ * Both are decided here before any work, from the plan a first call of a build-bundle worker makes of the project
+ * text (this bundle holds no project parser: projectExportJob.ts `planExportJob`): the motions are then read, fitted
+ * or encoded in a second call (projectExportJob.ts), which is handed the lists of what it may read and make and
+ * writes nothing; this thread commits what it hands back. Cancel before the commit terminates the thread.
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -21,23 +22,17 @@ import type {
 import { FormatError } from '../../shared/errors';
 import type { BuildProblem } from '../../shared/ipc/project';
 import { commitOutputsAsync, type CommitOptions } from '../build/commit';
-import {
-  exportFailure,
-  exportOutputFiles,
-  planProjectExport,
-  readRefusal,
-  refusedOutputs,
-} from '../build/projectExportPlan';
+import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
-import { runOneShotWorker } from '../oneShotWorker';
+import { runOneShotWorker, type OneShotEnd } from '../oneShotWorker';
 import { allowDialogAnswer, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
 import type { ProjectExportWorkerData } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
-import type { ProjectExportJob, ProjectExportJobMessage } from './projectExportJob';
+import type { ProjectExportJob, ProjectExportJobMessage, ProjectExportPlanned } from './projectExportJob';
 
 /** Finished exports kept for a late poll; the oldest goes first. */
 const KEPT_EXPORTS = 8;
@@ -51,6 +46,17 @@ interface ProjectExportContext {
   workerPath?: string;
   /** How that thread is run; a test seam (one that records where the work ran), runOneShotWorker by default. */
   runWorker?: typeof runOneShotWorker;
+}
+
+/** An export's worker that gave no answer (or was refused), in the words the export's dialog shows. */
+function workerTrouble(end: Exclude<OneShotEnd<unknown>, { end: 'answer' | 'cancelled' }>): BuildProblem {
+  if (end.end === 'refused') return { message: end.message };
+  return {
+    message:
+      end.end === 'failed' && !end.started
+        ? `the export's worker did not start: ${end.detail}`
+        : `the export's worker stopped unexpectedly (${end.end === 'failed' ? end.detail : end.end})`,
+  };
 }
 
 type ProjectExportHandlers = ApiHandlersOf<
@@ -119,51 +125,63 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       status.state = 'failed';
     };
     try {
-      // Here, on the main thread, only the project text is parsed, and what may be read and written decided.
-      const planned = planProjectExport(req.projectPath, status.format, status.folder, req.projectText);
-      if (!planned.ok)
-        return fail(
-          planned.errors.map(toBuildProblem),
-          planned.warnings.map((w) => w.message),
-        );
-      const { plan } = planned;
+      const runWorker = ctx.runWorker ?? runOneShotWorker;
+      const workerPath = ctx.workerPath ?? defaultBuildWorkerPath();
+      // The project text is parsed in the worker's bundle, never here (main's bundle holds no project parser): its
+      // first call plans the export; here, on the main thread, what may be read and written is decided from the plan.
+      const planEnd = await runWorker<ProjectExportPlanned>(
+        workerPath,
+        {
+          projectExportPlan: {
+            projectPath: req.projectPath,
+            projectText: req.projectText,
+            format: status.format,
+            folder: status.folder,
+          },
+        } satisfies ProjectExportWorkerData,
+        { signal },
+      );
+      if (planEnd.end === 'cancelled' || signal.aborted) {
+        status.current = null;
+        status.state = 'cancelled';
+        return;
+      }
+      if (planEnd.end !== 'answer') return fail([workerTrouble(planEnd)]);
+      const planned = planEnd.value;
+      if (planned.type === 'failed') return fail(planned.errors, planned.warnings);
+      const { outline, reads } = planned;
       const refused = [
-        ...plan.motionsOnly.motions
-          .filter((m) => !policy.isAllowed(m.mtnPath))
+        ...reads
+          .filter((m) => !policy.isAllowed(m.path))
           .map(
             (m) =>
               new FormatError(
                 'PROJECT',
-                `cannot read ${m.mtnPath}: ${readRefusal(m.mtnPath)}`,
+                `cannot read ${m.path}: ${readRefusal(m.path)}`,
                 { where: `motions[${m.index}].mtn` },
-                plan.projectFile,
+                outline.projectFile,
               ),
           ),
-        ...refusedOutputs(plan, (path) => {
+        ...refusedOutputs(outline, (path) => {
           if (chosen !== undefined) allowDialogAnswer(policy, chosen, path);
           policy.check(path, 'write');
         }),
       ];
-      if (refused.length) {
-        const told = exportFailure(plan.projectFile, refused, plan.warnings);
-        return fail(
-          told.errors.map(toBuildProblem),
-          told.warnings.map((w) => w.message),
-        );
-      }
+      if (refused.length)
+        return fail(exportFailure(outline.projectFile, refused).errors.map(toBuildProblem), planned.warnings);
       // The folders as checked: the work takes seconds to minutes, and the commit goes nowhere else (docs/security.md).
-      const folders = pinFoldersOf(plan.writes);
+      const folders = pinFoldersOf(outline.writes);
       const job: ProjectExportJob = {
         projectPath: req.projectPath,
         projectText: req.projectText,
         format: status.format,
         folder: status.folder,
-        reads: [...new Set(plan.motionsOnly.motions.map((m) => m.mtnPath))],
-        writes: plan.writes,
+        reads: [...new Set(reads.map((m) => m.path))],
+        writes: outline.writes,
       };
       // The work in a thread of its own; Cancel terminates it wherever it is (it writes nothing).
-      const end = await (ctx.runWorker ?? runOneShotWorker)<Exclude<ProjectExportJobMessage, { type: 'entry' }>>(
-        ctx.workerPath ?? defaultBuildWorkerPath(),
+      const end = await runWorker<Exclude<ProjectExportJobMessage, { type: 'entry' }>>(
+        workerPath,
         { projectExport: job } satisfies ProjectExportWorkerData,
         {
           signal,
@@ -182,24 +200,15 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         status.state = 'cancelled';
         return;
       }
-      if (end.end === 'refused') return fail([{ message: end.message }]);
-      if (end.end !== 'answer')
-        return fail([
-          {
-            message:
-              end.end === 'failed' && !end.started
-                ? `the export's worker did not start: ${end.detail}`
-                : `the export's worker stopped unexpectedly (${end.end === 'failed' ? end.detail : end.end})`,
-          },
-        ]);
+      if (end.end !== 'answer') return fail([workerTrouble(end)]);
       const answer = end.value;
       if (answer.type === 'failed') return fail(answer.errors, answer.warnings);
       // Only the files main allowed, each once, are committed, whatever the thread handed back.
-      const allowed = new Set(plan.writes);
+      const allowed = new Set(outline.writes);
       const files = answer.files.filter((f) => allowed.delete(f.path));
       if (files.length !== answer.files.length || allowed.size)
         return fail([
-          { message: `the export's worker handed back files other than the ${plan.writes.length} allowed` },
+          { message: `the export's worker handed back files other than the ${outline.writes.length} allowed` },
         ]);
       // From here Cancel no longer stops it: every file is written, or none.
       status.done = status.count = answer.entries.length;

@@ -8,7 +8,8 @@
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
 import { readBuildInput } from '../build/files';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
-import { exportFailure, planProjectExport, readRefusal } from '../build/projectExportPlan';
+import { planProjectExport } from '../build/projectExportParse';
+import { exportFailure, readRefusal, type ExportPlanOutline } from '../build/projectExportPlan';
 import { projectRedactor } from '../outsideQuotes';
 import { quotePath } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
@@ -41,6 +42,44 @@ export type ProjectExportJobMessage =
       inputsRead: string[];
     }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+
+/** What main asks first: the plan of an export, from the project text (main's bundle holds no project parser). */
+export interface ProjectExportPlanRequest {
+  projectPath: string;
+  projectText: string;
+  format: ProjectExportFormat;
+  folder: string;
+}
+
+/**
+ * The plan's answer: its outline (what main checks against its path policy before the work starts), the motion files
+ * it reads with their indexes in the project, and the project text's warnings, told as the build tells them.
+ */
+export type ProjectExportPlanned =
+  | { type: 'planned'; outline: ExportPlanOutline; reads: { path: string; index: number }[]; warnings: string[] }
+  | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+
+/** The plan of an export as main needs it (the worker's first call); never throws. */
+export function planExportJob(req: ProjectExportPlanRequest): ProjectExportPlanned {
+  try {
+    const planned = planProjectExport(req.projectPath, req.format, req.folder, req.projectText);
+    if (!planned.ok)
+      return {
+        type: 'failed',
+        errors: planned.errors.map(toBuildProblem),
+        warnings: planned.warnings.map((w) => w.message),
+      };
+    const { projectFile, format, inputs, entries, writes, motionsOnly, warnings } = planned.plan;
+    return {
+      type: 'planned',
+      outline: { projectFile, format, inputs, entries, writes },
+      reads: motionsOnly.motions.map((m) => ({ path: m.mtnPath, index: m.index })),
+      warnings: exportFailure(projectFile, [], warnings).warnings.map((w) => w.message),
+    };
+  } catch (e) {
+    return { type: 'failed', errors: [toBuildProblem(e)], warnings: [] };
+  }
+}
 
 /** Runs the job, telling `post` each entry as it begins; resolves with its end, never rejects. */
 export async function runProjectExportJob(

@@ -134,7 +134,8 @@ describe('Export All off the main thread', () => {
         ...options,
         onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
         progress: (m) => {
-          const step = options.progress!(m);
+          // The plan's call has no steps: its one message is its answer.
+          const step = options.progress?.(m) ?? false;
           if (step) steps.push((m as { name: string }).name);
           // Cancel as the page would, the moment the worker says it began the first entry.
           if (step && steps.length === 1) cancel(h.cancelProjectExport({ exportId: started.exportId }));
@@ -158,21 +159,24 @@ describe('Export All off the main thread', () => {
   it('commits only the files main allowed: a worker handing back another file has the export fail, nothing written', async () => {
     const folder = freshFolder();
     const stray = join(workspace, 'stray.glb');
-    const runWorker = (async () =>
-      ({
-        end: 'answer',
-        value: {
-          type: 'done',
-          files: [
-            { path: join(folder, 'walk.glb'), bytes: new Uint8Array([1]) },
-            { path: join(folder, 'walk_slow.glb'), bytes: new Uint8Array([2]) },
-            { path: stray, bytes: new Uint8Array([3]) },
-          ],
-          entries: [],
-          warnings: [],
-          inputsRead: [],
-        },
-      }) satisfies OneShotEnd<unknown>) as never;
+    // The plan's call runs as it would; the work's hands back a file main did not allow.
+    const runWorker = (async (path: string, data: object, options: object) =>
+      'projectExportPlan' in data
+        ? runOneShotWorker(path, data, options)
+        : ({
+            end: 'answer',
+            value: {
+              type: 'done',
+              files: [
+                { path: join(folder, 'walk.glb'), bytes: new Uint8Array([1]) },
+                { path: join(folder, 'walk_slow.glb'), bytes: new Uint8Array([2]) },
+                { path: stray, bytes: new Uint8Array([3]) },
+              ],
+              entries: [],
+              warnings: [],
+              inputsRead: [],
+            },
+          } satisfies OneShotEnd<unknown>)) as never;
     const s = await exported(handlers({ runWorker }), 'gltf', folder);
     expect(s.state).toBe('failed');
     expect(s.errors.map((e) => e.message)).toEqual(["the export's worker handed back files other than the 2 allowed"]);

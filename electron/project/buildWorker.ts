@@ -11,9 +11,12 @@
  * clicks): what it keeps is its compression pool's threads, never data; each
  * build reads the project, its inputs, the cache and the local state again.
  *
- * Started with `{ projectExport }` as its workerData it runs that one Export All
- * (interchange/projectExportJob.ts): a message per entry, then the files made,
- * which main commits; main terminates it at its end or at Cancel.
+ * Started with `{ projectExportPlan }` as its workerData it plans an Export All
+ * from the project text and posts the plan's outline (main checks it against
+ * its path policy: main's bundle holds no project parser); started with
+ * `{ projectExport }` it runs that one Export All (interchange/projectExportJob.ts):
+ * a message per entry, then the files made, which main commits; main
+ * terminates it at its end or at Cancel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -21,7 +24,12 @@ import { compressorFor, defaultJobs } from '../build/compressPool';
 import { readBuildInput } from '../build/files';
 import { forgetInputsRead } from '../tempFiles';
 import { ownBuffers, runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
-import { runProjectExportJob, type ProjectExportJob } from '../interchange/projectExportJob';
+import {
+  planExportJob,
+  runProjectExportJob,
+  type ProjectExportJob,
+  type ProjectExportPlanRequest,
+} from '../interchange/projectExportJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
 const port = parentPort;
@@ -47,13 +55,17 @@ export interface BuildWorkerJob {
   req: BuildJobRequest;
 }
 
-/** The workerData of an Export All (projectExportHandlers.ts). */
-export interface ProjectExportWorkerData {
-  projectExport: ProjectExportJob;
-}
+/** The workerData of an Export All (projectExportHandlers.ts): its plan first, then its work. */
+export type ProjectExportWorkerData =
+  { projectExportPlan: ProjectExportPlanRequest } | { projectExport: ProjectExportJob };
 
-const exportJob = (workerData as Partial<ProjectExportWorkerData> | null)?.projectExport;
-if (exportJob)
+const exportData = workerData as Partial<{
+  projectExportPlan: ProjectExportPlanRequest;
+  projectExport: ProjectExportJob;
+}> | null;
+const exportJob = exportData?.projectExport;
+if (exportData?.projectExportPlan) port.postMessage(planExportJob(exportData.projectExportPlan));
+else if (exportJob)
   void runProjectExportJob(exportJob, (m) => port.postMessage(m)).then((end) =>
     // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
     port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []),
