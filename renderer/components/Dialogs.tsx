@@ -444,7 +444,8 @@ export function FilePicker() {
             </button>
           </li>
         ))}
-        {files.length === 0 && subfolders.length === 0 && (
+        {/* Under the folders too: a folder with folders but no file of the kind still says what Save does here. */}
+        {files.length === 0 && (
           <li className="dim" data-testid="picker-empty">
             {emptyListText(req, filter)}
           </li>
