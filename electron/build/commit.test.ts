@@ -178,6 +178,31 @@ describe('commitOutputs', () => {
     }
   });
 
+  // Round 42 left open: a recovery that rolled back a commit said every output "hold[s] their previous contents",
+  // also of the files the commit had put where none was before, which the roll-back removes. Mutation that fails:
+  // the note naming every entry as kept (the removed list left empty).
+  it('a rolled-back recovery says which outputs hold their previous contents and which it removed', () => {
+    const dir = tempDir();
+    const [mar, sar, report] = set(dir, 'new').map((f) => f.path);
+    mkdirSync(join(dir, 'out'), { recursive: true });
+    writeFileSync(mar, 'mar old');
+    // Killed once every file is in place, before its tidying: the journal stays, with the backup of stage.mar.
+    expect(() =>
+      commitOutputs(set(dir, 'new'), {
+        onStep: (_, label) => {
+          if (label === 'drop backup 1') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+        },
+      }),
+    ).toThrow('killed');
+    // As a kill during its roll-back leaves it: the journal says "back".
+    const journal = `${mar}.actguy-commit`;
+    writeFileSync(journal, JSON.stringify({ ...JSON.parse(readFileSync(journal, 'utf8')), state: 'back' }));
+    expect(recoverOutputs([mar, sar, report])).toBe(
+      `an interrupted build was rolled back: ${mar} holds its previous contents; ${sar}, ${report} were removed (none was there before it)`,
+    );
+    expect(contents(dir)).toEqual({ 'out/stage.mar': 'mar old' });
+  });
+
   it("an unwritable output, a folder given as a file and a file given as a folder name the user's path, not a temp", () => {
     const dir = tempDir();
     commitOutputs(set(dir, 'old'));

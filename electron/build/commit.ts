@@ -599,8 +599,13 @@ function recoverLocked(fs: CommitFs, targets: readonly string[], keep?: readonly
   let note: string | undefined;
   if (journal) {
     if (journal.state === 'back') {
+      // A file installed where none was before is removed by the roll-back: said so, not as "previous contents".
+      const removed = journal.entries.filter((e) => e.backup === null && !exists(fs, e.temp)).map((e) => e.path);
       rollBack(fs, jpath, journal);
-      note = `an interrupted build was rolled back: ${journal.entries.map((e) => e.path).join(', ')} hold their previous contents`;
+      note = rolledBackNote(
+        journal.entries.map((e) => e.path).filter((p) => !removed.includes(p)),
+        removed,
+      );
     } else {
       try {
         rollForward(fs, jpath, journal, () => {});
@@ -612,6 +617,17 @@ function recoverLocked(fs: CommitFs, targets: readonly string[], keep?: readonly
   }
   sweepStaleTemps([...targets, jpath], fs, keep);
   return note;
+}
+
+/** What a recovery that rolled a commit back says: the files back as they were, and those it removed. */
+function rolledBackNote(kept: readonly string[], removed: readonly string[]): string {
+  const said = [
+    ...(kept.length ? [`${kept.join(', ')} ${kept.length === 1 ? 'holds its' : 'hold their'} previous contents`] : []),
+    ...(removed.length
+      ? [`${removed.join(', ')} ${removed.length === 1 ? 'was' : 'were'} removed (none was there before it)`]
+      : []),
+  ];
+  return `an interrupted build was rolled back: ${said.join('; ')}`;
 }
 
 /** Two notes of a commit as one (either may be absent). */
