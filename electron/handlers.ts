@@ -70,6 +70,7 @@ import type { BuildJobLauncher } from './project/buildRunner';
 import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
+import { FILE_NAME_MAX_BYTES } from './tempFiles';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
 import { fileExtensions, listFiles, makeFolder } from './workspaceListing';
 
@@ -158,12 +159,9 @@ function keptStamp(d: Date): string {
 function keptBaseName(base: string, stamp: string): string {
   const longest = Buffer.byteLength(`${tuningPathOf(` (edits kept ${stamp} 20).mtn`)}`);
   let cut = base;
-  while (cut.length > 0 && Buffer.byteLength(cut) + longest > NAME_MAX_BYTES) cut = [...cut].slice(0, -1).join('');
+  while (cut.length > 0 && Buffer.byteLength(cut) + longest > FILE_NAME_MAX_BYTES) cut = [...cut].slice(0, -1).join('');
   return cut;
 }
-/** The longest name of one file most file systems take (NAME_MAX), in bytes. */
-const NAME_MAX_BYTES = 255;
-
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress } = ctx;
   // Every dialog of every handler group starts in the last folder chosen and remembers the next pick.

@@ -74,7 +74,7 @@ export function planExportJob(req: ProjectExportPlanRequest): ProjectExportPlann
       type: 'planned',
       outline: { projectFile, format, inputs, entries, writes },
       reads: motionsOnly.motions.map((m) => ({ path: m.mtnPath, index: m.index })),
-      warnings: exportFailure(projectFile, [], warnings).warnings.map((w) => w.message),
+      warnings: warnings.map(projectRedactor(projectFile)).map((w) => w.message),
     };
   } catch (e) {
     return { type: 'failed', errors: [toBuildProblem(e)], warnings: [] };
