@@ -34,7 +34,9 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     (source: 'source' | 'compressed', look = false) =>
     async () => {
       await menuItem('menu-export-all-gltf')();
+      // The source is offered, and the focus is on it: the arrow keys choose, Enter goes on to the picker.
       await expect(options.getByTestId('export-all-gltf-source')).toBeChecked();
+      await expect(options.getByTestId('export-all-gltf-source')).toBeFocused();
       await options.getByTestId(`export-all-gltf-${source}`).check();
       if (look)
         for (const [w, h] of [
