@@ -27,6 +27,18 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     await page.getByTestId(id).click();
   };
 
+  /** Screenshots `name`-1280 and `name`-1920 (1280x800 and 1920x1080), then back at 1280x800. */
+  const atBothSizes = async (name: string) => {
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await saveScreenshot(`${name}-${w}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+
   // glTF: first which motion each file holds (the source, as offered), then one .glb per entry, named after it, in the
   // folder of the file named in the picker.
   const options = page.getByTestId('export-all-gltf-options');
@@ -38,15 +50,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
       await expect(options.getByTestId('export-all-gltf-source')).toBeChecked();
       await expect(options.getByTestId('export-all-gltf-source')).toBeFocused();
       await options.getByTestId(`export-all-gltf-${source}`).check();
-      if (look)
-        for (const [w, h] of [
-          [1280, 800],
-          [1920, 1080],
-        ]) {
-          await page.setViewportSize({ width: w, height: h });
-          await saveScreenshot(`project-export-gltf-options-${w}`);
-        }
-      await page.setViewportSize({ width: 1280, height: 800 });
+      if (look) await atBothSizes('project-export-gltf-options');
       await options.getByTestId('export-all-gltf-choose-file').click();
     };
   await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', gltfOf('source', true));
@@ -59,14 +63,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     expect(existsSync(path), name).toBe(true);
     expect(readGltfContainer(new Uint8Array(readFileSync(path))).json.animations?.[0]?.name).toBe(name);
   }
-  for (const [w, h] of [
-    [1280, 800],
-    [1920, 1080],
-  ]) {
-    await page.setViewportSize({ width: w, height: h });
-    await saveScreenshot(`project-export-gltf-done-${w}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await atBothSizes('project-export-gltf-done');
   await dialog.getByTestId('project-export-close').click();
   await expect(dialog).toHaveCount(0);
 
