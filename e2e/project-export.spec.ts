@@ -27,8 +27,33 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     await page.getByTestId(id).click();
   };
 
-  // glTF: one .glb per entry, named after it, in the folder of the file named in the picker.
-  await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', menuItem('menu-export-all-gltf'));
+  /** Screenshots `name`-1280 and `name`-1920 (1280x800 and 1920x1080), then back at 1280x800. */
+  const atBothSizes = async (name: string) => {
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ]) {
+      await page.setViewportSize({ width: w, height: h });
+      await saveScreenshot(`${name}-${w}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+
+  // glTF: first which motion each file holds (the source, as offered), then one .glb per entry, named after it, in the
+  // folder of the file named in the picker.
+  const options = page.getByTestId('export-all-gltf-options');
+  const gltfOf =
+    (source: 'source' | 'compressed', look = false) =>
+    async () => {
+      await menuItem('menu-export-all-gltf')();
+      // The source is offered, and the focus is on it: the arrow keys choose, Enter goes on to the picker.
+      await expect(options.getByTestId('export-all-gltf-source')).toBeChecked();
+      await expect(options.getByTestId('export-all-gltf-source')).toBeFocused();
+      await options.getByTestId(`export-all-gltf-${source}`).check();
+      if (look) await atBothSizes('project-export-gltf-options');
+      await options.getByTestId('export-all-gltf-choose-file').click();
+    };
+  await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', gltfOf('source', true));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
   await expect(state).toHaveText(`Exported 4 motions and 1 alias as glTF into ${workspace.dir}, as one unit.`);
@@ -38,14 +63,23 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     expect(existsSync(path), name).toBe(true);
     expect(readGltfContainer(new Uint8Array(readFileSync(path))).json.animations?.[0]?.name).toBe(name);
   }
-  for (const [w, h] of [
-    [1280, 800],
-    [1920, 1080],
-  ]) {
-    await page.setViewportSize({ width: w, height: h });
-    await saveScreenshot(`project-export-gltf-done-${w}`);
+  await atBothSizes('project-export-gltf-done');
+  await dialog.getByTestId('project-export-close').click();
+  await expect(dialog).toHaveCount(0);
+
+  // The compressed motions, into the same folder: every .glb replaced by the motion the game plays, named as before.
+  const source = new Map(ENTRIES.map((name) => [name, readFileSync(workspace.path(`${name}.glb`))]));
+  // A new name in the folder (the picker would ask to replace walk.glb): the folder is what counts.
+  await chooseFile(page, electronApp, workspace, 'compressed.glb', 'save', gltfOf('compressed'));
+  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(state).toHaveText(
+    `Exported 4 motions and 1 alias as glTF (compressed motions) into ${workspace.dir}, as one unit.`,
+  );
+  for (const name of ENTRIES) {
+    const bytes = readFileSync(workspace.path(`${name}.glb`));
+    expect(bytes.equals(source.get(name)!), name).toBe(false);
+    expect(readGltfContainer(new Uint8Array(bytes)).json.animations?.[0]?.name).toBe(name);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByTestId('project-export-close').click();
   await expect(dialog).toHaveCount(0);
 

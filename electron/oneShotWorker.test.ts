@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOneShotWorker } from './oneShotWorker';
+import { runOneShotWorker, startWorkerTalk } from './oneShotWorker';
 
 let dir: string;
 beforeAll(() => {
@@ -107,5 +107,37 @@ describe('runOneShotWorker', () => {
     expect(await running).toEqual({ end: 'cancelled' });
     expect(await exited).toBe(1);
     expect(await runOneShotWorker(held, null, { budgetMs: 1 })).toEqual({ end: 'overBudget' });
+  });
+
+  // Mutations that fail: a message that came while no turn waited dropped (the second turn never ends: the test times
+  // out); `send` not posted; `close` not terminating the thread (its exit never comes).
+  it('startWorkerTalk: turns in order, a message that came between turns kept for the next, main answering in between', async () => {
+    let exited: Promise<number> | undefined;
+    const talk = startWorkerTalk(
+      worker(
+        'talks',
+        // Two answers at once (the second comes before main asks for it), then main's answer doubled, then a hold.
+        `parentPort.postMessage({ plan: workerData });\nparentPort.postMessage({ early: 1 });\n` +
+          `parentPort.once('message', (m) => { parentPort.postMessage({ step: 1 }); parentPort.postMessage({ done: m.n * 2 }); ${HOLD} });`,
+      ),
+      'p',
+      { onWorker: (w: Worker) => (exited = new Promise((done) => w.once('exit', done))) },
+    );
+    expect(await talk.next()).toEqual({ end: 'answer', value: { plan: 'p' } });
+    // Main's turn takes a while: the thread's next message waits for it.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await talk.next()).toEqual({ end: 'answer', value: { early: 1 } });
+    talk.send({ n: 21 });
+    const steps: unknown[] = [];
+    expect(await talk.next((m) => 'step' in (m as object) && steps.push(m) > 0)).toEqual({
+      end: 'answer',
+      value: { done: 42 },
+    });
+    expect(steps).toEqual([{ step: 1 }]);
+    const waiting = talk.next();
+    talk.close();
+    expect(await waiting).toEqual({ end: 'cancelled' });
+    expect(await exited).toBe(1);
+    expect(await talk.next()).toEqual({ end: 'cancelled' });
   });
 });

@@ -38,48 +38,105 @@ interface OneShotOptions {
 }
 
 /** Runs `workerPath` with `workerData` and resolves with its first message, or with how it ended otherwise. */
-export function runOneShotWorker<T>(
+export async function runOneShotWorker<T>(
   workerPath: string,
   workerData: unknown,
   options: OneShotOptions = {},
 ): Promise<OneShotEnd<T>> {
-  const { signal, budgetMs, onWorker, transferList, progress } = options;
-  return new Promise<OneShotEnd<T>>((resolve) => {
-    if (signal?.aborted) {
-      resolve({ end: 'cancelled' });
-      return;
-    }
-    let settled = false;
-    let worker: Worker | undefined;
-    const settle = (end: OneShotEnd<T>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(budget);
-      signal?.removeEventListener('abort', onAbort);
-      void worker?.terminate();
-      resolve(end);
-    };
-    const onAbort = () => settle({ end: 'cancelled' });
-    const budget = budgetMs === undefined ? undefined : setTimeout(() => settle({ end: 'overBudget' }), budgetMs);
+  const { progress, ...rest } = options;
+  const talk = startWorkerTalk(workerPath, workerData, rest);
+  try {
+    return await talk.next<T>(progress);
+  } finally {
+    talk.close();
+  }
+}
+
+/**
+ * A job in a fresh worker thread that takes turns with main (Export All: the thread plans, main decides from the plan
+ * what it may read and write and tells it, the thread works): each `next` is the thread's next answer, `send` main's
+ * turn. The thread ends at `close`, at a cancel or the time budget, or when it fails, whatever turn it is in.
+ */
+export interface WorkerTalk {
+  /**
+   * The thread's next answer: the first message from here on that `progress` does not take (see OneShotOptions), or
+   * how the thread ended; once it ended, every call resolves with that end.
+   */
+  next<T>(progress?: (message: unknown) => boolean): Promise<OneShotEnd<T>>;
+  /** Posts `message` to the thread (nothing once it ended). */
+  send(message: unknown): void;
+  /** Terminates the thread (a `next` still waiting resolves as cancelled). */
+  close(): void;
+}
+
+/** Starts `workerPath` with `workerData` for a WorkerTalk (runOneShotWorker: one turn, then close). */
+export function startWorkerTalk(
+  workerPath: string,
+  workerData: unknown,
+  options: Omit<OneShotOptions, 'progress'> = {},
+): WorkerTalk {
+  const { signal, budgetMs, onWorker, transferList } = options;
+  /** How the thread ended (the first end wins). */
+  let ended: OneShotEnd<never> | undefined;
+  /** Messages that came while no `next` waited, in order. */
+  const inbox: unknown[] = [];
+  let waiting: { resolve: (end: OneShotEnd<unknown>) => void; progress?: (message: unknown) => boolean } | undefined;
+  let worker: Worker | undefined;
+  const finish = (end: OneShotEnd<never>): void => {
+    if (ended) return;
+    ended = end;
+    clearTimeout(budget);
+    signal?.removeEventListener('abort', onAbort);
+    void worker?.terminate();
+    const w = waiting;
+    waiting = undefined;
+    w?.resolve(end);
+  };
+  /** Gives `message` to the waiting `next`; true once it was its answer. */
+  const take = (message: unknown, w: NonNullable<typeof waiting>): boolean => {
+    if (w.progress?.(message)) return false;
+    waiting = undefined;
+    w.resolve({ end: 'answer', value: message });
+    return true;
+  };
+  const onAbort = () => finish({ end: 'cancelled' });
+  const budget = budgetMs === undefined ? undefined : setTimeout(() => finish({ end: 'overBudget' }), budgetMs);
+  if (signal?.aborted) finish({ end: 'cancelled' });
+  else {
     signal?.addEventListener('abort', onAbort);
     try {
       worker = startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) });
     } catch (e) {
-      settle({ end: 'failed', started: false, detail: (e as Error).message });
-      return;
+      finish({ end: 'failed', started: false, detail: (e as Error).message });
     }
+  }
+  if (worker) {
     onWorker?.(worker);
-    worker.on('message', (value: T) => {
-      if (!settled && progress?.(value)) return;
-      settle({ end: 'answer', value });
+    worker.on('message', (value: unknown) => {
+      if (ended) return;
+      if (waiting) take(value, waiting);
+      else inbox.push(value);
     });
     worker.on('error', (e) =>
-      settle(
+      finish(
         isBundleRefusal(e)
           ? { end: 'refused', message: e.message }
           : { end: 'failed', started: true, detail: e.message },
       ),
     );
-    worker.on('exit', (code) => settle({ end: 'failed', started: true, detail: `exit code ${code}`, exitCode: code }));
-  });
+    worker.on('exit', (code) => finish({ end: 'failed', started: true, detail: `exit code ${code}`, exitCode: code }));
+  }
+  return {
+    next: <T>(progress?: (message: unknown) => boolean) =>
+      new Promise<OneShotEnd<T>>((resolve) => {
+        const w = { resolve: resolve as (end: OneShotEnd<unknown>) => void, progress };
+        while (inbox.length) if (take(inbox.shift(), w)) return;
+        if (ended) resolve(ended);
+        else waiting = w;
+      }),
+    send: (message) => {
+      if (!ended) worker?.postMessage(message);
+    },
+    close: () => finish({ end: 'cancelled' }),
+  };
 }

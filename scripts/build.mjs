@@ -1,5 +1,5 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
-// Targets: cli, bench, fuzz, samples, heldout, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
+// Targets: cli, bench, export-bench, fuzz, samples, heldout, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -29,6 +29,12 @@ const targets = {
   fuzz: [
     ['scripts/fuzz.ts', 'dist/fuzz/fuzz.cjs', {}],
     ['scripts/fuzz/worker.ts', 'dist/fuzz/fuzzWorker.cjs', {}],
+  ],
+  // Export All as the app's main runs it, timed (scripts/benchExportAll.ts).
+  'export-bench': [
+    ['scripts/benchExportAll.ts', 'dist/export-bench/benchExportAll.cjs', {}],
+    ['electron/build/compressPoolWorker.ts', 'dist/export-bench/compressPoolWorker.cjs', {}],
+    ['electron/project/buildWorker.ts', 'dist/export-bench/buildWorker.cjs', {}],
   ],
   // Held-out captures through the importers and compressor (`npm run heldout`, scripts/heldout.ts).
   heldout: [['scripts/heldout.ts', 'dist/heldout/heldout.cjs', {}]],

@@ -20,17 +20,28 @@ import { motionToGlb } from '../../shared/interchange/gltf/export';
 import type { MshExportOptions, MshNodeFit } from '../../shared/msh/export';
 import { fitMsh, mshFilesOfFit, type MshExportFiles } from '../../shared/msh/files';
 import type { ProjectExportFormat } from '../../shared/ipc/project';
-import { prepareBuild, type PreparedBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
+import { decodeMt3ToMotion } from '../../shared/mt3/decode';
+import { readMt3 } from '../../shared/mt3/read';
+import type { Motion } from '../../shared/motion/types';
+import {
+  compressOptionsFor,
+  prepareBuild,
+  type PreparedBuild,
+  type PreparedMotion,
+  type ReadFile,
+} from '../../shared/project/plan';
 import { pinFoldersOf } from '../fsutil';
 import { projectRedactor } from '../outsideQuotes';
 import { commitOutputs, type CommitOptions } from './commit';
 import {
   answerPoolRequest,
+  compressorFor,
   defaultJobs,
   defaultPoolWorkerPath,
   mshFitsInShares,
   SHARE_MIN_MTN_BYTES,
   workerCompressor,
+  type MotionCompressor,
   type PoolCompressor,
 } from './compressPool';
 import { readBuildInput } from './files';
@@ -53,8 +64,14 @@ interface ProjectExportWork {
   onEntry?: (done: number, total: number, name: string) => void;
   /** Awaited before each entry and before the commit: the CLI's Ctrl+C is handled there (cli/interrupt.ts). */
   checkpoint?: () => Promise<void>;
-  /** glTF: the scale and the bone mesh, as `export-gltf --scale`, `--no-mesh` take them (default 1, with the mesh). */
-  glb?: { scale: number; boneMesh: boolean };
+  /**
+   * glTF: the scale and the bone mesh, as `export-gltf --scale`, `--no-mesh` take them (default 1, with the mesh), and
+   * `compressed` (`--compressed`): each motion compressed with its project settings as a build compresses it, then
+   * decoded (what the game plays), rather than the source motion.
+   */
+  glb?: { scale: number; boneMesh: boolean; compressed?: boolean };
+  /** What compresses the motions of a compressed glTF; default: a pool of `jobs` threads (the CLI's), closed after. */
+  compressor?: MotionCompressor;
 }
 
 interface ProjectExportOptions extends ProjectExportWork {
@@ -120,6 +137,7 @@ export async function exportEntries(
   const source = (p: PreparedMotion) => sourceName(plan.motionsOnly.projectFile, p.resolved.mtnPath);
   const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf.get(p.resolved.mtnPath)?.byteLength ?? 0));
   const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
+  const decoded = options.glb?.compressed && plan.format === 'gltf' ? compressedMotions(read, options) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
   const entries: ProjectExportEntry[] = [];
   const made = (e: ProjectExportPlan['entries'][number], bytes: Uint8Array[], warnings: string[]) => {
@@ -145,7 +163,7 @@ export async function exportEntries(
       const r = motion.resolved;
       try {
         if (plan.format === 'gltf') {
-          const glb = motionToGlb(motion.motion, {
+          const glb = motionToGlb(decoded ? await decoded.of(motion) : motion.motion, {
             animationName: e.name,
             scale: options.glb?.scale ?? 1,
             boneMesh: options.glb?.boneMesh ?? true,
@@ -175,8 +193,42 @@ export async function exportEntries(
     }
   } finally {
     await fitter?.close();
+    await decoded?.close();
   }
   return { ok: true, files, entries };
+}
+
+/**
+ * The motions of a glTF of the compressed motions: each compressed with its project settings as a build compresses
+ * it (compressOptionsFor; resampled first where the project says, from the file as read), all of them handed to the
+ * compressor at once, then decoded onto the motion as the single export decodes it (glbExportJob.ts): the skeleton,
+ * rate and names of the motion the game plays. An alias takes its target's.
+ */
+function compressedMotions(
+  read: ReadForExport,
+  options: ProjectExportWork,
+): { of(motion: PreparedMotion): Promise<Motion>; close(): Promise<void> } {
+  const { prepared, bytesOf } = read;
+  const own = options.compressor ? undefined : compressorFor(options.jobs ?? defaultJobs());
+  const compressor = (options.compressor ?? own)!;
+  const started = new Map(
+    prepared.motions.map((p) => {
+      const r = p.resolved;
+      const bytes = bytesOf.get(r.mtnPath);
+      const compressed = bytes
+        ? compressor.compress(bytes, compressOptionsFor(p), p.resampledFrom ? prepared.project.fps : undefined)
+        : Promise.reject(new Error(`the export did not read ${r.mtnPath}`));
+      // Awaited in the entries' order; one that fails before its turn is told then (or not at all, after another's).
+      compressed.catch(() => {});
+      return [p, compressed];
+    }),
+  );
+  return {
+    of: async (p) => decodeMt3ToMotion(readMt3((await started.get(p)!).bytes), p.motion),
+    close: async () => {
+      await own?.close();
+    },
+  };
 }
 
 /**

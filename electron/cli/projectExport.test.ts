@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compressCommand } from './commands/compress';
 import { exportGltfCommand } from './commands/export-gltf';
 import { exportMshCommand } from './commands/export-msh';
 import { runCommand } from './runCommand';
@@ -73,6 +74,13 @@ async function run(cmd: CliCommand, argv: string[]): Promise<{ code: number; out
 }
 
 const bytes = (path: string) => new Uint8Array(readFileSync(path));
+
+/** The key times of a GLB's first animation channel (its JSON chunk read as the glTF 2.0 layout puts it). */
+function keyTimes(path: string): number {
+  const glb = Buffer.from(bytes(path));
+  const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+  return json.accessors[json.animations[0].samplers[0].input].count;
+}
 
 describe('actguy export-msh --project', () => {
   it("writes every motion and alias, each byte-equal to the single export with the project's tolerances", async () => {
@@ -220,5 +228,61 @@ describe('actguy export-gltf --project', () => {
       0,
     );
     expect(bytes('gl/walk_60.glb')).not.toEqual(bytes('one/walk_60.glb'));
+  });
+
+  // Mutations that fail: the GLB made of the source motion rather than the compressed one decoded; the compression
+  // without the motion's own settings from the project (compressOptionsFor's joint overrides left out).
+  it('--compressed: each .glb is the single export of the motion compressed with its project settings, byte for byte', async () => {
+    const r = await run(exportGltfCommand, ['--project', 'p.actguy.json', '-o', 'gl', '--compressed']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/exported 3 motions and 1 alias as glTF of the compressed motions into gl: 4 files/);
+    expect(readdirSync('gl').sort()).toEqual(['walk.glb', 'walk_60.glb', 'walk_rough.glb', 'walk_slow.glb']);
+    expect((await run(exportGltfCommand, ['--project', 'p.actguy.json', '-o', 'src', '--quiet'])).code).toBe(0);
+    // The single export of a compressed motion: `actguy compress` with the motion's settings from the project (joint
+    // overrides by index), then `export-gltf` of the .mt3 decoded with the source as its skeleton.
+    const leftFoot = readMtn(bytes('walk.mtn')).joints.findIndex((j) => j.name === 'LeftFoot');
+    expect(leftFoot).toBeGreaterThan(3);
+    mkdirSync('one');
+    const walkTol = ['--pos-tol', '0.5', '--rot-tol', '0.5', '--joint-rot-tol', `${leftFoot}=0.25,3=0.3`];
+    for (const [mt3, tol] of [
+      ['walk', walkTol],
+      ['walk_rough', ['--pos-tol', '2', '--rot-tol', '2']],
+    ] as const) {
+      const c = await run(compressCommand, [
+        'walk.mtn',
+        '-o',
+        `one/${mt3}.mt3`,
+        '--name',
+        mt3,
+        ...tol,
+        '--no-tuning',
+        '--quiet',
+      ]);
+      expect(c.code).toBe(0);
+    }
+    for (const [name, mt3] of [
+      ['walk', 'walk'],
+      ['walk_rough', 'walk_rough'],
+      ['walk_slow', 'walk'],
+    ]) {
+      const argv = [`one/${mt3}.mt3`, '--skeleton', 'walk.mtn', '-o', `one/${name}.glb`, '--name', name, '--quiet'];
+      expect((await run(exportGltfCommand, argv)).code).toBe(0);
+      expect(bytes(`gl/${name}.glb`)).toEqual(bytes(`one/${name}.glb`));
+      // Not the source's export: the keys the compression kept, decoded.
+      expect(bytes(`gl/${name}.glb`)).not.toEqual(bytes(`src/${name}.glb`));
+    }
+    expect(bytes('gl/walk.glb')).not.toEqual(bytes('gl/walk_rough.glb'));
+    // The resampled motion is compressed at the project's rate too: the key times of the source's export (resampled).
+    expect(bytes('gl/walk_60.glb')).not.toEqual(bytes('src/walk_60.glb'));
+    expect(keyTimes('gl/walk_60.glb')).toBe(keyTimes('src/walk_60.glb'));
+    expect(keyTimes('gl/walk_60.glb')).toBe(keyTimes('gl/walk.glb'));
+  });
+
+  it('--compressed applies with --project only', async () => {
+    const r = await run(exportGltfCommand, ['walk.mtn', '-o', 'w.glb', '--compressed']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--compressed applies with --project');
+    expect(existsSync('w.glb')).toBe(false);
   });
 });

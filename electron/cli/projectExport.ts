@@ -28,7 +28,7 @@ export function refuseWithProject(args: ParsedArgs, notWith: readonly string[]):
 export async function runProjectExport(
   args: ParsedArgs,
   format: ProjectExportFormat,
-  extra: { jobs?: number; glb?: { scale: number; boneMesh: boolean } } = {},
+  extra: { jobs?: number; glb?: { scale: number; boneMesh: boolean; compressed?: boolean } } = {},
 ): Promise<number> {
   const project = stringOption(args, 'project')!;
   const dir = requiredOption(args, 'o', 'DIR');
@@ -82,7 +82,7 @@ export async function runProjectExport(
         ...(lines.length > LISTED_ENTRIES ? [`… and ${lines.length - LISTED_ENTRIES} more`] : []),
         `exported ${outcome.entries.length - aliases} motion${outcome.entries.length - aliases === 1 ? '' : 's'}` +
           (aliases ? ` and ${aliases} alias${aliases === 1 ? '' : 'es'}` : '') +
-          ` as ${format === 'msh' ? 'MSH' : 'glTF'} into ${dir}: ${outcome.written.length} files, written as one unit`,
+          ` as ${format === 'msh' ? 'MSH' : extra.glb?.compressed ? 'glTF of the compressed motions' : 'glTF'} into ${dir}: ${outcome.written.length} files, written as one unit`,
       ].join('\n'),
     );
   }

@@ -71,6 +71,21 @@ describe('Export All in main', () => {
     expect(s.written[0].files[0].bytes).toBeGreaterThan(1000);
   });
 
+  // Mutations that fail: gltfSource taken from an MSH request; any value taken as the source.
+  it('takes the source or the compressed motion for glTF only, the source when not said', async () => {
+    const h = handlers();
+    const req = { projectPath, projectText: text('walk.mtn'), path: join(workspace, 'gl', 'x.glb') };
+    await expect(h.startProjectExport({ ...req, format: 'msh', gltfSource: 'compressed' })).rejects.toThrow(
+      'startProjectExport: gltfSource applies to the glTF export only',
+    );
+    await expect(h.startProjectExport({ ...req, format: 'gltf', gltfSource: 'mt3' as never })).rejects.toThrow(
+      'startProjectExport: gltfSource must be "source" or "compressed"',
+    );
+    const s = await finished(h, await h.startProjectExport({ ...req, format: 'gltf' }));
+    expect([s.state, s.gltfSource]).toEqual(['done', 'source']);
+    expect(readdirSync(join(workspace, 'gl')).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
+  });
+
   it('refuses to write outside what the policy allows, and to read a file it does not allow; nothing is written', async () => {
     const h = handlers();
     const out = await finished(

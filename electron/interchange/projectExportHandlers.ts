@@ -6,13 +6,14 @@
  * The renderer is untrusted: the project text it sends names what is read, and each of those files must be one the
  * path policy allows (the project's own, granted when it was opened); each file written must pass the policy for
  * writing, granted by the save picker's answer for the files beside it in its folder (a link out grants nothing).
- * Both are decided here before any work, from the plan a first call of a build-bundle worker makes of the project
- * text (this bundle holds no project parser: projectExportJob.ts `planExportJob`): the motions are then read, fitted
- * or encoded in a second call (projectExportJob.ts), which is handed the lists of what it may read and make and
- * writes nothing; this thread commits what it hands back. Cancel before the commit terminates the thread.
+ * Both are decided here before any work, from the plan that the export's one worker thread (of the build bundle)
+ * makes of the project text first (this bundle holds no project parser: projectExportJob.ts `planExportJob`); the
+ * same thread, told what it may read and make, then reads the motions, fits or encodes them, and writes nothing; this
+ * thread commits what it hands back. Cancel before the commit terminates the thread, in either turn.
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import type { GltfExportSource } from '../../shared/ipc/interchange';
 import type {
   ProjectExportFormat,
   ProjectExportStatus,
@@ -26,13 +27,13 @@ import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '.
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
-import { runOneShotWorker, type OneShotEnd } from '../oneShotWorker';
+import { startWorkerTalk, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
 import { allowDialogAnswer, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
 import type { ProjectExportWorkerData } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
-import type { ProjectExportJob, ProjectExportJobMessage, ProjectExportPlanned } from './projectExportJob';
+import type { ProjectExportAllowed, ProjectExportJobMessage, ProjectExportPlanned } from './projectExportJob';
 
 /** Finished exports kept for a late poll; the oldest goes first. */
 const KEPT_EXPORTS = 8;
@@ -44,8 +45,8 @@ interface ProjectExportContext {
   commit?: CommitOptions;
   /** The build bundle the work runs in; default buildWorker.cjs beside the running bundle (a test's own). */
   workerPath?: string;
-  /** How that thread is run; a test seam (one that records where the work ran), runOneShotWorker by default. */
-  runWorker?: typeof runOneShotWorker;
+  /** How that thread is run; a test seam (one that records where the work ran), startWorkerTalk by default. */
+  startWorker?: typeof startWorkerTalk;
 }
 
 /** An export's worker that gave no answer (or was refused), in the words the export's dialog shows. */
@@ -86,15 +87,28 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     return format;
   };
 
+  /** glTF's source or compressed motion (source when not said); MSH takes neither. */
+  const requireGltfSource = (v: unknown, format: ProjectExportFormat): GltfExportSource | undefined => {
+    if (format === 'msh') {
+      if (v !== undefined) throw new Error('startProjectExport: gltfSource applies to the glTF export only');
+      return undefined;
+    }
+    if (v !== undefined && v !== 'source' && v !== 'compressed')
+      throw new Error('startProjectExport: gltfSource must be "source" or "compressed"');
+    return v ?? 'source';
+  };
+
   const start = (req: StartProjectExportRequest, chosen?: string): ProjectExportStatus => {
     const format = requireFormat(req.format, 'startProjectExport');
     const given = requirePath(req.projectPath, 'startProjectExport: projectPath');
     policy.check(given, 'read');
     if (typeof req.projectText !== 'string') throw new Error('startProjectExport: projectText must be a string');
+    const gltfSource = requireGltfSource(req.gltfSource, format);
     const folder = dirname(requirePath(req.path, 'startProjectExport: path'));
     const status: ProjectExportStatus = {
       exportId: randomUUID(),
       format,
+      ...(gltfSource && { gltfSource }),
       state: 'exporting',
       folder,
       done: 0,
@@ -124,23 +138,26 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       status.warnings = warnings;
       status.state = 'failed';
     };
+    let talk: WorkerTalk | undefined;
     try {
-      const runWorker = ctx.runWorker ?? runOneShotWorker;
       const workerPath = ctx.workerPath ?? defaultBuildWorkerPath();
-      // The project text is parsed in the worker's bundle, never here (main's bundle holds no project parser): its
-      // first call plans the export; here, on the main thread, what may be read and written is decided from the plan.
-      const planEnd = await runWorker<ProjectExportPlanned>(
+      // One thread per export, kept from its plan to its end: the project text is parsed there, never here (main's
+      // bundle holds no project parser). Its first turn plans the export; here, on the main thread, what it may
+      // read and write is decided from the plan; its second turn does the work.
+      talk = (ctx.startWorker ?? startWorkerTalk)(
         workerPath,
         {
-          projectExportPlan: {
+          projectExport: {
             projectPath: req.projectPath,
             projectText: req.projectText,
             format: status.format,
             folder: status.folder,
+            ...(status.gltfSource === 'compressed' && { compressed: true }),
           },
         } satisfies ProjectExportWorkerData,
         { signal },
       );
+      const planEnd = await talk.next<ProjectExportPlanned>();
       if (planEnd.end === 'cancelled' || signal.aborted) {
         status.current = null;
         status.state = 'cancelled';
@@ -171,30 +188,21 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         return fail(exportFailure(outline.projectFile, refused).errors.map(toBuildProblem), planned.warnings);
       // The folders as checked: the work takes seconds to minutes, and the commit goes nowhere else (docs/security.md).
       const folders = pinFoldersOf(outline.writes);
-      const job: ProjectExportJob = {
-        projectPath: req.projectPath,
-        projectText: req.projectText,
-        format: status.format,
-        folder: status.folder,
+      talk.send({
         reads: [...new Set(reads.map((m) => m.path))],
         writes: outline.writes,
-      };
-      // The work in a thread of its own; Cancel terminates it wherever it is (it writes nothing).
-      const end = await runWorker<Exclude<ProjectExportJobMessage, { type: 'entry' }>>(
-        workerPath,
-        { projectExport: job } satisfies ProjectExportWorkerData,
-        {
-          signal,
-          progress: (m) => {
-            const step = m as ProjectExportJobMessage;
-            if (step?.type !== 'entry') return false;
-            status.done = step.done;
-            status.count = step.count;
-            status.current = step.name;
-            return true;
-          },
-        },
-      );
+      } satisfies ProjectExportAllowed);
+      // Cancel terminates the thread wherever it is (it writes nothing).
+      const end = await talk.next<Exclude<ProjectExportJobMessage, { type: 'entry' }>>((m) => {
+        const step = m as ProjectExportJobMessage;
+        if (step?.type !== 'entry') return false;
+        status.done = step.done;
+        status.count = step.count;
+        status.current = step.name;
+        return true;
+      });
+      // Its work is done: the thread and its pool end before the commit.
+      talk.close();
       if (end.end === 'cancelled' || signal.aborted) {
         status.current = null;
         status.state = 'cancelled';
@@ -232,6 +240,9 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       status.state = 'done';
     } catch (e) {
       fail([toBuildProblem(e)]);
+    } finally {
+      // A refusal, a failure or Cancel: the thread ends here, whichever turn it was in.
+      talk?.close();
     }
   };
 
@@ -257,8 +268,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         defaultPath: join(dirname(projectPath), offeredFileName(req.defaultName, `motion.${f.extension}`)),
       });
       if (!chosen) return { status: 'cancelled' };
-      const { projectText } = req;
-      return start({ projectPath, projectText, format, path: chosen }, chosen);
+      const { projectText, gltfSource } = req;
+      return start({ projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen }, chosen);
     },
 
     getProjectExportStatus: async (raw) => ({ ...requireExport(raw, 'getProjectExportStatus').status }),

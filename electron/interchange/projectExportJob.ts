@@ -1,36 +1,45 @@
 /**
- * Export All's work in the app (projectExportHandlers.ts): the motions read and checked as a build reads them, each
- * entry's MSH fitted or GLB encoded, run in a worker thread of the build bundle (buildWorker.ts), never on the main
- * thread, whose event loop serves the window (docs/architecture.md#electron). Main decided before the thread started
- * what it may read and write: the job reads no other file (refused as main refuses it) and makes no file outside
- * its list; it writes nothing at all. Main commits what it hands back.
+ * Export All's work in the app (projectExportHandlers.ts), in ONE worker thread of the build bundle (buildWorker.ts)
+ * per export, never on the main thread, whose event loop serves the window (docs/architecture.md#electron). The
+ * thread first plans the export from the project text (planExportJob: main's bundle holds no project parser) and
+ * hands main the plan's outline; main decides from it what the thread may read and make and tells it
+ * (ProjectExportAllowed); the thread then reads the motions as a build reads them, fits each MSH or encodes each GLB
+ * from the plan it kept (runProjectExportJob): it reads no other file (refused as main refuses it), makes no file
+ * outside its list, and writes nothing at all. Main commits what it hands back.
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
 import { readBuildInput } from '../build/files';
+import type { MotionCompressor } from '../build/compressPool';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
 import { planProjectExport } from '../build/projectExportParse';
-import { exportFailure, readRefusal, type ExportPlanOutline } from '../build/projectExportPlan';
+import { exportFailure, readRefusal, type ExportPlanOutline, type ProjectExportPlan } from '../build/projectExportPlan';
 import { projectRedactor } from '../outsideQuotes';
 import { quotePath } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { inputsRead } from '../tempFiles';
 import type { ReadFile } from '../../shared/project/plan';
 
-export interface ProjectExportJob {
+/** What main asks the export's thread first: the plan of an export, from the project text. */
+export interface ProjectExportRequest {
   projectPath: string;
   /** The project as the page holds it (edited, unsaved too). */
   projectText: string;
   format: ProjectExportFormat;
   folder: string;
-  /** The only files the job may read (main's path policy allowed each). */
-  reads: string[];
-  /** The only files the job may make (main's path policy allowed each, as the picker's answer granted). */
-  writes: string[];
+  /** glTF: each motion compressed with its project settings, as a build compresses it, then decoded. */
+  compressed?: boolean;
   /** Threads a long motion's MSH fit uses; default: the cores. */
   jobs?: number;
 }
 
-/** What the job tells main: `entry` before each entry, then one `done` or `failed`, its end. */
+/** Main's answer to the plan: the only files the thread may read and make (main's path policy allowed each). */
+export interface ProjectExportAllowed {
+  reads: string[];
+  /** As the picker's answer granted them. */
+  writes: string[];
+}
+
+/** What the work tells main: `entry` before each entry, then one `done` or `failed`, its end. */
 export type ProjectExportJobMessage =
   | { type: 'entry'; done: number; count: number; name: string }
   | {
@@ -43,14 +52,6 @@ export type ProjectExportJobMessage =
     }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
-/** What main asks first: the plan of an export, from the project text (main's bundle holds no project parser). */
-export interface ProjectExportPlanRequest {
-  projectPath: string;
-  projectText: string;
-  format: ProjectExportFormat;
-  folder: string;
-}
-
 /**
  * The plan's answer: its outline (what main checks against its path policy before the work starts), the motion files
  * it reads with their indexes in the project, and the project text's warnings, told as the build tells them.
@@ -59,60 +60,77 @@ export type ProjectExportPlanned =
   | { type: 'planned'; outline: ExportPlanOutline; reads: { path: string; index: number }[]; warnings: string[] }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
-/** The plan of an export as main needs it (the worker's first call); never throws. */
-export function planExportJob(req: ProjectExportPlanRequest): ProjectExportPlanned {
+const failed = (errors: unknown[], warnings: { message: string }[] = []) => ({
+  type: 'failed' as const,
+  errors: errors.map(toBuildProblem),
+  warnings: warnings.map((w) => w.message),
+});
+
+/**
+ * The plan of an export (the thread's first turn): main's answer, and the plan itself, which the thread keeps for
+ * its work (the project text is parsed once); never throws.
+ */
+export function planExportJob(req: ProjectExportRequest): { answer: ProjectExportPlanned; plan?: ProjectExportPlan } {
   try {
     const planned = planProjectExport(req.projectPath, req.format, req.folder, req.projectText);
-    if (!planned.ok)
-      return {
-        type: 'failed',
-        errors: planned.errors.map(toBuildProblem),
-        warnings: planned.warnings.map((w) => w.message),
-      };
-    const { projectFile, format, inputs, entries, writes, motionsOnly, warnings } = planned.plan;
+    if (!planned.ok) return { answer: failed(planned.errors, planned.warnings) };
+    const { plan } = planned;
+    const { projectFile, format, inputs, entries, writes, motionsOnly, warnings } = plan;
     return {
-      type: 'planned',
-      outline: { projectFile, format, inputs, entries, writes },
-      reads: motionsOnly.motions.map((m) => ({ path: m.mtnPath, index: m.index })),
-      warnings: warnings.map(projectRedactor(projectFile)).map((w) => w.message),
+      answer: {
+        type: 'planned',
+        outline: { projectFile, format, inputs, entries, writes },
+        reads: motionsOnly.motions.map((m) => ({ path: m.mtnPath, index: m.index })),
+        warnings: warnings.map(projectRedactor(projectFile)).map((w) => w.message),
+      },
+      plan,
     };
   } catch (e) {
-    return { type: 'failed', errors: [toBuildProblem(e)], warnings: [] };
+    return { answer: failed([e]) };
   }
 }
 
-/** Runs the job, telling `post` each entry as it begins; resolves with its end, never rejects. */
+/**
+ * How the work reads a motion's file: only one main listed, through `readFile`; any other is refused as main
+ * refuses it. The one place the export's thread reads an input.
+ */
+function allowedReader(allowed: ProjectExportAllowed, readFile: ReadFile = readBuildInput): ReadFile {
+  const reads = new Set(allowed.reads);
+  return (path, as) => {
+    if (!reads.has(path)) throw new Error(readRefusal(path));
+    return readFile(path, as);
+  };
+}
+
+/**
+ * The work of the export planned (the thread's second turn), within what main allowed, telling `post` each entry as
+ * it begins; resolves with its end, never rejects. `compressor`: the thread's pool, for a glTF of the compressed
+ * motions.
+ */
 export async function runProjectExportJob(
-  job: ProjectExportJob,
+  plan: ProjectExportPlan,
+  req: Pick<ProjectExportRequest, 'compressed' | 'jobs'>,
+  allowed: ProjectExportAllowed,
   post: (m: ProjectExportJobMessage & { type: 'entry' }) => void,
-  readFile: ReadFile = readBuildInput,
+  options: { readFile?: ReadFile; compressor?: MotionCompressor } = {},
 ): Promise<ProjectExportJobMessage & { type: 'done' | 'failed' }> {
-  const fail = (errors: unknown[], warnings: { message: string }[] = []) => ({
-    type: 'failed' as const,
-    errors: errors.map(toBuildProblem),
-    warnings: warnings.map((w) => w.message),
-  });
   try {
-    const planned = planProjectExport(job.projectPath, job.format, job.folder, job.projectText);
-    if (!planned.ok) return fail(planned.errors, planned.warnings);
-    const { plan } = planned;
-    const writes = new Set(job.writes);
+    const writes = new Set(allowed.writes);
     const unlisted = plan.writes.filter((p) => !writes.has(p));
     if (unlisted.length)
-      return fail(unlisted.map((p) => new Error(`ActGuy refused to write ${quotePath(p)}: the app did not allow it`)));
-    const reads = new Set(job.reads);
-    const got = readForExport(plan, (path, as) => {
-      if (!reads.has(path)) throw new Error(readRefusal(path));
-      return readFile(path, as);
-    });
-    if (!got.ok) return fail(got.errors, got.warnings);
+      return failed(
+        unlisted.map((p) => new Error(`ActGuy refused to write ${quotePath(p)}: the app did not allow it`)),
+      );
+    const got = readForExport(plan, allowedReader(allowed, options.readFile));
+    if (!got.ok) return failed(got.errors, got.warnings);
     const made = await exportEntries(plan, got.read, {
-      jobs: job.jobs,
+      jobs: req.jobs,
+      ...(req.compressed && { glb: { scale: 1, boneMesh: true, compressed: true }, compressor: options.compressor }),
       onEntry: (done, count, name) => post({ type: 'entry', done, count, name }),
     });
     if (!made.ok) {
       const told = exportFailure(plan.projectFile, made.errors, got.read.warnings);
-      return fail(told.errors, told.warnings);
+      return failed(told.errors, told.warnings);
     }
     const redact = projectRedactor(plan.projectFile);
     return {
@@ -123,6 +141,6 @@ export async function runProjectExportJob(
       inputsRead: inputsRead(),
     };
   } catch (e) {
-    return fail([e]);
+    return failed([e]);
   }
 }

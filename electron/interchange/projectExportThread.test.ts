@@ -12,9 +12,9 @@ import type { ProjectExportStatus } from '../../shared/ipc/project';
 import { exportProject } from '../build/projectExport';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import type { DialogPort } from '../dialogPort';
-import { runOneShotWorker, type OneShotEnd } from '../oneShotWorker';
+import { startWorkerTalk, type OneShotEnd } from '../oneShotWorker';
 import { createPathPolicy } from '../pathPolicy';
-import { runProjectExportJob, type ProjectExportJob } from './projectExportJob';
+import { planExportJob, runProjectExportJob, type ProjectExportAllowed } from './projectExportJob';
 import { createProjectExportHandlers } from './projectExportHandlers';
 
 const onThisThread = vi.hoisted(() => ({ prepares: 0, fits: 0, glbs: 0 }));
@@ -79,11 +79,17 @@ function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[
   return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath(), ...extra });
 }
 
-async function exported(h: ReturnType<typeof handlers>, format: 'msh' | 'gltf', folder: string) {
+async function exported(
+  h: ReturnType<typeof handlers>,
+  format: 'msh' | 'gltf',
+  folder: string,
+  gltfSource?: 'source' | 'compressed',
+) {
   let s: ProjectExportStatus = await h.startProjectExport({
     projectPath,
     projectText,
     format,
+    ...(gltfSource && { gltfSource }),
     path: join(folder, 'x.res8'),
   });
   while (s.state === 'exporting' || s.state === 'writing') {
@@ -98,14 +104,24 @@ const filesOf = (folder: string) =>
 
 describe('Export All off the main thread', () => {
   // Mutation that fails: the handler calling exportProject (or exportEntries) on its own thread.
-  it('reads, fits and encodes in the worker: none on this thread, and the files the CLI writes', async () => {
-    const h = handlers();
+  // Mutation that fails: the work in a thread of its own after the plan's (two starts per export, as before).
+  it('reads, fits and encodes in the one worker of each export: none on this thread, and the files the CLI writes', async () => {
+    const started: string[] = [];
+    const startWorker: typeof startWorkerTalk = (path, data, options = {}) =>
+      startWorkerTalk(path, data, { ...options, onWorker: (w) => started.push(`thread ${w.threadId}`) });
+    const h = handlers({ startWorker });
     const msh = freshFolder();
     const gl = freshFolder();
+    const glc = freshFolder();
     const a = await exported(h, 'msh', msh);
     const b = await exported(h, 'gltf', gl);
-    expect([a.state, b.state, a.errors, b.errors]).toEqual(['done', 'done', [], []]);
+    const c = await exported(h, 'gltf', glc, 'compressed');
+    expect([a.state, b.state, c.state, a.errors, b.errors, c.errors]).toEqual(['done', 'done', 'done', [], [], []]);
+    expect(c.gltfSource).toBe('compressed');
     expect(onThisThread).toEqual({ prepares: 0, fits: 0, glbs: 0 });
+    // One thread per export, its plan and its work.
+    expect(started).toHaveLength(3);
+    expect(new Set(started).size).toBe(3);
 
     // The same bytes as the export run in this process (`actguy export-msh --project`), which these counts do see.
     const cliMsh = freshFolder();
@@ -119,6 +135,13 @@ describe('Export All off the main thread', () => {
     );
     expect(filesOf(msh)).toEqual(filesOf(cliMsh));
     expect(filesOf(gl)).toEqual(filesOf(cliGl));
+    // The compressed motions: the files `actguy export-gltf --project --compressed` writes, not the source's.
+    const cliGlc = freshFolder();
+    expect(
+      (await exportProject(projectPath, 'gltf', cliGlc, { glb: { scale: 1, boneMesh: true, compressed: true } })).ok,
+    ).toBe(true);
+    expect(filesOf(glc)).toEqual(filesOf(cliGlc));
+    expect(filesOf(glc)['walk.glb']).not.toEqual(filesOf(gl)['walk.glb']);
   });
 
   // Mutation that fails: the handler not handing the worker its abort signal (the worker runs on and tells its second
@@ -129,20 +152,25 @@ describe('Export All off the main thread', () => {
     let cancel!: (press: Promise<ProjectExportStatus>) => void;
     const pressed = new Promise<Promise<ProjectExportStatus>>((r) => (cancel = r));
     const steps: string[] = [];
-    const runWorker: typeof runOneShotWorker = (path, data, options = {}) =>
-      runOneShotWorker(path, data, {
+    const startWorker: typeof startWorkerTalk = (path, data, options = {}) => {
+      const talk = startWorkerTalk(path, data, {
         ...options,
         onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
-        progress: (m) => {
-          // The plan's call has no steps: its one message is its answer.
-          const step = options.progress?.(m) ?? false;
-          if (step) steps.push((m as { name: string }).name);
-          // Cancel as the page would, the moment the worker says it began the first entry.
-          if (step && steps.length === 1) cancel(h.cancelProjectExport({ exportId: started.exportId }));
-          return step;
-        },
       });
-    const h = handlers({ runWorker });
+      return {
+        ...talk,
+        next: (progress) =>
+          talk.next((m) => {
+            // The plan's turn has no steps: its one message is its answer.
+            const step = progress?.(m) ?? false;
+            if (step) steps.push((m as { name: string }).name);
+            // Cancel as the page would, the moment the worker says it began the first entry.
+            if (step && steps.length === 1) cancel(h.cancelProjectExport({ exportId: started.exportId }));
+            return step;
+          }),
+      };
+    };
+    const h = handlers({ startWorker });
     const started = await h.startProjectExport({
       projectPath,
       projectText,
@@ -155,29 +183,59 @@ describe('Export All off the main thread', () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 
+  // Mutation that fails: the thread not closed when main refuses its plan (it waits for main's answer for ever: the
+  // exit never comes, the test times out).
+  it("a refusal of the plan ends the export's thread, which was waiting for main's answer", async () => {
+    let exited: Promise<number> | undefined;
+    const startWorker: typeof startWorkerTalk = (path, data, options = {}) =>
+      startWorkerTalk(path, data, {
+        ...options,
+        onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
+      });
+    const policy = createPathPolicy();
+    // The project and its folder's outputs, but not its motion.
+    policy.allowFile(projectPath);
+    const folder = freshFolder();
+    policy.allowTree(folder);
+    const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
+    const h = createProjectExportHandlers({ policy, dialogs, workerPath: workerPath(), startWorker });
+    const s = await exported(h, 'gltf', folder);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message).join('\n')).toContain('ActGuy refused to read');
+    expect(await exited).toBeTypeOf('number');
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   // Mutation that fails: the handler committing answer.files as they came (no check against the plan's writes).
   it('commits only the files main allowed: a worker handing back another file has the export fail, nothing written', async () => {
     const folder = freshFolder();
     const stray = join(workspace, 'stray.glb');
-    // The plan's call runs as it would; the work's hands back a file main did not allow.
-    const runWorker = (async (path: string, data: object, options: object) =>
-      'projectExportPlan' in data
-        ? runOneShotWorker(path, data, options)
-        : ({
-            end: 'answer',
-            value: {
-              type: 'done',
-              files: [
-                { path: join(folder, 'walk.glb'), bytes: new Uint8Array([1]) },
-                { path: join(folder, 'walk_slow.glb'), bytes: new Uint8Array([2]) },
-                { path: stray, bytes: new Uint8Array([3]) },
-              ],
-              entries: [],
-              warnings: [],
-              inputsRead: [],
-            },
-          } satisfies OneShotEnd<unknown>)) as never;
-    const s = await exported(handlers({ runWorker }), 'gltf', folder);
+    // The plan's turn runs as it would; the work's hands back a file main did not allow.
+    const startWorker: typeof startWorkerTalk = (path, data, options) => {
+      const talk = startWorkerTalk(path, data, options);
+      let turn = 0;
+      return {
+        ...talk,
+        next: async <T>(progress?: (m: unknown) => boolean) =>
+          turn++ === 0
+            ? talk.next<T>(progress)
+            : ({
+                end: 'answer',
+                value: {
+                  type: 'done',
+                  files: [
+                    { path: join(folder, 'walk.glb'), bytes: new Uint8Array([1]) },
+                    { path: join(folder, 'walk_slow.glb'), bytes: new Uint8Array([2]) },
+                    { path: stray, bytes: new Uint8Array([3]) },
+                  ],
+                  entries: [],
+                  warnings: [],
+                  inputsRead: [],
+                } as T,
+              } satisfies OneShotEnd<T>),
+      };
+    };
+    const s = await exported(handlers({ startWorker }), 'gltf', folder);
     expect(s.state).toBe('failed');
     expect(s.errors.map((e) => e.message)).toEqual(["the export's worker handed back files other than the 2 allowed"]);
     expect(readdirSync(folder)).toEqual([]);
@@ -187,27 +245,25 @@ describe('Export All off the main thread', () => {
   // Mutations that fail: the job reading through readFile without its list; the job not checking the plan's writes.
   it('the job reads only the files listed and makes only the files listed', async () => {
     const folder = freshFolder();
-    const job: ProjectExportJob = {
-      projectPath,
-      projectText,
-      format: 'gltf',
-      folder,
+    const { plan } = planExportJob({ projectPath, projectText, format: 'gltf', folder });
+    const allowed: ProjectExportAllowed = {
       reads: [join(workspace, 'walk.mtn')],
       writes: [join(folder, 'walk.glb'), join(folder, 'walk_slow.glb')],
-      jobs: 1,
     };
     const entries: string[] = [];
-    const done = await runProjectExportJob(job, (m) => entries.push(m.name));
+    const done = await runProjectExportJob(plan!, { jobs: 1 }, allowed, (m) => entries.push(m.name));
     expect(done.type).toBe('done');
     expect(entries).toEqual(['walk', 'walk_slow']);
 
     const read = vi.fn((path: string) => new Uint8Array(readFileSync(path)));
-    const noRead = await runProjectExportJob({ ...job, reads: [] }, () => {}, read);
+    const noRead = await runProjectExportJob(plan!, {}, { ...allowed, reads: [] }, () => {}, { readFile: read });
     expect(read).not.toHaveBeenCalled();
     expect(noRead.type === 'failed' && noRead.errors.map((e) => e.message).join('\n')).toContain(
       'ActGuy refused to read',
     );
-    const noWrite = await runProjectExportJob({ ...job, writes: [job.writes[0]] }, () => {}, read);
+    const noWrite = await runProjectExportJob(plan!, {}, { ...allowed, writes: [allowed.writes[0]] }, () => {}, {
+      readFile: read,
+    });
     expect(read).not.toHaveBeenCalled();
     expect(noWrite.type === 'failed' && noWrite.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(folder, 'walk_slow.glb')}: the app did not allow it`,

@@ -11,12 +11,13 @@
  * clicks): what it keeps is its compression pool's threads, never data; each
  * build reads the project, its inputs, the cache and the local state again.
  *
- * Started with `{ projectExportPlan }` as its workerData it plans an Export All
- * from the project text and posts the plan's outline (main checks it against
- * its path policy: main's bundle holds no project parser); started with
- * `{ projectExport }` it runs that one Export All (interchange/projectExportJob.ts):
- * a message per entry, then the files made, which main commits; main
- * terminates it at its end or at Cancel.
+ * Started with `{ projectExport }` as its workerData it serves that one Export All
+ * (interchange/projectExportJob.ts) in two turns: it plans the export from the
+ * project text and posts the plan's outline (main checks it against its path
+ * policy: main's bundle holds no project parser), then, once main answers
+ * with what it may read and make, does the work from the plan it kept: a
+ * message per entry, then the files made, which main commits; main
+ * terminates it at its end, at a refusal or at Cancel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -27,8 +28,8 @@ import { ownBuffers, runBuildJob, type BuildJobMessage, type BuildJobRequest } f
 import {
   planExportJob,
   runProjectExportJob,
-  type ProjectExportJob,
-  type ProjectExportPlanRequest,
+  type ProjectExportAllowed,
+  type ProjectExportRequest,
 } from '../interchange/projectExportJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
@@ -55,22 +56,26 @@ export interface BuildWorkerJob {
   req: BuildJobRequest;
 }
 
-/** The workerData of an Export All (projectExportHandlers.ts): its plan first, then its work. */
-export type ProjectExportWorkerData =
-  { projectExportPlan: ProjectExportPlanRequest } | { projectExport: ProjectExportJob };
+/** The workerData of an Export All (projectExportHandlers.ts): its plan, then its work, in this one thread. */
+export interface ProjectExportWorkerData {
+  projectExport: ProjectExportRequest;
+}
 
-const exportData = workerData as Partial<{
-  projectExportPlan: ProjectExportPlanRequest;
-  projectExport: ProjectExportJob;
-}> | null;
-const exportJob = exportData?.projectExport;
-if (exportData?.projectExportPlan) port.postMessage(planExportJob(exportData.projectExportPlan));
-else if (exportJob)
-  void runProjectExportJob(exportJob, (m) => port.postMessage(m)).then((end) =>
-    // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
-    port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []),
-  );
-else if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
+const exportReq = (workerData as Partial<ProjectExportWorkerData> | null)?.projectExport;
+if (exportReq) {
+  const { answer, plan } = planExportJob(exportReq);
+  port.postMessage(answer);
+  // Main's answer: what the work may read and make (a refusal terminates this thread instead).
+  if (plan)
+    port.once(
+      'message',
+      (allowed: ProjectExportAllowed) =>
+        void runProjectExportJob(plan, exportReq, allowed, (m) => port.postMessage(m), { compressor }).then((end) =>
+          // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
+          port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []),
+        ),
+    );
+} else if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
 else {
   /** One build at a time, in the order they came (main sends the next only after the last one's end). */
   let queue: Promise<void> = Promise.resolve();

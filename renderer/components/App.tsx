@@ -27,7 +27,8 @@ import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
 import { ProjectExportDialog } from '../project/ProjectExportDialog';
-import { closeProjectExportDialog } from '../project/projectExport';
+import { ProjectExportGltfDialog } from '../project/ProjectExportGltfDialog';
+import { closeProjectExportDialog, gltfSourceStore } from '../project/projectExport';
 import {
   PANEL_MIN,
   PANEL_TITLES,
@@ -93,6 +94,12 @@ const DIALOGS: readonly { Dialog: () => ReactNode; name: string; closeSays: stri
     name: 'Import dialog',
     closeSays: 'Close imports nothing',
     onClose: () => importOptionsStore.getState().request?.resolve(null),
+  },
+  {
+    Dialog: ProjectExportGltfDialog,
+    name: 'Export All as glTF dialog',
+    closeSays: 'Close exports nothing',
+    onClose: () => gltfSourceStore.getState().request?.resolve(null),
   },
   {
     Dialog: MshExportDialog,

@@ -17,7 +17,7 @@ export function ProjectExportDialog() {
   const s = useStore(projectExportStore, (st) => st.status);
   if (!s) return null;
   const running = exportRunning(s);
-  const what = FORMAT_NAME[s.format];
+  const what = FORMAT_NAME[s.format] + (s.gltfSource === 'compressed' ? ' (compressed motions)' : '');
   const stateText = {
     exporting: s.count ? `Exporting motion ${Math.min(s.done + 1, s.count)} of ${s.count}…` : 'Reading the project…',
     writing: `Writing ${s.count} motions' files as one unit…`,

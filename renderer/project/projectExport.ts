@@ -4,7 +4,7 @@
  * motion, a Cancel that leaves nothing written, and a result listing every file written.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ProjectExportFormat, ProjectExportStatus } from '../../shared/ipc';
+import type { GltfExportSource, ProjectExportFormat, ProjectExportStatus } from '../../shared/ipc';
 import { requireApi } from '../app/appApi';
 import { message, notify } from './projectMessages';
 import { projectStore } from './projectStore';
@@ -30,16 +30,43 @@ export function entriesText(written: readonly { of?: string }[]): string {
 export const exportRunning = (s: ProjectExportStatus | null): boolean =>
   !!s && (s.state === 'exporting' || s.state === 'writing');
 
-/** Asks for the folder, then exports every motion and alias there, polling until it ends. */
+/** Export All as glTF's question, asked before the folder: the source motions or the compressed ones. */
+export interface GltfSourceRequest {
+  resolve(source: GltfExportSource | null): void;
+}
+
+export const gltfSourceStore = createStore<{ request: GltfSourceRequest | null }>()(() => ({ request: null }));
+
+/**
+ * Asks which motion each glTF file holds (ProjectExportGltfDialog); resolves with it, or null when the user cancels.
+ * Not remembered, as the single export's choice (its two menu items) is not: each Export All starts at the source.
+ */
+export function askGltfSource(): Promise<GltfExportSource | null> {
+  return new Promise((resolve) => {
+    gltfSourceStore.setState({
+      request: {
+        resolve: (source) => {
+          gltfSourceStore.setState({ request: null });
+          resolve(source);
+        },
+      },
+    });
+  });
+}
+
+/** Asks for the folder (glTF: and which motion), then exports every motion and alias there, polling until it ends. */
 export async function exportAllMotions(format: ProjectExportFormat): Promise<void> {
   const p = projectStore.getState();
   if (!p.path || exportRunning(projectExportStore.getState().status)) return;
   const first = p.json?.motions[0]?.name;
+  const gltfSource = format === 'gltf' ? await askGltfSource() : undefined;
+  if (gltfSource === null) return;
   try {
     const started = await requireApi().startProjectExportDialog({
       projectPath: p.path,
       projectText: p.text,
       format,
+      ...(gltfSource && { gltfSource }),
       ...(first && { defaultName: `${first}.${format === 'gltf' ? 'glb' : 'res8'}` }),
     });
     if ('status' in started) return;
@@ -53,7 +80,7 @@ export async function exportAllMotions(format: ProjectExportFormat): Promise<voi
     }
     if (s.state === 'done') {
       const files = s.written.reduce((n, e) => n + e.files.length, 0);
-      const what = format === 'gltf' ? 'glTF' : 'MSH';
+      const what = format === 'msh' ? 'MSH' : s.gltfSource === 'compressed' ? 'glTF of the compressed motions' : 'glTF';
       notify('info', `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files.`);
     }
   } catch (e) {

@@ -270,8 +270,14 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const title = `Export All as ${what}: name a file in the folder to export into`;
       const path = await pick('save', title, [extension], req.defaultName);
       if (!path) return { status: 'cancelled' };
-      const { projectPath, projectText, format } = req;
-      return invoke('startProjectExport', { projectPath, projectText, format, path });
+      const { projectPath, projectText, format, gltfSource } = req;
+      return invoke('startProjectExport', {
+        projectPath,
+        projectText,
+        format,
+        ...(gltfSource && { gltfSource }),
+        path,
+      });
     },
     // File > Export MSH names the .res8; the .res19 and .nodes.json go beside it (main derives them).
     exportMshDialog: async (req: InvokeArg<'exportMshDialog'>) => {

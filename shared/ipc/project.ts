@@ -4,6 +4,7 @@
  */
 import type { CompressResult } from '../compress/types';
 import type { FileKind } from '../errors';
+import type { GltfExportSource } from './interchange';
 import type { PlainFileProblem } from '../fileProblem';
 import type { BuildReport } from '../project/plan';
 
@@ -186,6 +187,11 @@ export interface StartProjectExportRequest {
   projectText: string;
   format: ProjectExportFormat;
   /**
+   * glTF: the motion each file holds, the source (default) or the compressed one: each motion compressed with its
+   * project settings as a build compresses it, then decoded (`actguy export-gltf --project --compressed`). Not for MSH.
+   */
+  gltfSource?: GltfExportSource;
+  /**
    * A file in the folder to export into, as the save picker named it (`walk.res8`, `walk.glb`): its folder is the
    * export's. The dialog member asks for it.
    */
@@ -208,6 +214,8 @@ export type ProjectExportState = 'exporting' | 'writing' | 'done' | 'failed' | '
 export interface ProjectExportStatus {
   exportId: string;
   format: ProjectExportFormat;
+  /** glTF: which motion the files hold (StartProjectExportRequest). */
+  gltfSource?: GltfExportSource;
   state: ProjectExportState;
   /** The folder it writes into. */
   folder: string;

@@ -15,18 +15,28 @@ import { refuseWithProject, runProjectExport } from '../projectExport';
 export const exportGltfCommand: CliCommand = {
   name: 'export-gltf',
   usage:
-    'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet] | export-gltf --project P.actguy.json -o DIR [--scale S] [--no-mesh] [--quiet]',
+    'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet] | export-gltf --project P.actguy.json -o DIR [--compressed] [--scale S] [--no-mesh] [--quiet]',
   summary:
     'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation; ' +
-    '--project: every motion and alias of the project (resampled as the build does) as DIR/<name>.glb, written as one unit (docs/cli.md#whole-project-export)',
+    '--project: every motion and alias of the project (resampled as the build does) as DIR/<name>.glb, written as one unit; --compressed: each motion compressed with its project settings as the build does, then decoded (docs/cli.md#whole-project-export)',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name', 'project'], ['no-mesh', 'quiet'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name', 'project'], ['no-mesh', 'quiet', 'compressed'], {
+      out: 'o',
+    });
     if (args.options.has('project')) {
       refuseWithProject(args, ['skeleton', 'name']);
       return runProjectExport(args, 'gltf', {
-        glb: { scale: positiveNumberOption(args, 'scale', 1), boneMesh: !args.options.has('no-mesh') },
+        glb: {
+          scale: positiveNumberOption(args, 'scale', 1),
+          boneMesh: !args.options.has('no-mesh'),
+          compressed: args.options.has('compressed'),
+        },
       });
     }
+    if (args.options.has('compressed'))
+      throw new UsageError(
+        '--compressed applies with --project: for one motion, compress it (actguy compress) and export the .mt3 with --skeleton',
+      );
     const input = singlePositional(args, 'input .mt3 or .mtn');
     const output = requiredOption(args, 'o', 'OUT.glb');
     const scale = positiveNumberOption(args, 'scale', 1);
