@@ -28,7 +28,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   };
 
   // glTF: one .glb per entry, named after it, in the folder of the file named in the picker.
-  await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', menuItem('menu-export-all-gltf'));
+  await chooseFile(page, electronApp, workspace, 'walk.glb', 'folder', menuItem('menu-export-all-gltf'));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
   await expect(state).toHaveText(`Exported 4 motions and 1 alias as glTF into ${workspace.dir}, as one unit.`);
@@ -50,7 +50,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   await expect(dialog).toHaveCount(0);
 
   // MSH to the end: three files an entry, the alias's payloads named after it.
-  await chooseFile(page, electronApp, workspace, 'walk.res8', 'save', menuItem('menu-export-all-msh'));
+  await chooseFile(page, electronApp, workspace, 'walk.res8', 'folder', menuItem('menu-export-all-msh'));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
   for (const name of ENTRIES) {
@@ -70,7 +70,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   writeFileSync(workspace.path('many.actguy.json'), JSON.stringify(many));
   await openProject(page, electronApp, workspace, 'many.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(20);
-  await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'save', menuItem('menu-export-all-msh'));
+  await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'folder', menuItem('menu-export-all-msh'));
   await expect(state).toContainText(/Exporting motion ([2-9]|1[0-9]) of 20/);
   await expect(dialog.getByTestId('project-export-progress')).toBeVisible();
   await saveScreenshot('project-export-msh-running');
