@@ -1,6 +1,6 @@
 /**
  * File › Export All as glTF… / Export All as MSH… on the sample project: every motion and alias into the folder the
- * save picker names, progress per motion, Cancel that leaves nothing written, and the dialog listing every file
+ * picker chooses (a folder since round 18), progress per motion, Cancel that leaves nothing written, and the dialog listing every file
  * written (docs/interchange.md, "Whole project").
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
     await page.getByTestId(id).click();
   };
 
-  // glTF: one .glb per entry, named after it, in the folder of the file named in the picker.
+  // glTF: one .glb per entry, named after it, in the folder chosen in the picker.
   await chooseFile(page, electronApp, workspace, 'walk.glb', 'folder', menuItem('menu-export-all-gltf'));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
