@@ -25,29 +25,29 @@ test('timeline: Group by chain puts the rows under spine, arms, legs and other h
   await waitForDocument(page, 'cmu_01_01');
   expect((await rows(page)).some((r) => /[a-z]/.test(r))).toBe(false);
   await page.getByTestId('timeline-group').click();
+  // Its 36 rows do not fit at 1280x800: the selected joint's chain (Hips: the spine) stays open, the others fold to
+  // their headers (tried cold, round 18).
   await expect
     .poll(async () => (await rows(page)).filter((r) => /[a-z]/.test(r)))
-    .toEqual(['spine-', 'arms-', 'legs-', 'other-']);
-  expect((await rows(page)).length).toBe(32 + 4);
+    .toEqual(['spine-', 'arms+', 'legs+', 'other+']);
+  const folded = (await rows(page)).length;
   await expect(page.getByTestId('timeline-group')).toHaveAttribute('aria-pressed', 'true');
 
-  // A click on the legs header's name folds its 8 rows into the header.
+  // A click on the legs header's name unfolds its 8 rows from the header.
   const canvas = page.getByTestId('timeline-canvas');
   const d = await canvasData(canvas);
-  const legs = (await rows(page)).indexOf('legs-');
+  const legs = (await rows(page)).indexOf('legs+');
   await canvas.evaluate((c, y) => c.parentElement!.scrollTo({ top: y }), legs * Number(d.rowHeight));
   const scroll = await canvas.evaluate((c) => c.parentElement!.scrollTop);
   await canvas.click({
     position: { x: 30, y: scroll + Number(d.jointsTop) + (legs + 0.5) * Number(d.rowHeight) - scroll },
   });
-  await expect.poll(() => rows(page)).toContain('legs+');
-  expect((await rows(page)).length).toBe(32 + 4 - 8);
-  await expect(page.getByTestId('timeline-fold-legs')).toHaveAttribute('aria-expanded', 'false');
+  await expect.poll(() => rows(page)).toContain('legs-');
+  expect((await rows(page)).length).toBe(folded + 8);
+  await expect(page.getByTestId('timeline-fold-legs')).toHaveAttribute('aria-expanded', 'true');
 
-  // The keyboard folds the arms from the header's fold buttons (Tab to one, Enter).
+  // The keyboard folds and unfolds the arms from the header's fold buttons (Tab to one, Enter).
   await page.getByTestId('timeline-fold-arms').focus();
-  await page.keyboard.press('Enter');
-  await expect.poll(() => rows(page)).toContain('arms+');
   await page.keyboard.press('Enter');
   await expect.poll(() => rows(page)).toContain('arms-');
   await page.keyboard.press('Enter');
@@ -64,7 +64,7 @@ test('timeline: Group by chain puts the rows under spine, arms, legs and other h
   // Remembered: a reload shows the same groups folded.
   await page.reload();
   await waitForDocument(page, 'walk');
-  await expect.poll(() => rows(page)).toContain('legs+');
+  await expect.poll(() => rows(page)).toContain('legs-');
   expect(await rows(page)).toContain('arms+');
   await page.getByTestId('timeline-group').click();
   await expect.poll(async () => (await rows(page)).some((r) => /[a-z]/.test(r))).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * File › Export All as glTF… / Export All as MSH… on the sample project: every motion and alias into the folder the
- * save picker names, progress per motion, Cancel that leaves nothing written, and the dialog listing every file
+ * picker chooses (a folder since round 18), progress per motion, Cancel that leaves nothing written, and the dialog listing every file
  * written (docs/interchange.md, "Whole project").
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   };
 
   // glTF: first which motion each file holds (the source, as offered), then one .glb per entry, named after it, in the
-  // folder of the file named in the picker.
+  // folder chosen in the picker.
   const options = page.getByTestId('export-all-gltf-options');
   const gltfOf =
     (source: 'source' | 'compressed', look = false) =>
@@ -51,9 +51,11 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
       await expect(options.getByTestId('export-all-gltf-source')).toBeFocused();
       await options.getByTestId(`export-all-gltf-${source}`).check();
       if (look) await atBothSizes('project-export-gltf-options');
+      // What comes next is a folder, not a file name (the picker chooses the folder to export into).
+      await expect(options.getByTestId('export-all-gltf-choose-file')).toHaveText('Choose folder…');
       await options.getByTestId('export-all-gltf-choose-file').click();
     };
-  await chooseFile(page, electronApp, workspace, 'walk.glb', 'save', gltfOf('source', true));
+  await chooseFile(page, electronApp, workspace, 'walk.glb', 'folder', gltfOf('source', true));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
   await expect(state).toHaveText(`Exported 4 motions and 1 alias as glTF into ${workspace.dir}, as one unit.`);
@@ -69,8 +71,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
 
   // The compressed motions, into the same folder: every .glb replaced by the motion the game plays, named as before.
   const source = new Map(ENTRIES.map((name) => [name, readFileSync(workspace.path(`${name}.glb`))]));
-  // A new name in the folder (the picker would ask to replace walk.glb): the folder is what counts.
-  await chooseFile(page, electronApp, workspace, 'compressed.glb', 'save', gltfOf('compressed'));
+  await chooseFile(page, electronApp, workspace, 'walk.glb', 'folder', gltfOf('compressed'));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
   await expect(state).toHaveText(
     `Exported 4 motions and 1 alias as glTF (compressed motions) into ${workspace.dir}, as one unit.`,
@@ -84,7 +85,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   await expect(dialog).toHaveCount(0);
 
   // MSH to the end: three files an entry, the alias's payloads named after it.
-  await chooseFile(page, electronApp, workspace, 'walk.res8', 'save', menuItem('menu-export-all-msh'));
+  await chooseFile(page, electronApp, workspace, 'walk.res8', 'folder', menuItem('menu-export-all-msh'));
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 180_000 });
   await expect(dialog.getByTestId('project-export-row')).toHaveCount(5);
   for (const name of ENTRIES) {
@@ -104,7 +105,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   writeFileSync(workspace.path('many.actguy.json'), JSON.stringify(many));
   await openProject(page, electronApp, workspace, 'many.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(20);
-  await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'save', menuItem('menu-export-all-msh'));
+  await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'folder', menuItem('menu-export-all-msh'));
   await expect(state).toContainText(/Exporting motion ([2-9]|1[0-9]) of 20/);
   await expect(dialog.getByTestId('project-export-progress')).toBeVisible();
   await saveScreenshot('project-export-msh-running');

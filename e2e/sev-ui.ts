@@ -5,19 +5,20 @@
  */
 import { expect, type ElectronApplication, type Page } from '@playwright/test';
 import { stubNativeDialogs, type Workspace } from './fixtures';
-import { waitForDocument } from './ui';
+import { clickPickerFile, pickerGoTo, waitForDocument } from './ui';
 
 /**
  * Answers the file dialog that `click` opens with a workspace file: the in-app
- * picker over loopback (open: pick the file; save: type its name), a stubbed
- * native dialog under Electron.
+ * picker over loopback (open: pick the file; save: type its name; folder: go to
+ * the file's folder and choose it), a stubbed native dialog under Electron (a
+ * folder choice is its save dialog there, answered with the file).
  */
 export async function chooseFile(
   page: Page,
   electronApp: ElectronApplication | null,
   workspace: Workspace,
   relative: string,
-  mode: 'open' | 'save',
+  mode: 'open' | 'save' | 'folder',
   click: () => Promise<void>,
 ): Promise<void> {
   if (electronApp) {
@@ -31,12 +32,14 @@ export async function chooseFile(
   await click();
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
-  if (mode === 'open')
-    await picker
-      .getByTestId('picker-file')
-      .filter({ hasText: new RegExp(`^${relative.replace(/[.]/g, '\\.')}`) })
-      .click();
-  else await picker.getByTestId('picker-name').fill(relative.replace(/\.[^.]+$/, ''));
+  if (mode === 'open') await clickPickerFile(picker, relative);
+  else if (mode === 'folder')
+    await pickerGoTo(picker, relative.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '');
+  else {
+    // From the workspace: the name typed holds its folder.
+    await pickerGoTo(picker, '');
+    await picker.getByTestId('picker-name').fill(relative.replace(/\.[^.]+$/, ''));
+  }
   await picker.getByTestId('picker-ok').click();
   await expect(picker).toHaveCount(0);
 }

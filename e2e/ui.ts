@@ -233,12 +233,49 @@ export async function openThroughPicker(
   if (electron) return;
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
-  await picker
-    .getByTestId('picker-file')
-    .filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) })
-    .click();
+  await clickPickerFile(picker, relativePath);
   await picker.getByTestId('picker-ok').click();
   await expect(picker).toHaveCount(0);
+}
+
+/** The folder bar's words for workspace folder `folder` ('' the root): "…: workspace/out". */
+function pickerFolderText(folder: string): RegExp {
+  const shown = folder ? `workspace/${folder}` : 'workspace';
+  return new RegExp(`: ${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/**
+ * Goes to the workspace folder `folder` ('' the root) in the in-app picker, as a user does: Up to the workspace, then
+ * into each folder on the way. A picker that lists every file flat (no folder bar) stays as it is.
+ */
+export async function pickerGoTo(picker: Locator, folder: string): Promise<void> {
+  const where = picker.getByTestId('picker-folder');
+  if ((await where.count()) === 0) return;
+  let now = ((await where.textContent()) ?? '').replace(/^[^:]*: workspace\/?/, '');
+  while (now) {
+    now = now.includes('/') ? now.slice(0, now.lastIndexOf('/')) : '';
+    await picker.getByTestId('picker-up').click();
+    await expect(where).toHaveText(pickerFolderText(now));
+  }
+  for (const part of folder ? folder.split('/') : []) {
+    now = now ? `${now}/${part}` : part;
+    await picker
+      .getByTestId('picker-folder-row')
+      .filter({ hasText: new RegExp(`^${part.replace(/[.]/g, '\\.')}/`) })
+      .click();
+    await expect(where).toHaveText(pickerFolderText(now));
+  }
+}
+
+/** Clicks the workspace file `relativePath` in the in-app picker, going to its folder first (pickerGoTo). */
+export async function clickPickerFile(picker: Locator, relativePath: string): Promise<void> {
+  const slash = relativePath.lastIndexOf('/');
+  await pickerGoTo(picker, slash < 0 ? '' : relativePath.slice(0, slash));
+  const name = relativePath.slice(slash + 1);
+  await picker
+    .getByTestId('picker-file')
+    .filter({ hasText: new RegExp(`^${name.replace(/[.]/g, '\\.')}`) })
+    .click();
 }
 
 /** Saves a screenshot of one element into e2e-output/screenshots/. */

@@ -17,6 +17,7 @@ import { anyUnsaved, reportDocumentStateOnChange } from './app/unsaved';
 import { registerFeatures } from './app/features';
 import { backupUnsavedOnChange, restoreHeldBackups } from './app/backups';
 import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
+import { rememberPickerFolder, startFolderFor } from './app/pickerFolders';
 import { installShortcuts } from './app/shortcuts';
 import { installDropTarget } from './app/dropFiles';
 import { startPlaybackClock } from './app/playback';
@@ -47,8 +48,10 @@ function start(): void {
   }
   setAppApi(api);
   setInAppDialogs({
-    pickPath: ({ mode, title, extensions, defaultName, listing }) =>
-      pickPathInApp({
+    // Each picker starts where the user last was for that kind of file (or the document's folder) and remembers
+    // where they chose (renderer/app/pickerFolders.ts).
+    pickPath: async ({ mode, title, extensions, defaultName, listing, willWrite }) => {
+      const path = await pickPathInApp({
         mode,
         title,
         extensions,
@@ -56,18 +59,28 @@ function start(): void {
         root: listing.root,
         files: listing.files,
         folders: listing.folders,
+        startFolder: startFolderFor(extensions, listing),
+        ...(willWrite && { willWrite }),
         makeFolder: async (parent, name) => (await api.makeWorkspaceFolder({ parent, name })).relativePath,
         incomplete: listing.incomplete,
-      }),
-    pickPaths: ({ title, extensions, listing }) =>
-      pickPathsInApp({
+      });
+      if (path) rememberPickerFolder(extensions, listing.root, path, mode === 'folder');
+      return path;
+    },
+    pickPaths: async ({ title, extensions, listing }) => {
+      const paths = await pickPathsInApp({
         title,
         extensions,
         defaultName: '',
         root: listing.root,
         files: listing.files,
+        folders: listing.folders,
+        startFolder: startFolderFor(extensions, listing),
         incomplete: listing.incomplete,
-      }),
+      });
+      if (paths?.length) rememberPickerFolder(extensions, listing.root, paths[0]);
+      return paths;
+    },
     confirm: async ({ title, message, confirmLabel }) =>
       (await askChoice({
         title,

@@ -174,12 +174,87 @@ export function subfoldersOf(folders: readonly string[], folder: string): string
   return folders.filter((f) => f !== folder && folderOf(f) === folder).sort();
 }
 
+/** Whether the workspace path `path` lies in `folder` ('' the root) or in a folder under it. */
+export function isUnder(path: string, folder: string): boolean {
+  return folder === '' || path.startsWith(`${folder}/`);
+}
+
+/** `path` as shown in `folder`: the part after the folder ("out/msh/walk.res8" in "out" is "msh/walk.res8"). */
+export function shownIn(path: string, folder: string): string {
+  return folder ? path.slice(folder.length + 1) : path;
+}
+
+/**
+ * The folders an open picker goes into: the listing's, and those its files lie in (a link to a folder inside the
+ * workspace: the listing leaves it out of its folders, which a save or New Folder must not go through, but lists its
+ * files), each with the folders above it.
+ */
+export function openPickerFolders(folders: readonly string[], files: readonly { relativePath: string }[]): string[] {
+  const all = new Set(folders);
+  for (const f of files) for (let d = folderOf(f.relativePath); d && !all.has(d); d = folderOf(d)) all.add(d);
+  return [...all];
+}
+
+/** The files of the listing a picker shows in `folder`: its own, or with a filter those under it whose path there holds it. */
+export function filesShown<T extends { relativePath: string; extension: string }>(
+  files: readonly T[],
+  extensions: readonly string[],
+  folder: string | null,
+  filter: string,
+): T[] {
+  const f = filter.trim().toLowerCase();
+  return files.filter((x) => {
+    if (!extensions.includes(x.extension)) return false;
+    // Without folders (no listing of them), every file, flat, as before 2026-12-05.
+    if (folder === null) return x.relativePath.toLowerCase().includes(f);
+    if (!f) return folderOf(x.relativePath) === folder;
+    return isUnder(x.relativePath, folder) && shownIn(x.relativePath, folder).toLowerCase().includes(f);
+  });
+}
+
 /** What the picker's list says when it lists nothing: why, and what to do. */
 export function emptyListText(req: Pick<PickerRequest, 'mode' | 'extensions'>, filter: string): string {
   const kinds = req.extensions.map((e) => `.${e}`).join(', ');
   if (req.mode === 'save') return `No ${kinds} file here yet: type a name above and Save writes a new one.`;
+  if (req.mode === 'folder') return `No ${kinds} file here yet.`;
   if (filter.trim()) return `No ${kinds} file name contains "${filter.trim()}": clear the filter to see them all.`;
   return `No ${kinds} file in this folder: put one in the workspace folder above, then open this again.`;
+}
+
+/** What the folder bar calls the folder shown, by the picker's mode. */
+const FOLDER_WORDS: Record<PickerRequest['mode'], string> = { open: 'Look in', save: 'Save in', folder: 'Export into' };
+
+/** Names shown in full before the list of what a folder choice writes is cut ("… and 30 more"). */
+const WILL_WRITE_SHOWN = 12;
+
+/**
+ * A folder choice's files, said before anything is written (tried cold, round 18: Export All asked for a file name,
+ * took its folder and said only afterwards what it had written there): how many and their names, and which of them
+ * the folder shown holds already, which the export replaces.
+ */
+function WillWrite({ names, req, folder }: { names: readonly string[]; req: PickerRequest; folder: string }) {
+  const here = new Set(
+    req.files.filter((f) => folderOf(f.relativePath) === folder).map((f) => shownIn(f.relativePath, folder)),
+  );
+  const replaced = names.filter((n) => here.has(n));
+  const list = (of: readonly string[]) =>
+    of.slice(0, WILL_WRITE_SHOWN).join(', ') +
+    (of.length > WILL_WRITE_SHOWN ? `, … and ${of.length - WILL_WRITE_SHOWN} more` : '');
+  return (
+    <>
+      <p className="small" data-testid="picker-will-write" title={names.join('\n')}>
+        Writes {names.length} file{names.length === 1 ? '' : 's'} here: {escapeControls(list(names))}
+      </p>
+      {replaced.length > 0 && (
+        <p className="picker-replace" role="alert" data-testid="picker-will-replace">
+          {replaced.length === names.length
+            ? `${names.length === 1 ? 'It is' : `All ${names.length} are`} here already and ${names.length === 1 ? 'is' : 'are'} replaced.`
+            : `${replaced.length} of them ${replaced.length === 1 ? 'is' : 'are'} here already and ${replaced.length === 1 ? 'is' : 'are'} replaced: ${escapeControls(list(replaced))}.`}{' '}
+          Choose another folder (or make a new one) to keep them.
+        </p>
+      )}
+    </>
+  );
 }
 
 /** The in-app file picker used where there are no native dialogs (loopback). */
@@ -200,6 +275,12 @@ export function FilePicker() {
   const [newFolder, setNewFolder] = useState<string | null>(null);
   const [folderError, setFolderError] = useState<string | null>(null);
   const nameInput = useRef<HTMLInputElement>(null);
+  // The folders it goes into: a save's (or a folder choice's) are the listing's, where New Folder may make one; an
+  // open's also those its files lie in (openPickerFolders).
+  const folders = useMemo(
+    () => (!req?.folders ? null : req.mode === 'open' ? openPickerFolders(req.folders, req.files) : req.folders),
+    [req],
+  );
   useEffect(() => {
     setProblem(null);
     setFilter('');
@@ -207,28 +288,24 @@ export function FilePicker() {
     setMany([]);
     setReplacing(null);
     setName(req?.defaultName ?? '');
-    setFolder('');
+    // Where it was last, for this kind of file (renderer/app/pickerFolders.ts); one not listed now is the root.
+    setFolder(req?.startFolder && req.folders?.includes(req.startFolder) ? req.startFolder : '');
     setMade([]);
     setNewFolder(null);
     setFolderError(null);
   }, [req]);
-  // A save picker shows one workspace folder at a time, its folders first, as a save dialog does (tried cold, round
-  // 17: it listed every file of the workspace and no folder, and a folder could only be typed before the name).
-  const browsing = req?.mode === 'save';
-  const files = useMemo(() => {
-    if (!req) return [];
-    const f = filter.toLowerCase();
-    return req.files.filter(
-      (x) =>
-        req.extensions.includes(x.extension) &&
-        x.relativePath.toLowerCase().includes(f) &&
-        (!browsing || folderOf(x.relativePath) === folder),
-    );
-  }, [req, filter, browsing, folder]);
-  const subfolders = useMemo(
-    () => (browsing ? subfoldersOf([...(req?.folders ?? []), ...made], folder) : []),
-    [browsing, req, made, folder],
+  // Every picker shows one workspace folder at a time, its folders first, as a system dialog does (tried cold, rounds
+  // 17 and 18: the save and then the open picker listed every file of the workspace and no folder).
+  const browsing = folders !== null;
+  const files = useMemo(
+    () => (req ? filesShown(req.files, req.extensions, browsing ? folder : null, filter) : []),
+    [req, filter, browsing, folder],
   );
+  const subfolders = useMemo(() => {
+    if (!browsing) return [];
+    const f = filter.trim().toLowerCase();
+    return subfoldersOf([...folders, ...made], folder).filter((d) => shownIn(d, folder).toLowerCase().includes(f));
+  }, [browsing, folders, made, folder, filter]);
   if (!req) return null;
   const goTo = (to: string) => {
     setFolder(to);
@@ -256,6 +333,10 @@ export function FilePicker() {
     }
     if (req.mode === 'open') {
       if (chosen) req.resolve(chosen);
+      return;
+    }
+    if (req.mode === 'folder') {
+      if (req.root) req.resolve(folder ? joinPath(req.root, folder) : req.root);
       return;
     }
     const raw = name.trim();
@@ -289,7 +370,15 @@ export function FilePicker() {
             type="button"
             className="primary"
             data-testid="picker-ok"
-            disabled={multiple ? many.length === 0 : req.mode === 'open' ? !chosen : !name.trim() || !req.root}
+            disabled={
+              multiple
+                ? many.length === 0
+                : req.mode === 'open'
+                  ? !chosen
+                  : req.mode === 'folder'
+                    ? !req.root
+                    : !name.trim() || !req.root
+            }
             title={
               (multiple ? many.length === 0 : req.mode === 'open' && !chosen)
                 ? 'Choose a file in the list first'
@@ -305,9 +394,11 @@ export function FilePicker() {
                 : 'Open'
               : req.mode === 'open'
                 ? 'Open'
-                : replaceTarget
-                  ? 'Replace'
-                  : 'Save'}
+                : req.mode === 'folder'
+                  ? 'Choose this folder'
+                  : replaceTarget
+                    ? 'Replace'
+                    : 'Save'}
           </button>
           <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
             Cancel
@@ -334,7 +425,7 @@ export function FilePicker() {
           }}
           aria-label="Filter files"
         />
-      ) : (
+      ) : req.mode === 'folder' ? null : (
         <input
           ref={nameInput}
           className="picker-filter"
@@ -355,11 +446,11 @@ export function FilePicker() {
         </div>
       )}
       {browsing && (
-        // The folder saved in, up out of it, and a new one in it, as a save dialog has them (tried cold, round 17). A
-        // folder typed before the name still saves there (out/walk.res8), from the folder shown.
+        // The folder shown, up out of it, and (saving) a new one in it, as a system dialog has them (tried cold, rounds
+        // 17 and 18). A folder typed before a save's name still saves there (out/walk.res8), from the folder shown.
         <div className="picker-folder-bar">
           <span className="small" data-testid="picker-folder">
-            Save in: <b>{folder ? `workspace/${escapeControls(folder)}` : 'workspace'}</b>
+            {FOLDER_WORDS[req.mode]}: <b>{folder ? `workspace/${escapeControls(folder)}` : 'workspace'}</b>
           </span>
           <span className="spacer" />
           <button
@@ -368,11 +459,14 @@ export function FilePicker() {
             data-testid="picker-up"
             disabled={!folder}
             title={folder ? `Up to ${folderOf(folder) || 'the workspace'}` : 'This is the workspace folder'}
-            onClick={() => goTo(folderOf(folder))}
+            onClick={() => {
+              goTo(folderOf(folder));
+              setFilter('');
+            }}
           >
             ↑ Up
           </button>
-          {req.makeFolder && (
+          {req.makeFolder && req.mode !== 'open' && (
             <button
               type="button"
               className="tool small"
@@ -437,9 +531,12 @@ export function FilePicker() {
               className="picker-file picker-folder-row"
               data-testid="picker-folder-row"
               title={`Go into ${f}`}
-              onClick={() => goTo(f)}
+              onClick={() => {
+                goTo(f);
+                setFilter('');
+              }}
             >
-              <span>{escapeControls(f.slice(folder ? folder.length + 1 : 0))}/</span>
+              <span>{escapeControls(shownIn(f, folder))}/</span>
               <span className="dim">folder</span>
             </button>
           </li>
@@ -460,11 +557,13 @@ export function FilePicker() {
                 (multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'
               }
               data-testid="picker-file"
+              // Choosing a folder: its files are there to see what is in it, not to choose.
+              disabled={req.mode === 'folder'}
               onClick={() => {
                 if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
                 else setChosen(f.path);
                 if (req.mode === 'save') {
-                  setName(browsing ? f.relativePath.slice(folder ? folder.length + 1 : 0) : f.relativePath);
+                  setName(browsing ? shownIn(f.relativePath, folder) : f.relativePath);
                   setReplacing(null);
                 }
               }}
@@ -473,7 +572,7 @@ export function FilePicker() {
               <span>
                 {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
                 {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
-                {escapeControls(browsing ? f.relativePath.slice(folder ? folder.length + 1 : 0) : f.relativePath)}
+                {escapeControls(browsing ? shownIn(f.relativePath, folder) : f.relativePath)}
               </span>
               <span className="dim" title={exactBytes(f.byteLength)}>
                 {sizeText(f.byteLength)}
@@ -482,6 +581,7 @@ export function FilePicker() {
           </li>
         ))}
       </ul>
+      {req.mode === 'folder' && req.willWrite && <WillWrite names={req.willWrite} req={req} folder={folder} />}
       {replaceTarget && (
         <p className="picker-replace" role="alert" data-testid="picker-replace">
           {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name to

@@ -11,6 +11,8 @@ interface Props {
   prefix: string;
   /** What the fields hold wrong, said under them; the dialog cannot go on while there is one. */
   error: string | null;
+  /** What the dialog asks for next: "Choose file…" unless it is a folder (Export All). */
+  choose?: 'file' | 'folder';
   onAccept: () => void;
   onCancel: () => void;
   children: ReactNode;
@@ -38,7 +40,7 @@ export function ChooseFileModal(props: Props) {
             disabled={props.error !== null}
             data-testid={`${props.prefix}-choose-file`}
           >
-            Choose file…
+            {props.choose === 'folder' ? 'Choose folder…' : 'Choose file…'}
           </button>
           <button type="button" data-testid={`${props.prefix}-cancel`} onClick={props.onCancel}>
             Cancel

@@ -19,8 +19,8 @@ const CHOICES: readonly { value: GltfExportSource; label: string; hint: string }
 ];
 
 /**
- * File › Export All as glTF…: which motion each file holds (the single export offers both too), then "Choose file…"
- * (a file in the folder to export into).
+ * File › Export All as glTF…: which motion each file holds (the single export offers both too), then "Choose folder…"
+ * (the folder to export into).
  */
 export function ProjectExportGltfDialog() {
   const req = useStore(gltfSourceStore, (s) => s.request);
@@ -36,6 +36,7 @@ export function ProjectExportGltfDialog() {
       testId="export-all-gltf-options"
       prefix="export-all-gltf"
       error={null}
+      choose="folder"
       onAccept={() => req.resolve(source)}
       onCancel={() => req.resolve(null)}
     >

@@ -8,6 +8,21 @@ import type { GltfExportSource, ProjectExportFormat, ProjectExportStatus } from 
 import { requireApi } from '../app/appApi';
 import { message, notify } from './projectMessages';
 import { projectStore } from './projectStore';
+import { mshFilesOf } from '../../shared/msh/files';
+
+/**
+ * The names of the files Export All writes for these entries (motions, then aliases), as main names them: `<name>.glb`,
+ * or `<name>.res8`, `<name>.res19`, `<name>.nodes.json`.
+ */
+export function exportFileNames(format: ProjectExportFormat, names: readonly string[]): string[] {
+  return names.flatMap((n) => (format === 'gltf' ? [`${n}.glb`] : Object.values(mshFilesOf(n))));
+}
+
+/** The names of the open project's motions and aliases, as the export takes them (none while it does not resolve). */
+function entryNames(): string[] {
+  const r = projectStore.getState().resolved;
+  return r ? [...r.motions.map((m) => m.name), ...r.aliases.map((a) => a.name)] : [];
+}
 
 export interface ProjectExportState {
   /** The export shown in the dialog; null: no dialog. */
@@ -67,6 +82,7 @@ export async function exportAllMotions(format: ProjectExportFormat): Promise<voi
       projectText: p.text,
       format,
       ...(gltfSource && { gltfSource }),
+      fileNames: exportFileNames(format, entryNames()),
       ...(first && { defaultName: `${first}.${format === 'gltf' ? 'glb' : 'res8'}` }),
     });
     if ('status' in started) return;

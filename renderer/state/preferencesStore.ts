@@ -7,6 +7,7 @@ import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import type { Tolerances } from './documentStore';
 import { EULER_ORDERS, type EulerOrder } from '../math/euler';
 import { DEFAULT_FOOT_CONTACT_OPTIONS, type FootContactOptions } from '../../shared/sev/footsteps';
+import { storedPickerFolders } from './rememberedFolders';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -55,6 +56,11 @@ export interface PreferencesState {
   curveChannel: 'euler' | 'quat' | 'offset';
   /** The timeline's chain filter (All: null, Legs, Arms, Spine); its text filter is this window's only. */
   timelineChain: 'legs' | 'arms' | 'spine' | null;
+  /**
+   * By kind of file (a picker's first extension), the workspace folder the browser build's file picker last chose
+   * one in ('' the root): the next picker of that kind starts there (renderer/app/pickerFolders.ts).
+   */
+  pickerFolders: Record<string, string>;
 
   set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
 }
@@ -350,6 +356,11 @@ export function mergeStoredPreferences(
     out.timelineChain = s.timelineChain;
     taken('timelineChain');
   }
+  const pickerFolders = storedPickerFolders(s.pickerFolders);
+  if (pickerFolders) {
+    out.pickerFolders = pickerFolders;
+    taken('pickerFolders');
+  }
   const foot = s.footContactOptions as Record<string, unknown> | null | undefined;
   const footKeys = Object.keys(DEFAULT_FOOT_CONTACT_OPTIONS) as (keyof FootContactOptions)[];
   if (
@@ -415,6 +426,7 @@ export function createPreferencesStore() {
         footContactOptions: { ...DEFAULT_FOOT_CONTACT_OPTIONS },
         curveChannel: 'euler',
         timelineChain: null,
+        pickerFolders: {},
         set(patch) {
           set(patch);
         },

@@ -87,8 +87,11 @@ export function messageActionFor(m: AppMessage, documentId: string | null): Mess
 
 /** The in-app file picker (loopback mode has no native dialogs). */
 export interface PickerRequest {
-  /** 'open' picks an existing file; 'save' picks one or types a new name under `root`. */
-  mode: 'open' | 'save';
+  /**
+   * 'open' picks an existing file; 'save' picks one or types a new name under `root`; 'folder' chooses a workspace
+   * folder (Export All), resolving its absolute path.
+   */
+  mode: 'open' | 'save' | 'folder';
   title: string;
   /** Extensions accepted, lower case without the dot. */
   extensions: string[];
@@ -97,9 +100,16 @@ export interface PickerRequest {
   /** Workspace root (absolute) new names are placed under; null when none. */
   root: string | null;
   files: WorkspaceFile[];
-  /** The workspace's folders (WorkspaceListing.folders): 'save' goes into them, one at a time, as a save dialog does. */
+  /**
+   * The workspace's folders (WorkspaceListing.folders): the picker goes into them, one at a time, as a system dialog
+   * does (an open picker also into the folders its files lie in); without them it lists every file, flat.
+   */
   folders?: string[];
-  /** 'save': makes the folder `name` in `parent` (relative, '' the root) and resolves with its relative path. */
+  /** The folder it starts in ('' the root; renderer/app/pickerFolders.ts); one not among `folders` is the root. */
+  startFolder?: string;
+  /** 'folder': the names of the files that will be written into the folder chosen, said before anything is. */
+  willWrite?: string[];
+  /** 'save', 'folder': makes the folder `name` in `parent` (relative, '' the root) and resolves with its relative path. */
   makeFolder?(parent: string, name: string): Promise<string>;
   /** What the listing left out (WorkspaceListing.incomplete), said under the list. */
   incomplete?: string;

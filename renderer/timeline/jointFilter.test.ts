@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainOf, rowOfJoint, shownJointRows, timelineRows, type TimelineRow } from './jointFilter';
+import { chainOf, foldedForSelection, rowOfJoint, shownJointRows, timelineRows, type TimelineRow } from './jointFilter';
 
 const cmu = [
   'Hips',
@@ -192,5 +192,28 @@ describe('timeline rows grouped by chain', () => {
       'other',
       'other',
     ]);
+  });
+});
+
+describe('foldedForSelection (tried cold, round 18)', () => {
+  const rows = (folded: string[]) => timelineRows(cmu, { text: '', chain: null }, { grouped: true, folded });
+  const leftFoot = cmu.indexOf('LeftFoot');
+
+  it('folds every chain but the selected joint’s when the rows do not fit', () => {
+    expect(foldedForSelection(rows([]), leftFoot, 8, false)).toEqual(['spine', 'arms', 'other']);
+    // The root translation is in no chain: on grouping, the first chain is the one open.
+    expect(foldedForSelection(rows([]), -1, 8, false)).toEqual(['arms', 'legs', 'other']);
+  });
+
+  it('leaves the folds as they are when every row fits, or when they are the ones wanted already', () => {
+    expect(foldedForSelection(rows([]), leftFoot, 100, false)).toBeUndefined();
+    expect(foldedForSelection(rows(['other', 'arms', 'spine']), leftFoot, 8, false)).toBeUndefined();
+  });
+
+  it('on a selection, acts only when the joint’s chain is folded', () => {
+    // LeftFoot's chain is open: a click on its row moves no row under the pointer.
+    expect(foldedForSelection(rows([]), leftFoot, 8, true)).toBeUndefined();
+    expect(foldedForSelection(rows(['legs']), leftFoot, 8, true)).toEqual(['spine', 'arms', 'other']);
+    expect(foldedForSelection(rows(['legs']), -1, 8, true)).toBeUndefined();
   });
 });

@@ -92,6 +92,28 @@ export function timelineRows(
   return rows;
 }
 
+/**
+ * The chains a grouped timeline folds when its `rows` do not all fit the `fits` whole rows in view (tried cold, round
+ * 18: at 1280x800 the four chain headers, the root row and the first chain's joints left three joint rows): every
+ * chain but `joint`'s, so the selected joint's chain is the one open. `whenFolded`: only when `joint`'s chain is folded
+ * now (a joint picked elsewhere, in the viewport or the curve view's picker; a click on a row of an open chain moves
+ * no row under the pointer). Undefined when nothing changes: the rows fit, the chain is open, or no chain holds the
+ * joint (the root translation: on grouping, the first chain is the one open).
+ */
+export function foldedForSelection(
+  rows: readonly TimelineRow[],
+  joint: number,
+  fits: number,
+  whenFolded: boolean,
+): ChainGroup[] | undefined {
+  if (rows.length <= fits) return undefined;
+  const groups = rows.flatMap((r) => (r.kind === 'group' ? [r] : []));
+  const own = groups.find((g) => g.joints.includes(joint)) ?? (whenFolded ? undefined : groups[0]);
+  if (!own || (whenFolded && !own.folded)) return undefined;
+  const folded = CHAIN_GROUPS.filter((g) => g !== own.group);
+  return groups.every((g) => g.folded === folded.includes(g.group)) ? undefined : folded;
+}
+
 /** The row that shows `joint`: its own, or its folded group's header; -1 when no row does. */
 export function rowOfJoint(rows: readonly TimelineRow[], joint: number): number {
   const own = rows.findIndex((r) => r.kind === 'joint' && r.joint === joint);

@@ -31,7 +31,7 @@ import { formatTolerance, userKeyFramesOf } from '../curves/series';
 import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
-import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
+import { foldedForSelection, rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
 import { openChainMenu, openTuningMenu } from '../app/tuningMenu';
 import { playheadFrame } from '../app/playhead';
 import { isTypingTarget } from '../app/commands';
@@ -179,6 +179,7 @@ export class TimelinePainter {
         if (s.timelineGrouped === p.timelineGrouped && s.timelineFolded === p.timelineFolded) return;
         inv();
         this.revealPending = true;
+        if (s.timelineGrouped && !p.timelineGrouped) this.openSelectedChain(false);
       }),
       sessionStore.subscribe((s, p) => {
         inv();
@@ -187,7 +188,10 @@ export class TimelinePainter {
           this.host.scrollTop = 0;
           this.scrollTop = 0;
           this.revealPending = true;
-        } else if (s.selectedJoint !== p.selectedJoint) this.revealRow(s.selectedJoint);
+        } else if (s.selectedJoint !== p.selectedJoint) {
+          this.openSelectedChain(true);
+          this.revealRow(s.selectedJoint);
+        }
       }),
     );
     c.addEventListener('pointerdown', this.onPointerDown);
@@ -319,6 +323,22 @@ export class TimelinePainter {
   }
 
   /** Scrolls the rows so the selected joint's row (or its folded group's header) is visible (the special rows stay as they are). */
+  /**
+   * Grouped rows that do not all fit the timeline's height: the selected joint's chain open, the others folded
+   * (foldedForSelection), when grouping turns on, and when a joint of a folded chain is selected (`whenFolded`).
+   */
+  private openSelectedChain(whenFolded: boolean): void {
+    // A timeline out of view (its panel collapsed, another mode's layout) has no height to fit: left as it is.
+    if (this.host.clientHeight <= 0) return;
+    const folded = foldedForSelection(
+      this.shownRows(),
+      sessionStore.getState().selectedJoint,
+      wholeRows(this.host.clientHeight),
+      whenFolded,
+    );
+    if (folded) preferencesStore.getState().set({ timelineFolded: folded });
+  }
+
   private revealRow(joint: number): void {
     // Rows in view: the whole rows from scrollTop / JOINT_ROW_H (the strip under the last whole row shows none).
     const row = rowOfJoint(this.shownRows(), joint);

@@ -21,8 +21,8 @@ export const LOOPBACK_TOKEN_HEADER = 'X-ActGuy-Token';
 
 /** What the in-app file picker is asked. */
 export interface InAppPickRequest {
-  /** 'open' picks an existing file; 'save' picks or names a file under listing.root. */
-  mode: 'open' | 'save';
+  /** 'open' picks an existing file; 'save' picks or names a file under listing.root; 'folder' chooses a folder there. */
+  mode: 'open' | 'save' | 'folder';
   title: string;
   /** Lower-case extensions without the dot that fit. */
   extensions: string[];
@@ -30,6 +30,8 @@ export interface InAppPickRequest {
   defaultName?: string;
   /** Files under the workspace root with those extensions. */
   listing: WorkspaceListing;
+  /** 'folder': the names of the files that will be written into it, said in the picker before anything is. */
+  willWrite?: string[];
 }
 
 export interface InAppConfirmRequest {
@@ -264,13 +266,27 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const { documentId, source, mtnBytes, compress, scale } = req;
       return invoke('exportGltf', { documentId, source, mtnBytes, compress, scale, path: withExtension(path, 'glb') });
     },
-    // Project › Export All as MSH… / glTF… names a file in the folder to export into; main writes every motion's there.
+    // Project › Export All as MSH… / glTF… chooses the folder to export into, the files it will write named there
+    // first (tried cold, round 18: it asked for a file name and took its folder); main writes every motion's there.
     startProjectExportDialog: async (req: InvokeArg<'startProjectExportDialog'>) => {
-      const [what, extension] = req.format === 'gltf' ? ['glTF', 'glb'] : ['MSH', 'res8'];
-      const title = `Export All as ${what}: name a file in the folder to export into`;
-      const path = await pick('save', title, [extension], req.defaultName);
-      if (!path) return { status: 'cancelled' };
+      const [what, extensions] = req.format === 'gltf' ? ['glTF', ['glb']] : ['MSH', ['res8', 'res19', 'json']];
+      const willWrite = Array.isArray(req.fileNames) ? req.fileNames.filter((n) => typeof n === 'string') : [];
+      const folder = await requireDialogs().pickPath({
+        mode: 'folder',
+        title: `Export All as ${what}: choose the folder to export into`,
+        extensions,
+        // The kinds it writes (a .json only as a .nodes.json: the project's own text is no export's).
+        listing: await invoke('listWorkspace', { extensions }).then((l) => ({
+          ...l,
+          files: l.files.filter((f) => f.extension !== 'json' || f.path.toLowerCase().endsWith('.nodes.json')),
+        })),
+        willWrite,
+      });
+      if (!folder) return { status: 'cancelled' };
       const { projectPath, projectText, format, gltfSource } = req;
+      // Main exports into the folder of the path it is given (the file named is one of those written).
+      const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+      const path = `${folder.replace(/[\\/]+$/, '')}${sep}${willWrite[0] ?? `motion.${extensions[0]}`}`;
       return invoke('startProjectExport', {
         projectPath,
         projectText,

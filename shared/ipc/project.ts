@@ -201,6 +201,11 @@ export interface StartProjectExportRequest {
 /** The dialog asks for `path` itself, offering `defaultName` (the first motion's file) in the project's folder. */
 export interface StartProjectExportDialogRequest extends Omit<StartProjectExportRequest, 'path'> {
   defaultName?: string;
+  /**
+   * The names of the files the export writes (each motion's and alias's), for the browser build's folder picker to
+   * say before anything is written; main plans its own from the project text and reads nothing from these.
+   */
+  fileNames?: string[];
 }
 
 /** A dialog the user closed without choosing. */
