@@ -1,5 +1,5 @@
 import { FormatError } from '../errors';
-import { encodeH16, QuantizeError } from '../math/half';
+import { encodeH16, H16_MAX, h16Storable, QuantizeError } from '../math/half';
 import { MotionFlag, type Motion } from '../motion/types';
 import { mtnByteSize } from '../mtn/constants';
 import { validateMotion } from '../mtn/validate';
@@ -82,6 +82,7 @@ export function compressMotionWith(
   // The sample checks once per motion a cache has seen (an edit changes key info, never samples).
   validateMotion(motion, { samplesChecked: cache?.samplesChecked(motion) });
   checkTolerances(options);
+  storablePositions(motion); // before any compression, in every mode and at every tolerance
   storableLockRanges(motion); // before any compression: a motion whose locks cannot be written fails at once
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
@@ -594,6 +595,7 @@ export function compressChannelShare(
 ): ChannelShare {
   validateMotion(motion);
   checkTolerances(options);
+  storablePositions(motion);
   if (options.objectTolerance !== undefined)
     throw new Error('compressChannelShare: the skeleton-aware mode compresses a motion whole');
   return runChannels(
@@ -740,6 +742,34 @@ function storableLockRanges(motion: Motion): LockRange[] {
       { where: `joint key info frame ${locks[MT3_MAX_LOCK_RANGES].firstFrame}` },
     );
   return locks;
+}
+
+/**
+ * A FormatError naming the first root translation value, or with OFFSETS the first offset value, that h16 cannot
+ * store (docs/formats.md 2.2), whatever the tolerances: the MT3 cannot hold such a motion. Before, a value was
+ * checked only where a key stored it, so one past the range on a frame no key needed (classic, a tolerance of 1e30)
+ * compressed into a file holding another value there, and the skeleton-aware mode's floor refused it unlocated
+ * (docs/compression.md#round-9-the-seams).
+ */
+function storablePositions(motion: Motion): void {
+  const refuse = (v: number, where: string): never => {
+    throw new FormatError(
+      'MTN',
+      `position cannot be stored: value ${v} is too large for h16 (largest magnitude ${H16_MAX})`,
+      {
+        where,
+      },
+    );
+  };
+  const t = motion.translation;
+  for (let i = 0; i < t.length; i++)
+    if ((i & 3) !== 3 && !h16Storable(t[i])) refuse(t[i], `translation frame ${i >> 2}`);
+  if (!(motion.flags & MotionFlag.OFFSETS)) return;
+  const J = motion.joints.length;
+  const o = motion.offset;
+  for (let i = 0; i < o.length; i++)
+    if ((i & 3) !== 3 && !h16Storable(o[i]))
+      refuse(o[i], `offset joint ${(i >> 2) % J} frame ${Math.floor((i >> 2) / J)}`);
 }
 
 function checkTolerances(o: CompressOptions): void {

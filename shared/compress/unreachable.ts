@@ -155,6 +155,18 @@ export function objectFloorUpperBound(motion: Motion, shell: number, length: rea
     for (let j = 0; j < J; j++) offsets = Math.max(offsets, roundedPositions(offsetSource(motion, j), N).error);
     // Every joint of the deepest chain moves a point below it by its offset's error.
     bound += offsets * J;
+  } else {
+    // Without OFFSETS the MT3 has no offsets: the decoder takes frame 0's (docs/formats.md 2.7), so an offset that
+    // moves in the source is off by its drift from frame 0 on every frame, rounding or not. Before round 9
+    // (docs/compression.md#round-9-the-seams) the bound left that out and could fall under the floor: a bound asked
+    // between the two was kept, and the skeleton-aware mode could not meet it.
+    const o = motion.offset;
+    let drift = 0;
+    for (let i = J * 4; i < o.length; i += 4) {
+      const z = i % (J * 4);
+      drift = Math.max(drift, Math.hypot(o[i] - o[z], o[i + 1] - o[z + 1], o[i + 2] - o[z + 2]));
+    }
+    bound += drift * J;
   }
   const theta = new Float64Array(J);
   const stored = new Float64Array(4);

@@ -22,6 +22,22 @@ const shown = (v: number) =>
     .replace(/(\.\d*?)0+$/, '$1')
     .replace(/\.$/, '');
 
+/**
+ * A floor as the summary shows it: four significant digits, rounded up, so that the tolerance a person copies from
+ * the line is at least the floor and is met (rounded to nearest, 0.030983 deg showed as 0.03098, under it, and
+ * that tolerance warned again: docs/compression.md#round-9-the-seams).
+ */
+function shownUp(v: number): string {
+  let s = shown(v);
+  if (Number(s) < v) {
+    const step = 10 ** (Math.floor(Math.log10(Number(s))) - 3);
+    s = shown(Number(s) + step);
+    // The step's own rounding can land back on the shown value (or a power of ten can add a digit): once more.
+    if (Number(s) < v) s = shown(Number(s) + step);
+  }
+  return s;
+}
+
 /** The channels over tolerance, worst first: error over tolerance (a tolerance of 0 first), then error. */
 export function worstChannels(s: UnreachableSummary): UnreachableChannel[] {
   const ratio = (c: UnreachableChannel) => (c.tolerance > 0 ? c.worstError / c.tolerance : Infinity);
@@ -71,8 +87,8 @@ export function unreachableLines(
       (n > worst.length ? `; and ${n - worst.length} more channel${n - worst.length === 1 ? '' : 's'}` : ''),
   );
   const f = s.floor;
-  const floors = [`${shown(f.position)} units (root translation)`, `${shown(f.rotationDeg)} deg (rotations)`];
-  if (f.offset !== null) floors.push(`${shown(f.offset)} units (offsets)`);
+  const floors = [`${shownUp(f.position)} units (root translation)`, `${shownUp(f.rotationDeg)} deg (rotations)`];
+  if (f.offset !== null) floors.push(`${shownUp(f.offset)} units (offsets)`);
   const object =
     f.object !== null
       ? `; the smallest object-space bound it can be held to is about ${shown(f.object)} (its object-space error with every frame a key${

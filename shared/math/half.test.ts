@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeH16, encodeH16, H16_MAX, QuantizeError, quantizeH16 } from './half';
+import { decodeH16, encodeH16, H16_LIMIT, H16_MAX, h16Storable, QuantizeError, quantizeH16 } from './half';
 
 /** binary16 bits -> number via float32 bit construction (independent of half.ts). */
 function halfViaF32(bits: number): number {
@@ -85,6 +85,22 @@ describe('h16 codec (docs/formats.md 2.2: half(v/128), RNE)', () => {
     expect(() => encodeH16(-1e30)).toThrow(QuantizeError);
     expect(() => encodeH16(NaN)).toThrow(/not finite/);
     expect(() => encodeH16(Infinity)).toThrow(QuantizeError);
+  });
+
+  it('h16Storable says exactly which values encodeH16 stores, at the edge of the range', () => {
+    const stores = (v: number) => {
+      try {
+        encodeH16(v);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const edge = [H16_MAX, H16_MAX + 2047, H16_MAX + 2048, H16_LIMIT, 2 * H16_MAX, 1e30, 0, -0, 1e-45];
+    for (const v of edge.flatMap((x) => [x, -x, x * (1 - 2 ** -52), x * (1 + 2 ** -52)]))
+      expect([v, h16Storable(v)]).toEqual([v, stores(v)]);
+    expect(h16Storable(H16_MAX + 2047)).toBe(true);
+    expect(h16Storable(H16_LIMIT)).toBe(false);
   });
 
   it('quantizeH16 is decode(encode(v))', () => {

@@ -7,6 +7,16 @@ import { roundHalfEven } from './round';
 
 /** Largest magnitude an h16 can hold: 65504 * 128. */
 export const H16_MAX = 65504 * 128;
+/**
+ * The smallest magnitude encodeH16 refuses: 65,520 x 128 is halfway between 65,504 and 65,536 (x 128), and rounding
+ * to even goes up, past binary16. Below it a value rounds to at most H16_MAX.
+ */
+export const H16_LIMIT = 65520 * 128;
+
+/** Whether encodeH16 stores `v` (a finite value under H16_LIMIT in magnitude). */
+export function h16Storable(v: number): boolean {
+  return Math.abs(v) < H16_LIMIT;
+}
 
 export class QuantizeError extends Error {
   constructor(message: string) {

@@ -35,8 +35,22 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     ['translation key info', m.translationKeyInfo, S * 4],
     ['joint key info', m.jointKeyInfo, S * J * 4],
   ];
-  for (const [name, arr, want] of sizes)
-    if (arr.length !== want) fail(name, `expected ${want} values for ${S} frames x ${J} joints, found ${arr.length}`);
+  for (const [name, arr, want] of sizes) {
+    if (arr.length === want) continue;
+    // Key info of frames past N (an in-memory motion, or a request built for a longer one): name the first flag there.
+    const perFrame = name === 'joint key info' ? J : name === 'translation key info' ? 1 : 0;
+    const past = perFrame ? arr.length : want;
+    for (let i = want; i < past; i += 4) {
+      if (arr[i] === 0) continue;
+      const v = i / 4;
+      const joint = perFrame === 1 ? '' : ` joint ${v % J}`;
+      fail(
+        `${name} frame ${Math.floor(v / perFrame)}${joint}`,
+        `flags ${arr[i]} on a frame beyond the last frame ${N} (expected ${want} values for ${S} frames x ${J} joints, found ${arr.length})`,
+      );
+    }
+    fail(name, `expected ${want} values for ${S} frames x ${J} joints, found ${arr.length}`);
+  }
 
   for (let j = 0; j < J; j++) {
     const jt = m.joints[j];

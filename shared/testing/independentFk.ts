@@ -5,7 +5,9 @@
  * p_j = p_parent + M_parent off_j, M_j = M_parent M(r_j); the root adds the
  * root translation. Used to check the object-space error the compressor reports.
  */
+import type { CompressResult } from '../compress/types';
 import type { Motion } from '../motion/types';
+import { readMt3 } from '../mt3/read';
 import type { Mt3Motion } from '../mt3/types';
 import { decodePos, decodeRot } from './independentDecode';
 
@@ -133,4 +135,18 @@ export function independentObjectErrors(m: Motion, mt3: Mt3Motion, shell: number
     );
   }
   return out;
+}
+
+/**
+ * What breaks the skeleton-aware mode's promise in a result (none without the mode): the bound reported not met, or
+ * an independent FK of the independent decoder's frames over it.
+ */
+export function objectBoundViolations(m: Motion, r: Pick<CompressResult, 'bytes' | 'skeleton'>): string[] {
+  const sk = r.skeleton;
+  if (!sk) return [];
+  const bad = sk.met ? [] : [`object-space bound ${sk.objectTolerance} not met`];
+  const worst = Math.max(...independentObjectErrors(m, readMt3(r.bytes), sk.shell).flat());
+  if (!(worst <= sk.objectTolerance * (1 + 1e-9) + 1e-9))
+    bad.push(`object-space error ${worst} over the bound ${sk.objectTolerance} (independent FK)`);
+  return bad;
 }
