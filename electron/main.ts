@@ -9,8 +9,10 @@
  * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens;
  * - the single-instance lock (the end of this file): a second launch quits, and the first gets its command line
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
- * - 'ready' (start()): the session's refusals, the services, the IPC handlers and the menu, then the window;
- * - the window (start(), "The window's lifecycle"): 'ready-to-show' shows it, 'did-finish-load' hands over the files
+ * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
+ *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
+ *   (listenToAppEnd), then the page's load;
+ * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
  *   'closed' forgets the window;
@@ -49,6 +51,7 @@ import type { MenuCommand } from '../shared/ipc/menu';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
+import { bringForward, followDocumentReport } from './appWindow';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
@@ -337,6 +340,28 @@ const foundProjects = new Set<string>();
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
 
+/** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
+let quitting = false;
+/** Set when the user quits after a crash: the copies stay for the next start. */
+let keepBackups = false;
+
+/** What start() makes once, after 'ready', for the window: the workers, the handlers on IPC and the menu. */
+interface Services {
+  handlers: ReturnType<typeof createHandlers>;
+  compress: ReturnType<typeof createCompressClient>;
+  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
+  buildLauncher: ReturnType<typeof workerLauncher>;
+  keepAwake: ReturnType<typeof createKeepAwake>;
+  /** The builds the window started (buildsInFlight.ts): the close asks about them. */
+  builds: ReturnType<typeof trackBuilds>;
+  /** Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash). */
+  backups: ReturnType<typeof createBackupStore>;
+  /** Writes still running, waited for before the app ends (quitWaits.ts). */
+  quitGate: ReturnType<typeof createQuitGate>;
+  rebuildMenu: () => void;
+  userData: string;
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   // The first motion on the command line that passes the look on disk opens at start-up; those refused before it are
@@ -344,13 +369,20 @@ async function start(): Promise<void> {
   // delivered (systemFiles.ts firstLaunchFiles).
   const firstLaunch = firstLaunchFiles(process.argv, process.cwd());
   for (const refusal of firstLaunch.refusals) warn(refusal);
-  const { startupMotion: argMotion, workspace } = firstLaunch;
   for (const f of firstLaunch.kept) systemFiles.offer(f);
   const samples = startupSamples();
-  const sample = samples.startupPath;
   grantUserSamples(policy, samples);
 
   protocol.handle(APP_SCHEME, serveRenderer);
+  refuseSessionRequests();
+  const services = startServices(firstLaunch, samples);
+  const win = openWindow(services);
+  listenToAppEnd(services);
+  await loadPage(win, `${APP_ORIGIN}/index.html`);
+}
+
+/** The session's refusals: what the page could ask of Chromium beyond the app's own API. */
+function refuseSessionRequests(): void {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
@@ -360,15 +392,17 @@ async function start(): Promise<void> {
   // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
+}
 
+/** The workers, the stores, the handlers on IPC and the menu: made once, before the window. */
+function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples: UserSamples): Services {
+  const { startupMotion: argMotion, workspace } = firstLaunch;
+  const sample = samples.startupPath;
   // The machine stays awake while a build, an import or an MSH export runs, released by the work's own end
   // (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
-  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
   const buildLauncher = workerLauncher(defaultBuildWorkerPath());
-  /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
-  let quitting = false;
   // A write still running (a copy of unsaved work, a save, an export: each off the main thread) is waited for, a few
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
@@ -413,8 +447,6 @@ async function start(): Promise<void> {
   const userData = app.getPath('userData');
   // Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash): those an app crash left are read back now.
   const backups = createBackupStore(join(userData, BACKUPS_FOLDER), warn);
-  /** Set when the user quits after a crash: the copies stay for the next start. */
-  let keepBackups = false;
   // Open dialogs start in the folder last chosen, kept in <userData>/last-folder.json (read as hostile input).
   const lastFolder = createLastFolderStore(userData, warn);
   const handlers = createHandlers({
@@ -433,13 +465,9 @@ async function start(): Promise<void> {
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
-      const menuChanged = (report.disabledCommands ?? []).join() !== (documentState.disabledCommands ?? []).join();
+      const { menuChanged } = followDocumentReport(mainWindow, documentState, report);
       documentState = report;
       if (menuChanged) rebuildMenu();
-      mainWindow?.setDocumentEdited(report.dirty);
-      mainWindow?.setTitle(
-        report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME,
-      );
     },
   });
   // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
@@ -483,7 +511,12 @@ async function start(): Promise<void> {
     );
   });
   rebuildMenu();
+  return { handlers, compress, buildLauncher, keepAwake, builds, backups, quitGate, rebuildMenu, userData };
+}
 
+/** Makes the window and listens to its lifecycle (in the order of the list at the top of this file); the page is not loaded yet. */
+function openWindow(services: Services): BrowserWindow {
+  const { userData, backups, builds } = services;
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
   const placement = initialWindow(
     readWindowState(userData, warn),
@@ -521,7 +554,6 @@ async function start(): Promise<void> {
     win.show();
   };
 
-  // The window's lifecycle, then the app's end (in the order of the list at the top of this file).
   win.once('ready-to-show', () => {
     if (placement.maximized) win.maximize();
     showWindow();
@@ -579,6 +611,11 @@ async function start(): Promise<void> {
   win.on('closed', () => {
     mainWindow = null;
   });
+  return win;
+}
+
+/** The app's end and what happens beside the window (in the order of the list at the top of this file). */
+function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Services): void {
   // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
   // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
@@ -612,7 +649,6 @@ async function start(): Promise<void> {
     compress.dispose().catch(failed('the compression workers did not stop'));
     buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
-  await loadPage(win, `${APP_ORIGIN}/index.html`);
 }
 
 /**
@@ -681,12 +717,8 @@ if (refusedDebugSwitches.length > 0) {
     // A file of no kind ActGuy opens is said, as a macOS open-file of one is, not passed over (docs/security.md, round 42).
     for (const file of commandLineFilesNotOpened(launch.argv, launch.cwd, Boolean(process.defaultApp)))
       sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
-    // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
-    // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
-    if (mainWindow && windowShown) {
-      if (mainWindow.isMinimized()) mainWindow.restore();
-      mainWindow.focus();
-    }
+    // Once shown (appWindow.ts bringForward).
+    bringForward(mainWindow, windowShown);
   });
   start().catch((e) => {
     dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));
