@@ -6,7 +6,8 @@
  * - loading, before 'ready' (this file, top to bottom): debugging switches taken off, every renderer sandboxed, the
  *   profile folder and the crash reporter, `unhandledRejection` (a crash record), the privileged scheme, and the
  *   listeners below that must be there first: 'open-file' and 'web-contents-created';
- * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens;
+ * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens; after the
+ *   window closed, a window is made again to open it (appWindow.ts createWindowSlot);
  * - the single-instance lock (the end of this file): a second launch quits, and the first gets its command line
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
  * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
@@ -15,12 +16,14 @@
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
- *   'closed' forgets the window;
+ *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
  *   questions stand for the quit (an answer of Cancel keeps both);
  * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
- * - 'window-all-closed' stops the compression workers, then quits; 'will-quit' waits for the writes in flight
- *   (quitWaits.ts), then stops every worker.
+ * - 'window-all-closed' stops the compression workers, then quits; not on macOS, where the app stays with no window
+ *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
+ *   the window again, as an 'open-file' or a second launch does;
+ * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -51,7 +54,13 @@ import type { MenuCommand } from '../shared/ipc/menu';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
-import { bringForward, followDocumentReport } from './appWindow';
+import {
+  bringForward,
+  createWindowSlot,
+  createWindowStartup,
+  followDocumentReport,
+  quitsWithLastWindow,
+} from './appWindow';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
@@ -100,6 +109,7 @@ import { createPageRecovery } from './pageRecovery';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
+const PAGE_URL = `${APP_ORIGIN}/index.html`;
 
 /** The answer to an API call from anything but the app's own top frame (trustedSender). */
 const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
@@ -213,23 +223,26 @@ function startupSamples(): UserSamples {
   });
 }
 
-let mainWindow: BrowserWindow | null = null;
-/** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
-let windowShown = false;
+/**
+ * The window (it opens hidden, until its first paint: `ready-to-show`); on macOS the app outlives it, and the Dock's
+ * icon or a file handed over makes it again (appWindow.ts).
+ */
+const windows = createWindowSlot<BrowserWindow>(process.platform);
 /**
  * What the page may read and write (pathPolicy.ts): the files the user chose, granted here when chosen outside the
  * window (the command line, a second launch, Finder's "Open With", a drop) and by the handlers (dialogs, Open Recent).
  */
 const policy = createPathPolicy();
-let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+const NO_DOCUMENT: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+let documentState: DocumentStateReport = NO_DOCUMENT;
 
 const sendMenuCommand = (command: MenuCommand): void => {
-  mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
+  windows.current()?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
 
 /** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
-  return appTopFrame(event, mainWindow?.webContents ?? null, APP_ORIGIN);
+  return appTopFrame(event, windows.current()?.webContents ?? null, APP_ORIGIN);
 }
 
 async function serveRenderer(request: Request): Promise<Response> {
@@ -260,7 +273,8 @@ function showAbout(): void {
     detail: `Motion-compression tuner and sound-event attach tool.\nElectron ${process.versions.electron}, Chromium ${process.versions.chrome}, Node ${process.versions.node}.`,
     buttons: ['OK'],
   };
-  (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)).catch(
+  const win = windows.current();
+  (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)).catch(
     failed('the About box could not be shown'),
   );
 }
@@ -288,20 +302,21 @@ function refusedHandedOver(path: string): boolean {
 }
 
 /**
- * The refusals of files handed over before the window was made (macOS open-file as a double-click launches the app):
- * said among the start-up warnings, as the first launch's own refused files are.
+ * The refusals of files handed over while there was no window (macOS open-file as a double-click launches the app, or
+ * after the window closed): said among the next window's start-up warnings, as the first launch's own refused files are.
  */
 const refusedBeforeWindow: string[] = [];
 
-/** Says why a file the OS handed over was not opened: in a message box over the window, or at start before it. */
+/** Says why a file the OS handed over was not opened: in a message box over the window, or in the next window's start. */
 function sayNotOpened(detail: string): void {
   warn(detail);
-  if (!mainWindow) {
+  const win = windows.current();
+  if (!win) {
     refusedBeforeWindow.push(detail);
     return;
   }
   dialog
-    .showMessageBox(mainWindow, {
+    .showMessageBox(win, {
       type: 'warning',
       title: APP_NAME,
       message: 'A file handed to ActGuy was not opened',
@@ -360,6 +375,8 @@ interface Services {
   quitGate: ReturnType<typeof createQuitGate>;
   rebuildMenu: () => void;
   userData: string;
+  /** A window made again (macOS) starts as a launch that named no file does: what was said at the first start is not said again. */
+  windowMadeAgain: () => void;
 }
 
 async function start(): Promise<void> {
@@ -376,9 +393,17 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, serveRenderer);
   refuseSessionRequests();
   const services = startServices(firstLaunch, samples);
-  const win = openWindow(services);
+  const win = windows.open((again) => {
+    if (!again) return openWindow(services);
+    services.windowMadeAgain();
+    const made = openWindow(services);
+    loadPage(made, PAGE_URL).catch(failed('the window made again could not load its page'));
+    return made;
+  });
   listenToAppEnd(services);
-  await loadPage(win, `${APP_ORIGIN}/index.html`);
+  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
+  app.on('activate', () => windows.reopen());
+  await loadPage(win, PAGE_URL);
 }
 
 /** The session's refusals: what the page could ask of Chromium beyond the app's own API. */
@@ -431,7 +456,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   const startupWarnings = [
     ...(recent.startupProblem ? [recent.startupProblem] : []),
     ...firstLaunch.refusals,
-    ...refusedBeforeWindow,
+    ...refusedBeforeWindow.splice(0),
   ];
   const appInfo: AppInfo = {
     version: app.getVersion(),
@@ -460,12 +485,12 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     compress,
     launchBuild: keepingAwakeDuringBuilds(buildLauncher, keepAwake),
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
-    dialogs: createNativeDialogPort(() => mainWindow),
+    dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
-      const { menuChanged } = followDocumentReport(mainWindow, documentState, report);
+      const { menuChanged } = followDocumentReport(windows.current(), documentState, report);
       documentState = report;
       if (menuChanged) rebuildMenu();
     },
@@ -473,20 +498,23 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
   // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
   const answerAppInfo = handlers.getAppInfo;
-  /** The first page has asked: a page reloaded later gets the files kept meanwhile as files to open, not a start-up motion. */
-  let firstAskDone = false;
-  handlers.getAppInfo = async (arg) => {
-    if (!argMotion && !firstAskDone) {
+  const startup = createWindowStartup({
+    appInfo,
+    named: argMotion !== null,
+    takeKeptMotion: () => {
       // The first kept motion that passes the look on disk; those refused are said, and taken out of the queue.
       const isMotion = (f: string) => systemFileKindOfPath(f) === 'motion';
       for (let motion = systemFiles.take(isMotion); motion; motion = systemFiles.take(isMotion))
         if (!refusedHandedOver(motion)) {
           policy.allowFile(lookedAtPath(motion), { asJudged: true });
-          appInfo.startupPath = motion;
-          break;
+          return motion;
         }
-    }
-    firstAskDone = true;
+      return null;
+    },
+    takeRefusals: () => refusedBeforeWindow.splice(0),
+  });
+  handlers.getAppInfo = async (arg) => {
+    startup.pageAsks();
     systemFiles.rendererListening();
     return answerAppInfo(arg);
   };
@@ -511,7 +539,18 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     );
   });
   rebuildMenu();
-  return { handlers, compress, buildLauncher, keepAwake, builds, backups, quitGate, rebuildMenu, userData };
+  return {
+    handlers,
+    compress,
+    buildLauncher,
+    keepAwake,
+    builds,
+    backups,
+    quitGate,
+    rebuildMenu,
+    userData,
+    windowMadeAgain: startup.windowMadeAgain,
+  };
 }
 
 /** Makes the window and listens to its lifecycle (in the order of the list at the top of this file); the page is not loaded yet. */
@@ -523,7 +562,7 @@ function openWindow(services: Services): BrowserWindow {
     screen.getAllDisplays().map((d) => d.workArea),
     screen.getPrimaryDisplay().workArea,
   );
-  mainWindow = new BrowserWindow({
+  const win = new BrowserWindow({
     ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
     width: placement.width,
     height: placement.height,
@@ -545,12 +584,11 @@ function openWindow(services: Services): BrowserWindow {
       devTools: !app.isPackaged,
     },
   });
-  const win = mainWindow;
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
   const showWindow = (): void => {
-    windowShown = true;
+    windows.markShown();
     win.show();
   };
 
@@ -585,7 +623,7 @@ function openWindow(services: Services): BrowserWindow {
     hasCopies: () => backups.held().backups.length > 0,
     show: showWindow,
     forgetUnsaved: () => {
-      documentState = { documentId: null, documentName: null, dirty: false };
+      documentState = NO_DOCUMENT;
       win.setDocumentEdited(false);
     },
     reload: () => {
@@ -595,7 +633,9 @@ function openWindow(services: Services): BrowserWindow {
     },
     quit: () => {
       keepBackups = true;
-      win.close();
+      // The app's Quit: on macOS a closed window would leave the app running.
+      if (quitsWithLastWindow(process.platform)) win.close();
+      else app.quit();
     },
   });
   win.webContents.on('render-process-gone', (_event, details) => {
@@ -609,7 +649,13 @@ function openWindow(services: Services): BrowserWindow {
   // The hung page answers again: its question goes away by itself (its record stays).
   win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
-    mainWindow = null;
+    windows.closed();
+    // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
+    // no document (its menu too).
+    systemFiles.rendererGone();
+    const { menuChanged } = followDocumentReport(null, documentState, NO_DOCUMENT);
+    documentState = NO_DOCUMENT;
+    if (menuChanged) services.rebuildMenu();
   });
   return win;
 }
@@ -621,7 +667,7 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
   // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
   app.on('child-process-gone', (_event, details) => {
-    if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
+    if (quitting || windows.current() === null || details.reason === 'clean-exit') return;
     keepCrashRecord(
       {
         event: 'child-process-gone',
@@ -633,8 +679,10 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
       [],
     );
   });
-  // Before the page loads: a window closed while loading must still quit the app.
+  // Before the page loads: a window closed while loading must still quit the app. Not on macOS, where the app stays
+  // (its menu bar, its Dock icon) until the user quits it; the workers stay for the window made again.
   app.on('window-all-closed', () => {
+    if (!quitsWithLastWindow(process.platform)) return;
     compress
       .dispose()
       .catch(failed('the compression workers did not stop'))
@@ -644,6 +692,7 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
   app.on('will-quit', (event) => {
     quitting = true;
+    windows.quitting();
     if (!quitGate(event)) return;
     keepAwake.releaseAll();
     compress.dispose().catch(failed('the compression workers did not stop'));
@@ -681,6 +730,8 @@ app.on('open-file', (event, path) => {
   const notOpened = notOpenedKindProblem(path);
   if (notOpened) sayNotOpened(handedOverRefusal(path, notOpened));
   else systemFiles.offer(path);
+  // After the window closed (macOS), a window made again opens the file, or says why not (appWindow.ts reopen).
+  windows.reopen();
 });
 
 // Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews,
@@ -717,8 +768,9 @@ if (refusedDebugSwitches.length > 0) {
     // A file of no kind ActGuy opens is said, as a macOS open-file of one is, not passed over (docs/security.md, round 42).
     for (const file of commandLineFilesNotOpened(launch.argv, launch.cwd, Boolean(process.defaultApp)))
       sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
-    // Once shown (appWindow.ts bringForward).
-    bringForward(mainWindow, windowShown);
+    // With no window (macOS, closed), one is made again for the files; once shown (appWindow.ts bringForward).
+    windows.reopen();
+    bringForward(windows.current(), windows.shown());
   });
   start().catch((e) => {
     dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));
