@@ -125,8 +125,10 @@ export function makeFolder(root: string, parent: string, name: string): MadeWork
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
     throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
-  if (name.length > FILE_NAME_MAX_BYTES)
-    throw new Error(`New folder: the name is ${name.length} characters long; at most ${FILE_NAME_MAX_BYTES}.`);
+  // In bytes, as the file system counts: 128 two-byte characters are too many for a folder's name.
+  const bytes = Buffer.byteLength(name);
+  if (bytes > FILE_NAME_MAX_BYTES)
+    throw new Error(`New folder: the name is ${bytes} bytes long; at most ${FILE_NAME_MAX_BYTES}.`);
   const parts = parent === '' ? [] : parent.split('/');
   if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
     throw new Error(
