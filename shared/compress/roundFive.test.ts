@@ -11,11 +11,10 @@
 import { describe, expect, it } from 'vitest';
 import { readMt3 } from '../mt3/read';
 import { validateMotion } from '../mtn/validate';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../mtn/constants';
 import { independentObjectErrors } from '../testing/independentFk';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import {
-  MAX_FRAME_COUNT,
-  MAX_JOINTS,
   deepChainMotion,
   longMotion,
   roundFiveCase,
@@ -103,7 +102,7 @@ describe('round 5: motions nobody tuned on', () => {
 
   it('holds on the most joints the format allows (1024)', () => {
     const m = wideMotion(3);
-    expect(m.joints.length).toBe(MAX_JOINTS);
+    expect(m.joints.length).toBe(MTN_MAX_JOINTS);
     validateMotion(m);
     expect(roundFiveViolations(m, tight)).toEqual([]);
     expect(roundFiveViolations(m, { ...tight, method: 'classic' }, false)).toEqual([]);
@@ -129,7 +128,7 @@ describe('round 5: motions nobody tuned on', () => {
   });
 
   it('holds on 65,535 frames', () => {
-    const m = longMotion(MAX_FRAME_COUNT);
+    const m = longMotion(MTN_MAX_FRAMES);
     validateMotion(m);
     // Once per mode (a second run and the shares are the seeded cases' checks): 6-7 s a compression on 2 loaded cores.
     for (const o of [
@@ -137,7 +136,7 @@ describe('round 5: motions nobody tuned on', () => {
       { ...tight, method: 'classic' as const },
     ]) {
       const r = compressMotion(m, o);
-      expect(r.mt3.numFrames).toBe(MAX_FRAME_COUNT);
+      expect(r.mt3.numFrames).toBe(MTN_MAX_FRAMES);
       expect([...guaranteeViolations(m, r), ...toleranceMismatches(m, o, r)]).toEqual([]);
     }
   }, 120_000);
