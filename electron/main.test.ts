@@ -19,7 +19,7 @@ import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '..
 import { handedOverSeam as systemFilesSeam } from './systemFiles';
 import { writesInFlight } from './writeTurns';
 
-import { fake } from './testing/fakeElectron';
+import { fake, loadMain } from './testing/fakeElectron';
 
 vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()));
 
@@ -88,9 +88,6 @@ writeFileSync(
   join(fake.state.userData, 'window-state.json'),
   JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }),
 );
-// A profile of its own, as the e2e runs give each instance.
-const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
-process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
 // The first launch's own command line (read from process.argv when main.ts loads): motions that are refused, a link,
 // one not there and (as root, as CI runs) another user's. None opens at start-up; each is said once (round 30).
 const firstLaunch = mkdtempSync(join(fake.state.userData, 'first-launch-'));
@@ -104,25 +101,15 @@ symlinkSync(join(firstLaunch, 'mine.mtn'), firstLaunchArgs.link);
 copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), firstLaunchArgs.theirs);
 const firstLaunchAsRoot = process.getuid?.() === 0;
 if (firstLaunchAsRoot) chownSync(firstLaunchArgs.theirs, 65534, 65534);
-const argvBefore = process.argv;
-process.argv = [
-  process.argv[0],
+// A profile of its own, as the e2e runs give each instance; main's unhandledRejection listener kept to be called here.
+const {
+  main: { compressWorkerPaths, loadPage },
+  unhandledRejection,
+} = await loadMain([
   firstLaunchArgs.link,
   firstLaunchArgs.missing,
   ...(firstLaunchAsRoot ? [firstLaunchArgs.theirs] : []),
-];
-// main's process-wide listeners, kept to be called here (and taken off after: the test runner has its own).
-const processOn = vi.spyOn(process, 'on');
-const { compressWorkerPaths, loadPage } = await import('./main');
-process.argv = argvBefore;
-const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
-  ((reason: unknown) => void) | undefined;
-processOn.mockRestore();
-afterAll(() => {
-  if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
-});
-if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
-else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
+]);
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
-import { fake } from './testing/fakeElectron';
+import { fake, loadMain } from './testing/fakeElectron';
 
 vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()));
 
@@ -15,21 +15,7 @@ afterAll(() => Object.defineProperty(process, 'platform', platform));
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-mac-'));
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
-const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
-process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
-const argvBefore = process.argv;
-process.argv = [process.argv[0]];
-const processOn = vi.spyOn(process, 'on');
-await import('./main');
-process.argv = argvBefore;
-const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
-  ((reason: unknown) => void) | undefined;
-processOn.mockRestore();
-afterAll(() => {
-  if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
-});
-if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
-else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
+await loadMain([]);
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 
 type FakeWindow = (typeof fake.state.windows)[number];

@@ -4,6 +4,7 @@
  * holds what main did and how the stand-ins answer.
  */
 import { resolve } from 'node:path';
+import { afterAll, vi } from 'vitest';
 
 function makeFake() {
   const state = {
@@ -259,4 +260,32 @@ export function fakeElectronModule() {
       getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1366, height: 728 } }),
     },
   };
+}
+
+/**
+ * Loads main.ts under the fake (the test file mocks `electron` with fakeElectronModule), its profile
+ * `fake.state.userData` and its command line `argv`, as a launch gives them; the environment and `process.argv` are
+ * restored after. main's process-wide `unhandledRejection` listener is handed back to be called, and taken off after
+ * the file (the test runner has its own).
+ */
+export async function loadMain(argv: string[]) {
+  const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
+  const argvBefore = process.argv;
+  process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
+  process.argv = [process.argv[0], ...argv];
+  const processOn = vi.spyOn(process, 'on');
+  try {
+    const main = await import('../main');
+    const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
+      ((reason: unknown) => void) | undefined;
+    afterAll(() => {
+      if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
+    });
+    return { main, unhandledRejection };
+  } finally {
+    processOn.mockRestore();
+    process.argv = argvBefore;
+    if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
+    else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
+  }
 }
