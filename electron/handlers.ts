@@ -70,7 +70,7 @@ import type { BuildJobLauncher } from './project/buildRunner';
 import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
-import { FILE_NAME_MAX_BYTES } from './tempFiles';
+import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
 import { fileExtensions, listFiles, makeFolder } from './workspaceListing';
 

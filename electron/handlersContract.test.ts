@@ -782,7 +782,12 @@ describe('workspace listing', () => {
     await expect(refused('', 'a/b')).rejects.toThrow('New folder "a/b": a name holds no "/" or "\\"');
     await expect(refused('', '..\\evil')).rejects.toThrow('a name holds no "/" or "\\"');
     await expect(refused('', 'x\u202Eevil')).rejects.toThrow('holds a control or direction character');
-    await expect(refused('', 'x'.repeat(256))).rejects.toThrow('the name is 256 characters long; at most 255.');
+    await expect(refused('', 'x'.repeat(256))).rejects.toThrow('the name is 256 bytes long; at most 255.');
+    // Counted in bytes, as the file system counts (128 characters were let through to fail as ENAMETOOLONG).
+    await expect(refused('', 'é'.repeat(128))).rejects.toThrow('New folder: the name is 256 bytes long; at most 255.');
+    expect((await handlers.makeWorkspaceFolder({ parent: '', name: 'é'.repeat(127) })).relativePath).toBe(
+      'é'.repeat(127),
+    );
     // Taken: by a folder, by a file, by a dangling link (nothing is made over any of them).
     await expect(refused('', 'out')).rejects.toThrow('New folder: out already exists; choose another name.');
     await expect(refused('', 'walk.mtn')).rejects.toThrow('New folder: walk.mtn already exists');

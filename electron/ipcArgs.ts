@@ -4,6 +4,7 @@
  * it; these throw a plain Error naming the member and the field at fault.
  */
 import { escapeControls, quoteJson } from '../shared/errors';
+import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
 import type { CompressRequest } from '../shared/ipc/compress';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
@@ -57,8 +58,8 @@ export function requireBytes(v: unknown, what: string): Uint8Array {
   return v;
 }
 
-/** The longest name the page may propose for a save dialog, in characters (most file systems allow 255 bytes). */
-export const OFFERED_NAME_MAX = 255;
+/** The longest name the page may propose for a save dialog, in characters (no file name holds more bytes). */
+export const OFFERED_NAME_MAX = FILE_NAME_MAX_BYTES;
 
 /**
  * The file name the page proposes for a save dialog (Save As, Export MT3, glTF and MSH: its document's name) when it
@@ -80,7 +81,7 @@ export function offeredFileName(given: unknown, fallback: string): string {
 }
 
 /** The most rotation tolerance overrides a request may carry: four times the joints a motion may have (MTN_MAX_JOINTS). */
-const MAX_ROTATION_OVERRIDES = 4096;
+export const MAX_ROTATION_OVERRIDES = 4096;
 
 /**
  * A request's rotation tolerance overrides (`rotationToleranceOverridesDeg` of a compression, an MT3 export or an MSH

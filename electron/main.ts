@@ -6,19 +6,24 @@
  * - loading, before 'ready' (this file, top to bottom): debugging switches taken off, every renderer sandboxed, the
  *   profile folder and the crash reporter, `unhandledRejection` (a crash record), the privileged scheme, and the
  *   listeners below that must be there first: 'open-file' and 'web-contents-created';
- * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens;
+ * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens; after the
+ *   window closed, a window is made again to open it (appWindow.ts createWindowSlot);
  * - the single-instance lock (the end of this file): a second launch quits, and the first gets its command line
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
- * - 'ready' (start()): the session's refusals, the services, the IPC handlers and the menu, then the window;
- * - the window (start(), "The window's lifecycle"): 'ready-to-show' shows it, 'did-finish-load' hands over the files
+ * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
+ *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
+ *   (listenToAppEnd), then the page's load;
+ * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
- *   'closed' forgets the window;
+ *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
  *   questions stand for the quit (an answer of Cancel keeps both);
  * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
- * - 'window-all-closed' stops the compression workers, then quits; 'will-quit' waits for the writes in flight
- *   (quitWaits.ts), then stops every worker.
+ * - 'window-all-closed' stops the compression workers, then quits; not on macOS, where the app stays with no window
+ *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
+ *   the window again, as an 'open-file' or a second launch does;
+ * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -49,6 +54,13 @@ import type { MenuCommand } from '../shared/ipc/menu';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
+import {
+  bringForward,
+  createWindowSlot,
+  createWindowStartup,
+  followDocumentReport,
+  quitsWithLastWindow,
+} from './appWindow';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
@@ -97,6 +109,7 @@ import { createPageRecovery } from './pageRecovery';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
+const PAGE_URL = `${APP_ORIGIN}/index.html`;
 
 /** The answer to an API call from anything but the app's own top frame (trustedSender). */
 const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
@@ -210,23 +223,26 @@ function startupSamples(): UserSamples {
   });
 }
 
-let mainWindow: BrowserWindow | null = null;
-/** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
-let windowShown = false;
+/**
+ * The window (it opens hidden, until its first paint: `ready-to-show`); on macOS the app outlives it, and the Dock's
+ * icon or a file handed over makes it again (appWindow.ts).
+ */
+const windows = createWindowSlot<BrowserWindow>(process.platform);
 /**
  * What the page may read and write (pathPolicy.ts): the files the user chose, granted here when chosen outside the
  * window (the command line, a second launch, Finder's "Open With", a drop) and by the handlers (dialogs, Open Recent).
  */
 const policy = createPathPolicy();
-let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+const NO_DOCUMENT: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+let documentState: DocumentStateReport = NO_DOCUMENT;
 
 const sendMenuCommand = (command: MenuCommand): void => {
-  mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
+  windows.current()?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
 
 /** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
-  return appTopFrame(event, mainWindow?.webContents ?? null, APP_ORIGIN);
+  return appTopFrame(event, windows.current()?.webContents ?? null, APP_ORIGIN);
 }
 
 async function serveRenderer(request: Request): Promise<Response> {
@@ -257,7 +273,8 @@ function showAbout(): void {
     detail: `Motion-compression tuner and sound-event attach tool.\nElectron ${process.versions.electron}, Chromium ${process.versions.chrome}, Node ${process.versions.node}.`,
     buttons: ['OK'],
   };
-  (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options)).catch(
+  const win = windows.current();
+  (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)).catch(
     failed('the About box could not be shown'),
   );
 }
@@ -285,20 +302,21 @@ function refusedHandedOver(path: string): boolean {
 }
 
 /**
- * The refusals of files handed over before the window was made (macOS open-file as a double-click launches the app):
- * said among the start-up warnings, as the first launch's own refused files are.
+ * The refusals of files handed over while there was no window (macOS open-file as a double-click launches the app, or
+ * after the window closed): said among the next window's start-up warnings, as the first launch's own refused files are.
  */
 const refusedBeforeWindow: string[] = [];
 
-/** Says why a file the OS handed over was not opened: in a message box over the window, or at start before it. */
+/** Says why a file the OS handed over was not opened: in a message box over the window, or in the next window's start. */
 function sayNotOpened(detail: string): void {
   warn(detail);
-  if (!mainWindow) {
+  const win = windows.current();
+  if (!win) {
     refusedBeforeWindow.push(detail);
     return;
   }
   dialog
-    .showMessageBox(mainWindow, {
+    .showMessageBox(win, {
       type: 'warning',
       title: APP_NAME,
       message: 'A file handed to ActGuy was not opened',
@@ -337,6 +355,30 @@ const foundProjects = new Set<string>();
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
 
+/** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
+let quitting = false;
+/** Set when the user quits after a crash: the copies stay for the next start. */
+let keepBackups = false;
+
+/** What start() makes once, after 'ready', for the window: the workers, the handlers on IPC and the menu. */
+interface Services {
+  handlers: ReturnType<typeof createHandlers>;
+  compress: ReturnType<typeof createCompressClient>;
+  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
+  buildLauncher: ReturnType<typeof workerLauncher>;
+  keepAwake: ReturnType<typeof createKeepAwake>;
+  /** The builds the window started (buildsInFlight.ts): the close asks about them. */
+  builds: ReturnType<typeof trackBuilds>;
+  /** Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash). */
+  backups: ReturnType<typeof createBackupStore>;
+  /** Writes still running, waited for before the app ends (quitWaits.ts). */
+  quitGate: ReturnType<typeof createQuitGate>;
+  rebuildMenu: () => void;
+  userData: string;
+  /** A window made again (macOS) starts as a launch that named no file does: what was said at the first start is not said again. */
+  windowMadeAgain: () => void;
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   // The first motion on the command line that passes the look on disk opens at start-up; those refused before it are
@@ -344,13 +386,28 @@ async function start(): Promise<void> {
   // delivered (systemFiles.ts firstLaunchFiles).
   const firstLaunch = firstLaunchFiles(process.argv, process.cwd());
   for (const refusal of firstLaunch.refusals) warn(refusal);
-  const { startupMotion: argMotion, workspace } = firstLaunch;
   for (const f of firstLaunch.kept) systemFiles.offer(f);
   const samples = startupSamples();
-  const sample = samples.startupPath;
   grantUserSamples(policy, samples);
 
   protocol.handle(APP_SCHEME, serveRenderer);
+  refuseSessionRequests();
+  const services = startServices(firstLaunch, samples);
+  const win = windows.open((again) => {
+    if (!again) return openWindow(services);
+    services.windowMadeAgain();
+    const made = openWindow(services);
+    loadPage(made, PAGE_URL).catch(failed('the window made again could not load its page'));
+    return made;
+  });
+  listenToAppEnd(services);
+  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
+  app.on('activate', () => windows.reopen());
+  await loadPage(win, PAGE_URL);
+}
+
+/** The session's refusals: what the page could ask of Chromium beyond the app's own API. */
+function refuseSessionRequests(): void {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
@@ -360,15 +417,17 @@ async function start(): Promise<void> {
   // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
+}
 
+/** The workers, the stores, the handlers on IPC and the menu: made once, before the window. */
+function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples: UserSamples): Services {
+  const { startupMotion: argMotion, workspace } = firstLaunch;
+  const sample = samples.startupPath;
   // The machine stays awake while a build, an import or an MSH export runs, released by the work's own end
   // (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
-  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
   const buildLauncher = workerLauncher(defaultBuildWorkerPath());
-  /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
-  let quitting = false;
   // A write still running (a copy of unsaved work, a save, an export: each off the main thread) is waited for, a few
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
@@ -397,7 +456,7 @@ async function start(): Promise<void> {
   const startupWarnings = [
     ...(recent.startupProblem ? [recent.startupProblem] : []),
     ...firstLaunch.refusals,
-    ...refusedBeforeWindow,
+    ...refusedBeforeWindow.splice(0),
   ];
   const appInfo: AppInfo = {
     version: app.getVersion(),
@@ -413,8 +472,6 @@ async function start(): Promise<void> {
   const userData = app.getPath('userData');
   // Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash): those an app crash left are read back now.
   const backups = createBackupStore(join(userData, BACKUPS_FOLDER), warn);
-  /** Set when the user quits after a crash: the copies stay for the next start. */
-  let keepBackups = false;
   // Open dialogs start in the folder last chosen, kept in <userData>/last-folder.json (read as hostile input).
   const lastFolder = createLastFolderStore(userData, warn);
   const handlers = createHandlers({
@@ -428,37 +485,36 @@ async function start(): Promise<void> {
     compress,
     launchBuild: keepingAwakeDuringBuilds(buildLauncher, keepAwake),
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
-    dialogs: createNativeDialogPort(() => mainWindow),
+    dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
-      const menuChanged = (report.disabledCommands ?? []).join() !== (documentState.disabledCommands ?? []).join();
+      const { menuChanged } = followDocumentReport(windows.current(), documentState, report);
       documentState = report;
       if (menuChanged) rebuildMenu();
-      mainWindow?.setDocumentEdited(report.dirty);
-      mainWindow?.setTitle(
-        report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME,
-      );
     },
   });
   // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
   // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
   const answerAppInfo = handlers.getAppInfo;
-  /** The first page has asked: a page reloaded later gets the files kept meanwhile as files to open, not a start-up motion. */
-  let firstAskDone = false;
-  handlers.getAppInfo = async (arg) => {
-    if (!argMotion && !firstAskDone) {
+  const startup = createWindowStartup({
+    appInfo,
+    named: argMotion !== null,
+    takeKeptMotion: () => {
       // The first kept motion that passes the look on disk; those refused are said, and taken out of the queue.
       const isMotion = (f: string) => systemFileKindOfPath(f) === 'motion';
       for (let motion = systemFiles.take(isMotion); motion; motion = systemFiles.take(isMotion))
         if (!refusedHandedOver(motion)) {
           policy.allowFile(lookedAtPath(motion), { asJudged: true });
-          appInfo.startupPath = motion;
-          break;
+          return motion;
         }
-    }
-    firstAskDone = true;
+      return null;
+    },
+    takeRefusals: () => refusedBeforeWindow.splice(0),
+  });
+  handlers.getAppInfo = async (arg) => {
+    startup.pageAsks();
     systemFiles.rendererListening();
     return answerAppInfo(arg);
   };
@@ -483,14 +539,30 @@ async function start(): Promise<void> {
     );
   });
   rebuildMenu();
+  return {
+    handlers,
+    compress,
+    buildLauncher,
+    keepAwake,
+    builds,
+    backups,
+    quitGate,
+    rebuildMenu,
+    userData,
+    windowMadeAgain: startup.windowMadeAgain,
+  };
+}
 
+/** Makes the window and listens to its lifecycle (in the order of the list at the top of this file); the page is not loaded yet. */
+function openWindow(services: Services): BrowserWindow {
+  const { userData, backups, builds } = services;
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
   const placement = initialWindow(
     readWindowState(userData, warn),
     screen.getAllDisplays().map((d) => d.workArea),
     screen.getPrimaryDisplay().workArea,
   );
-  mainWindow = new BrowserWindow({
+  const win = new BrowserWindow({
     ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
     width: placement.width,
     height: placement.height,
@@ -512,16 +584,14 @@ async function start(): Promise<void> {
       devTools: !app.isPackaged,
     },
   });
-  const win = mainWindow;
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
   const showWindow = (): void => {
-    windowShown = true;
+    windows.markShown();
     win.show();
   };
 
-  // The window's lifecycle, then the app's end (in the order of the list at the top of this file).
   win.once('ready-to-show', () => {
     if (placement.maximized) win.maximize();
     showWindow();
@@ -553,7 +623,7 @@ async function start(): Promise<void> {
     hasCopies: () => backups.held().backups.length > 0,
     show: showWindow,
     forgetUnsaved: () => {
-      documentState = { documentId: null, documentName: null, dirty: false };
+      documentState = NO_DOCUMENT;
       win.setDocumentEdited(false);
     },
     reload: () => {
@@ -563,7 +633,9 @@ async function start(): Promise<void> {
     },
     quit: () => {
       keepBackups = true;
-      win.close();
+      // The app's Quit: on macOS a closed window would leave the app running.
+      if (quitsWithLastWindow(process.platform)) win.close();
+      else app.quit();
     },
   });
   win.webContents.on('render-process-gone', (_event, details) => {
@@ -577,14 +649,25 @@ async function start(): Promise<void> {
   // The hung page answers again: its question goes away by itself (its record stays).
   win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
-    mainWindow = null;
+    windows.closed();
+    // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
+    // no document (its menu too).
+    systemFiles.rendererGone();
+    const { menuChanged } = followDocumentReport(null, documentState, NO_DOCUMENT);
+    documentState = NO_DOCUMENT;
+    if (menuChanged) services.rebuildMenu();
   });
+  return win;
+}
+
+/** The app's end and what happens beside the window (in the order of the list at the top of this file). */
+function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Services): void {
   // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
   // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
   // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
   app.on('child-process-gone', (_event, details) => {
-    if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
+    if (quitting || windows.current() === null || details.reason === 'clean-exit') return;
     keepCrashRecord(
       {
         event: 'child-process-gone',
@@ -596,8 +679,10 @@ async function start(): Promise<void> {
       [],
     );
   });
-  // Before the page loads: a window closed while loading must still quit the app.
+  // Before the page loads: a window closed while loading must still quit the app. Not on macOS, where the app stays
+  // (its menu bar, its Dock icon) until the user quits it; the workers stay for the window made again.
   app.on('window-all-closed', () => {
+    if (!quitsWithLastWindow(process.platform)) return;
     compress
       .dispose()
       .catch(failed('the compression workers did not stop'))
@@ -607,12 +692,12 @@ async function start(): Promise<void> {
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
   app.on('will-quit', (event) => {
     quitting = true;
+    windows.quitting();
     if (!quitGate(event)) return;
     keepAwake.releaseAll();
     compress.dispose().catch(failed('the compression workers did not stop'));
     buildLauncher.dispose().catch(failed('the build worker did not stop'));
   });
-  await loadPage(win, `${APP_ORIGIN}/index.html`);
 }
 
 /**
@@ -645,6 +730,8 @@ app.on('open-file', (event, path) => {
   const notOpened = notOpenedKindProblem(path);
   if (notOpened) sayNotOpened(handedOverRefusal(path, notOpened));
   else systemFiles.offer(path);
+  // After the window closed (macOS), a window made again opens the file, or says why not (appWindow.ts reopen).
+  windows.reopen();
 });
 
 // Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews,
@@ -681,12 +768,9 @@ if (refusedDebugSwitches.length > 0) {
     // A file of no kind ActGuy opens is said, as a macOS open-file of one is, not passed over (docs/security.md, round 42).
     for (const file of commandLineFilesNotOpened(launch.argv, launch.cwd, Boolean(process.defaultApp)))
       sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
-    // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
-    // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
-    if (mainWindow && windowShown) {
-      if (mainWindow.isMinimized()) mainWindow.restore();
-      mainWindow.focus();
-    }
+    // With no window (macOS, closed), one is made again for the files; once shown (appWindow.ts bringForward).
+    windows.reopen();
+    bringForward(windows.current(), windows.shown());
   });
   start().catch((e) => {
     dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { escapeControls } from '../shared/errors';
+import { PATH_MAX } from '../shared/fileSystemLimits';
 import { normalizePath } from '../shared/project/paths';
 import { isNetworkPath } from '../shared/windowsNames';
 
@@ -245,8 +246,8 @@ export function allowDialogAnswer(policy: PathPolicy, chosen: string, path: stri
   else allowUnlessLinkedOut(policy, dirname(path), path);
 }
 
-/** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
-export const MAX_PATH_LENGTH = 4096;
+/** Longest path accepted from the renderer, in characters (Linux's PATH_MAX; Windows long paths are shorter in practice). */
+export const MAX_PATH_LENGTH = PATH_MAX;
 
 /** The folder of a lexical key (`/`-separated, from normalizePath), or the key itself at the top. */
 function dirnameOfKey(key: string): string {

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
+import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
@@ -174,7 +175,7 @@ const ANOTHER_USERS = (owner: number) =>
  * a bidirectional override or a zero-width character (HIDDEN_CHARACTERS) showed a label that reads as another file
  * than the one the item opens and the start-up grants (docs/security.md, round 11). Such entries are dropped.
  */
-const RECENT_NAME_MAX = 255;
+const RECENT_NAME_MAX = FILE_NAME_MAX_BYTES;
 
 /**
  * Creates the store. With `dir` the list lives in `<dir>/recent-files.json`

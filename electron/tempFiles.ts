@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import { windowsNameProblem } from '../shared/windowsNames';
 import { OWN_TEMP, ownFileNameOf } from '../shared/ownFileNames';
+import { FILE_NAME_MAX_BYTES, PATH_MAX } from '../shared/fileSystemLimits';
 
 export { OWN_TEMP };
 /**
@@ -31,10 +32,8 @@ export function ownFileNameProblem(path: string, write: OwnWrite = 'commit'): st
   return outputNameLengthProblem(path, write);
 }
 
-/** The longest file name most file systems hold, in bytes (ext4, APFS, NTFS's 255 UTF-16 units at the least). */
-export const FILE_NAME_MAX_BYTES = 255;
-/** The longest path Linux opens, in bytes, its closing NUL aside (PATH_MAX 4096). */
-export const PATH_MAX_BYTES = 4095;
+/** The longest path Linux opens, in bytes, its closing NUL aside. */
+export const PATH_MAX_BYTES = PATH_MAX - 1;
 
 /**
  * The longest suffix ActGuy adds to an output's name for a file of its own beside it, on this machine and in this

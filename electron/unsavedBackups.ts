@@ -28,6 +28,7 @@ import { systemReason } from './fsErrors';
 import { isSymbolicLink, quotePath } from './pathPolicy';
 import { checkLoadedPair, type LoadedPair } from './loadedFiles';
 import { sweepStaleTemps } from './tempFiles';
+import { MAX_ROTATION_OVERRIDES } from './ipcArgs';
 
 export const BACKUPS_FOLDER = 'Backups';
 /** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
@@ -41,8 +42,6 @@ export const MAX_BACKUP_TEXT_CHARS = 8 * 1024 * 1024;
 export const MAX_BACKUP_FILE_BYTES = Math.ceil((MAX_BACKUP_MTN_BYTES * 4) / 3) + 1024 * 1024;
 /** Longest name or path label kept. */
 const MAX_LABEL_CHARS = 4096;
-/** Per-joint overrides kept at most (a skeleton has far fewer joints). */
-const MAX_OVERRIDES = 4096;
 /** Files a motion was read from, kept at most (an .mt3 and its skeleton, an imported file and its buffers). */
 const MAX_INPUTS = 64;
 
@@ -161,7 +160,8 @@ function tolerances(v: unknown): CompressTolerances {
 function overrides(v: unknown): Record<number, number> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) fail('rotationOverridesDeg', 'an object');
   const entries = Object.entries(v as Record<string, unknown>);
-  if (entries.length > MAX_OVERRIDES) fail('rotationOverridesDeg', `at most ${MAX_OVERRIDES} joints`);
+  // As many per-joint overrides as a request may carry (a skeleton has far fewer joints).
+  if (entries.length > MAX_ROTATION_OVERRIDES) fail('rotationOverridesDeg', `at most ${MAX_ROTATION_OVERRIDES} joints`);
   const out: Record<number, number> = {};
   for (const [joint, deg] of entries) {
     if (!/^\d{1,5}$/.test(joint)) fail(`rotationOverridesDeg key ${quoteJson(joint.slice(0, 16))}`, 'a joint index');

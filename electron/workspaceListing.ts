@@ -5,6 +5,7 @@
 import { lstatSync, mkdirSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { MadeWorkspaceFolder, WorkspaceFile } from '../shared/ipc/documents';
+import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
 import { canonicalPath, isInside } from './pathPolicy';
 
 /**
@@ -106,9 +107,6 @@ export function listFiles(
   return incomplete ? { files, folders, incomplete } : { files, folders };
 }
 
-/** The longest folder name makeFolder takes (most file systems' limit). */
-const FOLDER_NAME_MAX = 255;
-
 /**
  * Makes the folder `name` in the workspace folder `parent` ('/'-separated, relative to `root`; '' is `root`), for the
  * save picker's New Folder (tried cold, round 17: a folder for the exports could not be made from the browser build).
@@ -127,8 +125,10 @@ export function makeFolder(root: string, parent: string, name: string): MadeWork
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
     throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
-  if (name.length > FOLDER_NAME_MAX)
-    throw new Error(`New folder: the name is ${name.length} characters long; at most ${FOLDER_NAME_MAX}.`);
+  // In bytes, as the file system counts: 128 two-byte characters are too many for a folder's name.
+  const bytes = Buffer.byteLength(name);
+  if (bytes > FILE_NAME_MAX_BYTES)
+    throw new Error(`New folder: the name is ${bytes} bytes long; at most ${FILE_NAME_MAX_BYTES}.`);
   const parts = parent === '' ? [] : parent.split('/');
   if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
     throw new Error(

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../fsutil';
-import { FILE_NAME_MAX_BYTES, longestOwnSuffixBytes, outputNameLengthProblem, PATH_MAX_BYTES } from '../tempFiles';
+import { FILE_NAME_MAX_BYTES } from '../../shared/fileSystemLimits';
+import { longestOwnSuffixBytes, outputNameLengthProblem, PATH_MAX_BYTES } from '../tempFiles';
 import { runCli } from './main';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');

@@ -15,13 +15,14 @@ import { dirname, extname, join } from 'node:path';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
 import { BVH_POSITION_READINGS, type BvhPositionReading } from '../../shared/interchange/types';
 import { quoteJson } from '../../shared/errors';
-import type {
-  ExportGltfOutcome,
-  ExportGltfRequest,
-  GltfExportSource,
-  ImportMotionOutcome,
-  ImportMotionBatchRequest,
-  ImportMotionRequest,
+import {
+  IMPORT_FPS_MAX,
+  type ExportGltfOutcome,
+  type ExportGltfRequest,
+  type GltfExportSource,
+  type ImportMotionOutcome,
+  type ImportMotionBatchRequest,
+  type ImportMotionRequest,
 } from '../../shared/ipc/interchange';
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { isBundleRefusal } from '../../shared/errors';
@@ -43,8 +44,6 @@ import { withPlainFailures, workerImportRunner, type ImportRunner } from './impo
 const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
 /** Most files one batch import takes (a technical animator's delivery is dozens). */
 const IMPORT_BATCH_MAX = 1000;
-/** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
-const IMPORT_MAX_FPS = 1000;
 
 const IMPORT_FILTERS: FileFilter[] = [
   { name: 'Motion capture / animation (.bvh, .glb, .gltf, .fbx)', extensions: ['bvh', 'glb', 'gltf', 'fbx'] },
@@ -307,8 +306,8 @@ function importOptions(
 ): { fps: number; scale: number; bvhPositions?: BvhPositionReading } {
   const fps = req.fps === undefined ? 30 : req.fps;
   const scale = req.scale === undefined ? 1 : req.scale;
-  if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_MAX_FPS))
-    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${quoteJson(req.fps)}`);
+  if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_FPS_MAX))
+    throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_FPS_MAX}, found ${quoteJson(req.fps)}`);
   if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
     throw new Error(`${what}: scale must be a number > 0, found ${quoteJson(req.scale)}`);
   if (req.bvhPositions === undefined) return { fps, scale };

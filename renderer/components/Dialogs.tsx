@@ -1,4 +1,5 @@
 import { escapeControls } from '../../shared/errors';
+import { FILE_NAME_MAX_BYTES } from '../../shared/fileSystemLimits';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
@@ -116,9 +117,6 @@ function joinPath(root: string, name: string): string {
   return root.endsWith(sep) ? root + name : root + sep + name;
 }
 
-/** The longest name of one file or folder most file systems take (NAME_MAX, in bytes: UTF-8 here). */
-const NAME_MAX_BYTES = 255;
-
 /**
  * A save name as typed in the picker ("walk", "out/walk.res8"), as the path under the workspace folder it names:
  * `.` and empty parts dropped ("./out//walk.res8" is "out/walk.res8"), so that the question before replacing a file
@@ -134,8 +132,8 @@ export function savePickerName(typed: string): { name: string } | { problem: str
   const parts = typed.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
   if (parts.includes('..'))
     return { problem: '".." would leave the workspace folder: type a folder of the workspace before the name.' };
-  if (parts.some((p) => new TextEncoder().encode(p).length > NAME_MAX_BYTES))
-    return { problem: `A file or folder name can be at most ${NAME_MAX_BYTES} bytes long.` };
+  if (parts.some((p) => new TextEncoder().encode(p).length > FILE_NAME_MAX_BYTES))
+    return { problem: `A file or folder name can be at most ${FILE_NAME_MAX_BYTES} bytes long.` };
   if (parts.length === 0) return { problem: 'Type a file name first.' };
   return { name: parts.join('/') };
 }

@@ -5,10 +5,8 @@
  * user cancels; ImportOptionsDialog renders the pending request.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ImportMotionOptions } from '../../shared/ipc/interchange';
-import { IMPORT_FPS_MAX, preferencesStore } from '../state/preferencesStore';
-
-export { IMPORT_FPS_MAX };
+import { IMPORT_FPS_MAX, type ImportMotionOptions } from '../../shared/ipc/interchange';
+import { preferencesStore } from '../state/preferencesStore';
 
 /**
  * The options as the import member takes them, the frame rate and scale filled in; how a BVH's position channels are

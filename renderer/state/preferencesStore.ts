@@ -8,6 +8,7 @@ import type { Tolerances } from './documentStore';
 import { EULER_ORDERS, type EulerOrder } from '../math/euler';
 import { DEFAULT_FOOT_CONTACT_OPTIONS, type FootContactOptions } from '../../shared/sev/footsteps';
 import { storedPickerFolders } from './rememberedFolders';
+import { IMPORT_FPS_MAX } from '../../shared/ipc/interchange';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -223,9 +224,6 @@ function checkedStorage(raw: StateStorage): PersistStorage<Preferences> {
 const FOOT_OPTION_MAX = 100_000;
 
 export const PLAYBACK_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4] as const;
-
-/** Highest import frame rate (main refuses more than 1000: shared/ipc/interchange.ts). */
-export const IMPORT_FPS_MAX = 1000;
 
 type Preferences = Omit<PreferencesState, 'set'>;
 

@@ -11,12 +11,8 @@
  * falls back to the default without a word (preferences are not a document; nothing is lost but a setting), so an
  * input is accepted when some stored value was kept, rejected when the store starts with its defaults.
  */
-import {
-  createPreferencesStore,
-  IMPORT_FPS_MAX,
-  PLAYBACK_SPEEDS,
-  PREFERENCE_BOOLEANS,
-} from '../../renderer/state/preferencesStore';
+import { IMPORT_FPS_MAX } from '../../shared/ipc/interchange';
+import { createPreferencesStore, PLAYBACK_SPEEDS, PREFERENCE_BOOLEANS } from '../../renderer/state/preferencesStore';
 import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 

@@ -10,11 +10,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateMotion } from '../mtn/validate';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../mtn/constants';
 import { objectBoundViolations } from '../testing/independentFk';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import {
-  MAX_FRAME_COUNT,
-  MAX_JOINTS,
   deepChainMotion,
   longMotion,
   roundFiveCase,
@@ -96,7 +95,7 @@ describe('round 5: motions nobody tuned on', () => {
 
   it('holds on the most joints the format allows (1024)', () => {
     const m = wideMotion(3);
-    expect(m.joints.length).toBe(MAX_JOINTS);
+    expect(m.joints.length).toBe(MTN_MAX_JOINTS);
     validateMotion(m);
     expect(roundFiveViolations(m, tight)).toEqual([]);
     expect(roundFiveViolations(m, { ...tight, method: 'classic' }, false)).toEqual([]);
@@ -122,7 +121,7 @@ describe('round 5: motions nobody tuned on', () => {
   });
 
   it('holds on 65,535 frames', () => {
-    const m = longMotion(MAX_FRAME_COUNT);
+    const m = longMotion(MTN_MAX_FRAMES);
     validateMotion(m);
     // Once per mode (a second run and the shares are the seeded cases' checks): 6-7 s a compression on 2 loaded cores.
     for (const o of [
@@ -130,7 +129,7 @@ describe('round 5: motions nobody tuned on', () => {
       { ...tight, method: 'classic' as const },
     ]) {
       const r = compressMotion(m, o);
-      expect(r.mt3.numFrames).toBe(MAX_FRAME_COUNT);
+      expect(r.mt3.numFrames).toBe(MTN_MAX_FRAMES);
       expect([...guaranteeViolations(m, r), ...toleranceMismatches(m, o, r)]).toEqual([]);
     }
   }, 120_000);

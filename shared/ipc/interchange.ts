@@ -8,9 +8,15 @@ import type { MshExportFiles } from '../msh/files';
 import type { CompressRequest } from './compress';
 import type { DocumentId, SavedFile } from './documents';
 
+/**
+ * The highest frame rate an import takes (more only makes huge motions; MGS2 plays at 30): main refuses more, and the
+ * import dialog and the kept preferences hold to it.
+ */
+export const IMPORT_FPS_MAX = 1000;
+
 /** Options of an import (both default to the importer's defaults). */
 export interface ImportMotionOptions {
-  /** Target frames per second, > 0 and <= 1000. Default 30 (the rate MGS2 motions play at). */
+  /** Target frames per second, > 0 and <= IMPORT_FPS_MAX. Default 30 (the rate MGS2 motions play at). */
   fps?: number;
   /** Multiplies every position and offset (unit conversion), > 0. Default 1. */
   scale?: number;

@@ -7,6 +7,7 @@
  */
 import { quoteJson } from '../errors';
 import { encodeUtf8 } from '../utf8';
+import { FILE_NAME_MAX_BYTES } from '../fileSystemLimits';
 import { mshFilesOf } from '../msh/files';
 import type { ResolvedProject } from './types';
 
@@ -77,7 +78,7 @@ export function outputNameProblem(key: keyof typeof OUTPUT_EXTENSIONS, path: str
   if (bytes > OUTPUT_NAME_MAX_BYTES)
     return (
       `names a file of ${bytes} bytes, ${quoteJson(name)}; an output's name may have at most ${OUTPUT_NAME_MAX_BYTES} ` +
-      "(a build's journal and temp files beside it add their own suffix to it, and a file name holds 255 bytes)"
+      `(a build's journal and temp files beside it add their own suffix to it, and a file name holds ${FILE_NAME_MAX_BYTES} bytes)`
     );
   return undefined;
 }

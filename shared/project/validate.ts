@@ -11,6 +11,7 @@ import { TUNING_SUFFIX } from '../tuning/sidecar';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
 import { ownFileNameOf } from '../ownFileNames';
 import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
+import { PATH_MAX } from '../fileSystemLimits';
 import { encodeUtf8 } from '../utf8';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import { MAX_BUDGET_BYTES } from './budget';
@@ -67,7 +68,7 @@ export const MAX_PROJECT_ENTRIES = 4096;
  * counting the rest. Pure: reads no files.
  */
 /** The longest path a project may name, in UTF-8 bytes: Linux's PATH_MAX (a longer one can never be opened). */
-export const PROJECT_PATH_MAX_BYTES = 4096;
+export const PROJECT_PATH_MAX_BYTES = PATH_MAX;
 
 /** The detail of a project opened that is a motion's tuning file (`walk.mtn.actguy-tuning.json`). */
 export const NOT_A_PROJECT_BUT_TUNING =

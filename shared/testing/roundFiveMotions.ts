@@ -16,10 +16,7 @@ import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '.
 import { pick, randomAxis, type AdversarialCase, type AdversarialRun, type Rand } from './adversarialMotions';
 import { axisAngle, quatProduct } from './quaternions';
 import { seededRandom } from './random';
-
-/** The MTN's limits (docs/formats.md 1): frameCount 1..65535, jointCount 1..1024. */
-export const MAX_FRAME_COUNT = 65535;
-export const MAX_JOINTS = 1024;
+import { MTN_MAX_JOINTS } from '../mtn/constants';
 
 export const ROUND_FIVE_FPS = [29.97, 120, 23.976, 59.94, 30] as const;
 
@@ -219,11 +216,11 @@ export function roundFiveCase(seed: number): RoundFiveCase {
 /** The most joints the format allows (1024, a random tree), of `N` frames, every shape in turn. */
 export function wideMotion(N: number, seed = 1): Motion {
   const r = seededRandom(seed);
-  const m = emptyMotion(N, skeleton(MAX_JOINTS, false, r), 30);
+  const m = emptyMotion(N, skeleton(MTN_MAX_JOINTS, false, r), 30);
   let k = 0;
   fill(m, r, [], () => ROTATIONS[k++ % ROTATIONS.length], 'smooth');
   m.jointKeyInfo[0] |= KeyFlag.LOCK;
-  m.jointKeyInfo[(N * MAX_JOINTS + MAX_JOINTS - 1) * 4] |= KeyFlag.LOCK;
+  m.jointKeyInfo[(N * MTN_MAX_JOINTS + MTN_MAX_JOINTS - 1) * 4] |= KeyFlag.LOCK;
   return m;
 }
 

@@ -1,0 +1,163 @@
+/**
+ * The app's one window as the app's lifecycle sees it: its title and edited mark from the page's report, a second
+ * launch bringing it forward, and whether the app outlives it (macOS), a window then made again by the Dock's icon or a
+ * file handed over. No Electron call of its own: main.ts hands it the window it makes and the platform, so each
+ * decision runs under vitest (docs/architecture.md#electron).
+ */
+import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
+import { APP_NAME } from './appIdentity';
+
+/** What of the window follows the page's report (a BrowserWindow's). */
+interface ReportedWindow {
+  setDocumentEdited(edited: boolean): void;
+  setTitle(title: string): void;
+}
+
+/** What a second launch needs of the window (a BrowserWindow's). */
+interface ForwardWindow {
+  isMinimized(): boolean;
+  restore(): void;
+  focus(): void;
+}
+
+/** The window's title: the document the page shows, a dot while it has unsaved edits, then the app's name. */
+function windowTitle(report: DocumentStateReport): string {
+  return report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME;
+}
+
+/**
+ * The window follows the page's report (handlers' onDocumentState: names already escaped and bounded there): its title
+ * and macOS's edited mark. Whether the greyed-out menu items changed is the answer (the menu is rebuilt only then).
+ */
+export function followDocumentReport(
+  win: ReportedWindow | null,
+  previous: DocumentStateReport,
+  report: DocumentStateReport,
+): { menuChanged: boolean } {
+  const menuChanged = (report.disabledCommands ?? []).join() !== (previous.disabledCommands ?? []).join();
+  win?.setDocumentEdited(report.dirty);
+  win?.setTitle(windowTitle(report));
+  return { menuChanged };
+}
+
+/**
+ * A second launch brings the window forward, restored if minimised. Not before its first paint: ready-to-show shows
+ * and focuses it then, and focusing a hidden window shows it (macOS does), empty, and unmaximised until ready-to-show
+ * maximises it.
+ */
+export function bringForward(win: ForwardWindow | null, shown: boolean): void {
+  if (!win || !shown) return;
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
+
+/**
+ * Whether the app quits when its last window closes: everywhere but macOS, where an app stays running (in the Dock,
+ * its menu bar up) with no window until the user quits it, as Electron's documentation and Apple's guidelines have it.
+ */
+export function quitsWithLastWindow(platform: NodeJS.Platform): boolean {
+  return platform !== 'darwin';
+}
+
+/** The app's one window: the current one, whether it has been shown, and when a closed one is made again. */
+interface WindowSlot<W> {
+  /** The window, or null: none made yet, or it closed. */
+  current(): W | null;
+  /** Whether the current window has been shown (its first paint, or a question that could not wait for it). */
+  shown(): boolean;
+  /**
+   * Makes the first window ('ready' passed, the services made); `make` makes each later one too, told it is made again
+   * (its page then loads on its own: the first window's load is start()'s).
+   */
+  open(make: (again: boolean) => W): W;
+  /** The window is shown. */
+  markShown(): void;
+  /** The window closed ('closed'): forgotten. */
+  closed(): void;
+  /** The quit goes ahead ('will-quit'): no window is made again. */
+  quitting(): void;
+  /**
+   * The Dock's icon was clicked ('activate'), or a file was handed over (macOS 'open-file', a second launch): a window
+   * is made again, and returned, where none is, the first was made, the app outlives its window (quitsWithLastWindow)
+   * and it is not quitting; else null.
+   */
+  reopen(): W | null;
+}
+
+export function createWindowSlot<W>(platform: NodeJS.Platform): WindowSlot<W> {
+  let current: W | null = null;
+  let shown = false;
+  let make: ((again: boolean) => W) | null = null;
+  let quitting = false;
+  const openWith = (m: (again: boolean) => W, again: boolean): W => {
+    shown = false;
+    current = m(again);
+    return current;
+  };
+  return {
+    current: () => current,
+    shown: () => current !== null && shown,
+    open(m) {
+      make = m;
+      return openWith(m, false);
+    },
+    markShown() {
+      shown = true;
+    },
+    closed() {
+      current = null;
+    },
+    quitting() {
+      quitting = true;
+    },
+    reopen() {
+      if (current !== null || make === null || quitting || quitsWithLastWindow(platform)) return null;
+      return openWith(make, true);
+    },
+  };
+}
+
+/** What a window's page starts on (startupPath) and is told at start, as the page asks for the app info. */
+interface WindowStartup {
+  /** The page asks for the app info (the first page of a window, or one reloaded after a crash or a hang). */
+  pageAsks(): void;
+  /** A window made again (macOS): it starts as a launch that named no file does. */
+  windowMadeAgain(): void;
+}
+
+/**
+ * A window's start-up motion: the one the command line named, else the first motion the OS handed over while no page
+ * listened (macOS open-file as Finder launches the app, or after the window closed), else the sample. A page reloaded
+ * later gets the files kept meanwhile as files to open, not a start-up motion. A window made again says what was
+ * refused while none was open, not again what the first start said (its notice, its warnings).
+ */
+export function createWindowStartup(ctx: {
+  /** The answer handlers give the page: changed here before each window's first page asks. */
+  appInfo: Pick<AppInfo, 'samplePath' | 'startupPath' | 'startupNotice' | 'startupWarnings'>;
+  /** The command line named the start-up motion (it is appInfo.startupPath already). */
+  named: boolean;
+  /** The first kept motion that passes the look on disk, granted (those refused are said, and taken out), or null. */
+  takeKeptMotion: () => string | null;
+  /** The refusals of files handed over while no window was open, taken. */
+  takeRefusals: () => string[];
+}): WindowStartup {
+  const { appInfo } = ctx;
+  /** The window's start-up motion may still come from the files kept: its first page has not asked yet. */
+  let fromKept = !ctx.named;
+  return {
+    pageAsks() {
+      if (!fromKept) return;
+      fromKept = false;
+      const motion = ctx.takeKeptMotion();
+      if (motion) appInfo.startupPath = motion;
+    },
+    windowMadeAgain() {
+      appInfo.startupPath = appInfo.samplePath;
+      fromKept = true;
+      delete appInfo.startupNotice;
+      const refusals = ctx.takeRefusals();
+      if (refusals.length > 0) appInfo.startupWarnings = refusals;
+      else delete appInfo.startupWarnings;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// main.ts as it runs on macOS (process.platform 'darwin' for this file): the app outlives its window, and the Dock's
+// icon or a file Finder hands over makes the window again (docs/architecture.md, "Maintainer's read, round 7").
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { fake, loadMain } from './testing/fakeElectron';
+
+vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()));
+
+const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+Object.defineProperty(process, 'platform', { ...platform, value: 'darwin' });
+afterAll(() => Object.defineProperty(process, 'platform', platform));
+
+fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-mac-'));
+afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
+await loadMain([]);
+await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
+
+type FakeWindow = (typeof fake.state.windows)[number];
+const appEvent = (name: string, ...args: unknown[]) => fake.state.appEvents.get(name)!(...args);
+/** The window closes by itself (its red button, Cmd+W): Electron emits 'closed', then 'window-all-closed'. */
+function closeWindow(win: FakeWindow): void {
+  win.destroyed = true;
+  win.events.get('closed')!({ preventDefault: vi.fn() });
+  appEvent('window-all-closed');
+}
+/** What the window's page is told when it asks for the app info at its start. */
+async function appInfoOf(win: FakeWindow) {
+  const reply = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(
+    { sender: win.webContents, senderFrame: win.mainFrame },
+    undefined,
+  )) as { ok: true; value: { startupPath: string; samplePath: string; startupWarnings?: string[] } };
+  return reply.value;
+}
+const dir = mkdtempSync(join(fake.state.userData, 'finder-'));
+copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, 'run.mtn'));
+writeFileSync(join(dir, 'notes.txt'), 'not a motion');
+
+describe('electron main on macOS', () => {
+  // Mutations that fail: 'window-all-closed' quitting on every platform; no 'activate' listener.
+  it("stays running when its window closes, and the Dock's icon makes the window again (once), its page loaded", async () => {
+    const first = fake.state.windows[0];
+    expect((await appInfoOf(first)).startupPath).toBe((await appInfoOf(first)).samplePath);
+    closeWindow(first);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fake.state.quits).toBe(0);
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(2);
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(2);
+    const again = fake.state.windows[1];
+    await vi.waitFor(() => expect(again.loadedUrl).toBe('actguy://app/index.html'));
+    expect(again.options.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+    });
+    // Only the window made again may call the API: the closed one's contents is refused.
+    const stale = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(
+      { sender: first.webContents, senderFrame: first.mainFrame },
+      undefined,
+    );
+    expect(stale).toMatchObject({ ok: false });
+  });
+
+  // Mutations that fail: the open-file listener not making the window again; 'closed' not forgetting the page
+  // (rendererGone: the file is sent to no page); the window made again not taking the kept motion as its start-up.
+  it('a motion Finder hands over after the window closed opens in a window made again, as its start-up motion', async () => {
+    closeWindow(fake.state.windows[1]);
+    const sentBefore = fake.state.sent.length;
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    expect(fake.state.windows).toHaveLength(3);
+    expect(fake.state.sent.slice(sentBefore).filter((s) => s.channel === MENU_COMMAND_CHANNEL)).toEqual([]);
+    const info = await appInfoOf(fake.state.windows[2]);
+    expect(info.startupPath).toBe(join(dir, 'run.mtn'));
+    expect(info.startupWarnings).toBeUndefined();
+    expect(fake.state.quits).toBe(0);
+  });
+
+  // Mutation that fails: the refusals said with no window not handed to the next window's start-up warnings.
+  it('a file of a kind ActGuy does not open, handed over with no window, is said in the window made for it', async () => {
+    closeWindow(fake.state.windows[2]);
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'notes.txt'));
+    expect(fake.state.windows).toHaveLength(4);
+    const info = await appInfoOf(fake.state.windows[3]);
+    expect(info.startupWarnings).toEqual([
+      `${join(dir, 'notes.txt')}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), not this kind of file. Nothing was opened.`,
+    ]);
+    expect(info.startupPath).toBe(info.samplePath);
+  });
+
+  // Mutation that fails: the crash question's Quit closing the window only (the app would stay with no window).
+  it("a crashed page's Quit quits the app, not only the window", async () => {
+    const win = fake.state.windows[3];
+    const quits = fake.state.quits;
+    fake.state.messageBoxResponse = 1; // Quit
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
+    await vi.waitFor(() => expect(fake.state.quits).toBe(quits + 1));
+    expect(win.closed).toBe(0);
+  });
+
+  // Mutation that fails: 'will-quit' not telling the window slot (a Dock click during the quit makes a window).
+  it('once the quit goes ahead, neither the Dock nor Finder makes a window', () => {
+    closeWindow(fake.state.windows[3]);
+    appEvent('will-quit', { preventDefault: vi.fn() });
+    appEvent('activate');
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    expect(fake.state.windows).toHaveLength(4);
+  });
+});

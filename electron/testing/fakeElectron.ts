@@ -1,0 +1,291 @@
+/**
+ * A fake `electron` recording what main.ts sets up, for tests that load main.ts itself (main.test.ts, mainMac.test.ts):
+ * `vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()))`, then `fake.state`
+ * holds what main did and how the stand-ins answer.
+ */
+import { resolve } from 'node:path';
+import { afterAll, vi } from 'vitest';
+
+function makeFake() {
+  const state = {
+    ipc: new Map<string, (event: unknown, arg: unknown) => unknown>(),
+    appEvents: new Map<string, (...args: unknown[]) => void>(),
+    protocolHandler: null as null | ((req: Request) => Promise<Response>),
+    privileged: [] as unknown[],
+    windows: [] as FakeWindow[],
+    menus: [] as { template: MenuTemplate[] }[],
+    sent: [] as { channel: string; payload: unknown }[],
+    messageBoxes: [] as unknown[],
+    messageBoxResponse: 1,
+    /** While set, message boxes fail to show (their promise rejects). */
+    failMessageBoxes: false,
+    /** How many times main called app.quit. */
+    quits: 0,
+    /** While set, message boxes stay open until answered here (or taken down by their `signal`). */
+    holdMessageBoxes: false,
+    heldAnswers: [] as ((response: number) => void)[],
+    /** While set, a reloaded page does not finish loading until the test says so ('did-finish-load'). */
+    holdLoads: false,
+    /** Paths the next native open dialogs answer with (the user's picks). */
+    openDialogAnswers: [] as string[],
+    sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
+    permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
+    permissionCheck: null as null | ((wc: unknown, permission: string, origin: string) => boolean),
+    userData: '',
+    crashReporter: [] as unknown[],
+    /** What app.setPath was given, by name. */
+    paths: {} as Record<string, string>,
+    /** The profile and crash-reporter calls, in order. */
+    startOrder: [] as string[],
+    /** app.enableSandbox and app.whenReady, in the order main called them. */
+    readyOrder: [] as string[],
+    /** The app events main listened to when it first waited for 'ready'. */
+    heardBeforeReady: null as string[] | null,
+    /** What main set the session's spell checker to (undefined: left as Electron starts it, on). */
+    spellChecker: undefined as boolean | undefined,
+    /** What main handed requestSingleInstanceLock: a second launch sends it to the first. */
+    lockData: undefined as unknown,
+    /** Builds stopped (the launcher below never finishes one by itself). */
+    buildsStopped: 0,
+    /** How many times the build launcher's warm worker was disposed. */
+    buildWorkerDisposed: 0,
+    /** The options of each compress client main made, and how many times one was disposed. */
+    compressOptions: [] as unknown[],
+    compressDisposed: 0,
+    /** Whether 'window-all-closed' had a listener when the page began to load. */
+    quitHandlerAtLoad: undefined as boolean | undefined,
+    /** The power-save blockers started and not stopped, by id, with their type; and the ids handed out. */
+    blockers: new Map<number, string>(),
+    blockerIds: 0,
+    /** How many blockers were on while an import's worker and an MSH export's worker ran (stand-ins below). */
+    blockersDuringImport: [] as number[],
+    blockersDuringMshExport: [] as number[],
+    compressClient: null as null | { exportMsh: (req: never) => Promise<unknown> },
+  };
+  type MenuTemplate = {
+    label?: string;
+    role?: string;
+    submenu?: MenuTemplate[];
+    click?: () => void;
+    type?: string;
+    enabled?: boolean;
+  };
+  class FakeWindow {
+    options: { webPreferences: Record<string, unknown> };
+    events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
+    edited: boolean | undefined;
+    mainFrame = { url: 'actguy://app/index.html' };
+    webContentsEvents = new Map<string, (...args: unknown[]) => void>();
+    reloads = 0;
+    webContents = {
+      mainFrame: this.mainFrame,
+      send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }),
+      // As Electron's: a `once` listener is gone after its first call (a reloaded page loads again).
+      once: (name: string, fn: () => void) =>
+        this.webContentsEvents.set(name, () => {
+          this.webContentsEvents.delete(name);
+          fn();
+        }),
+      on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
+      // A reloaded page loads again by itself, unless a test holds the load to act while it reloads.
+      reload: () => {
+        this.reloads++;
+        if (!state.holdLoads) setTimeout(() => this.webContentsEvents.get('did-finish-load')?.(), 0);
+      },
+    };
+    /** As Electron's: a destroyed window's methods throw. */
+    destroyed = false;
+    isDestroyed() {
+      return this.destroyed;
+    }
+    menuBarVisible: boolean | undefined;
+    loadedUrl = '';
+    closed = 0;
+    constructor(options: FakeWindow['options']) {
+      this.options = options;
+      state.windows.push(this);
+    }
+    onceEvents = new Map<string, () => void>();
+    maximized = false;
+    once(name: string, fn: () => void) {
+      this.onceEvents.set(name, fn);
+    }
+    maximize() {
+      this.maximized = true;
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    getNormalBounds() {
+      const o = this.options as unknown as { x?: number; y?: number; width: number; height: number };
+      return { x: o.x ?? 100, y: o.y ?? 20, width: o.width, height: o.height };
+    }
+    on(name: string, fn: (event: { preventDefault(): void }) => void) {
+      this.events.set(name, fn);
+    }
+    async loadURL(url: string) {
+      this.loadedUrl = url;
+      state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
+    }
+    setDocumentEdited(edited: boolean) {
+      this.edited = edited;
+    }
+    setMenuBarVisibility(visible: boolean) {
+      this.menuBarVisible = visible;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    focused = 0;
+    focus() {
+      this.focused++;
+    }
+    title = '';
+    setTitle(title: string) {
+      this.title = title;
+    }
+    visible = false;
+    isVisible() {
+      return this.visible;
+    }
+    show() {
+      this.visible = true;
+    }
+    close() {
+      if (this.destroyed) throw new TypeError('Object has been destroyed');
+      this.closed++;
+    }
+  }
+  return { state, FakeWindow };
+}
+
+export const fake = makeFake();
+
+/** The module main.ts imports as `electron`. */
+export function fakeElectronModule() {
+  return {
+    app: {
+      isPackaged: false,
+      whenReady: () => {
+        fake.state.readyOrder.push('whenReady');
+        fake.state.heardBeforeReady ??= [...fake.state.appEvents.keys()];
+        return Promise.resolve();
+      },
+      enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
+      getAppPath: () => resolve(__dirname, '..', '..'),
+      getPath: () => fake.state.userData,
+      setPath: (name: string, value: string) => {
+        fake.state.startOrder.push(`setPath ${name}`);
+        fake.state.paths[name] = value;
+      },
+      getVersion: () => '9.9.9',
+      requestSingleInstanceLock: (additionalData?: unknown) => {
+        fake.state.lockData = additionalData;
+        return true;
+      },
+      on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
+      quit: () => {
+        fake.state.quits++;
+      },
+      exit: () => {},
+    },
+    powerSaveBlocker: {
+      start: (type: string) => {
+        fake.state.blockers.set(++fake.state.blockerIds, type);
+        return fake.state.blockerIds;
+      },
+      stop: (id: number) => fake.state.blockers.delete(id),
+    },
+    protocol: {
+      registerSchemesAsPrivileged: (s: unknown[]) => fake.state.privileged.push(...s),
+      handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => {
+        fake.state.protocolHandler = fn;
+      },
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (fn: typeof fake.state.permissionHandler) => {
+          fake.state.permissionHandler = fn;
+        },
+        setPermissionCheckHandler: (fn: typeof fake.state.permissionCheck) => {
+          fake.state.permissionCheck = fn;
+        },
+        on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
+        setSpellCheckerEnabled: (enabled: boolean) => {
+          fake.state.spellChecker = enabled;
+        },
+      },
+    },
+    ipcMain: {
+      // As Electron's: a second handler for one channel throws ("Attempted to register a second handler").
+      handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => {
+        if (fake.state.ipc.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        fake.state.ipc.set(channel, fn);
+      },
+    },
+    Menu: {
+      setApplicationMenu: (m: { template: never[] }) => fake.state.menus.push(m),
+      buildFromTemplate: (template: unknown[]) => ({ template }),
+    },
+    dialog: {
+      showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
+        fake.state.messageBoxes.push(options);
+        if (fake.state.failMessageBoxes) throw new Error('stand-in: the box could not be shown');
+        if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
+        // As Electron does: an aborted signal closes the box as if cancelled.
+        return new Promise<{ response: number }>((done) => {
+          fake.state.heldAnswers.push((response) => done({ response }));
+          options.signal?.addEventListener('abort', () => done({ response: options.cancelId ?? 0 }));
+        });
+      },
+      showOpenDialog: async () => {
+        const path = fake.state.openDialogAnswers.shift();
+        return path ? { canceled: false, filePaths: [path] } : { canceled: true, filePaths: [] };
+      },
+      showErrorBox: (title: string, message: string) => {
+        throw new Error(`${title}: ${message}`);
+      },
+    },
+    BrowserWindow: fake.FakeWindow,
+    crashReporter: {
+      start: (o: unknown) => {
+        fake.state.crashReporter.push(o);
+        fake.state.startOrder.push('crashReporter.start');
+      },
+    },
+    // A 1366x768 laptop screen with a 40 px taskbar.
+    screen: {
+      getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }],
+      getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1366, height: 728 } }),
+    },
+  };
+}
+
+/**
+ * Loads main.ts under the fake (the test file mocks `electron` with fakeElectronModule), its profile
+ * `fake.state.userData` and its command line `argv`, as a launch gives them; the environment and `process.argv` are
+ * restored after. main's process-wide `unhandledRejection` listener is handed back to be called, and taken off after
+ * the file (the test runner has its own).
+ */
+export async function loadMain(argv: string[]) {
+  const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
+  const argvBefore = process.argv;
+  process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
+  process.argv = [process.argv[0], ...argv];
+  const processOn = vi.spyOn(process, 'on');
+  try {
+    const main = await import('../main');
+    const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
+      ((reason: unknown) => void) | undefined;
+    afterAll(() => {
+      if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
+    });
+    return { main, unhandledRejection };
+  } finally {
+    processOn.mockRestore();
+    process.argv = argvBefore;
+    if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
+    else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
+  }
+}
