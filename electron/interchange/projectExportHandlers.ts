@@ -22,6 +22,7 @@ import type {
 import { FormatError } from '../../shared/errors';
 import type { BuildProblem } from '../../shared/ipc/project';
 import { commitOutputsAsync, type CommitOptions } from '../build/commit';
+import { judgeFile } from '../build/files';
 import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
@@ -176,7 +177,9 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         projectText: req.projectText,
         format: status.format,
         folder: status.folder,
-        reads: [...new Set(reads.map((m) => m.path))],
+        // Each motion's file as it is now, right after the policy allowed it: the worker reads it only while it is that
+        // file (a link put at its name in between is not followed elsewhere: docs/security.md, round 43).
+        reads: [...new Set(reads.map((m) => m.path))].map(judgeFile),
         writes: outline.writes,
       };
       // The work in a thread of its own; Cancel terminates it wherever it is (it writes nothing).

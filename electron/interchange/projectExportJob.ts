@@ -6,7 +6,7 @@
  * its list; it writes nothing at all. Main commits what it hands back.
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
-import { readBuildInput } from '../build/files';
+import { readBuildInput, type JudgedFile } from '../build/files';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
 import { planProjectExport } from '../build/projectExportParse';
 import { exportFailure, readRefusal, type ExportPlanOutline } from '../build/projectExportPlan';
@@ -14,7 +14,6 @@ import { projectRedactor } from '../outsideQuotes';
 import { quotePath } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { inputsRead } from '../tempFiles';
-import type { ReadFile } from '../../shared/project/plan';
 
 export interface ProjectExportJob {
   projectPath: string;
@@ -22,8 +21,11 @@ export interface ProjectExportJob {
   projectText: string;
   format: ProjectExportFormat;
   folder: string;
-  /** The only files the job may read (main's path policy allowed each). */
-  reads: string[];
+  /**
+   * The only files the job may read (main's path policy allowed each), each read only while it is the file judged
+   * (build/files.ts readInputFile): a link swapped in since is not followed to another file.
+   */
+  reads: JudgedFile[];
   /** The only files the job may make (main's path policy allowed each, as the picker's answer granted). */
   writes: string[];
   /** Threads a long motion's MSH fit uses; default: the cores. */
@@ -85,7 +87,7 @@ export function planExportJob(req: ProjectExportPlanRequest): ProjectExportPlann
 export async function runProjectExportJob(
   job: ProjectExportJob,
   post: (m: ProjectExportJobMessage & { type: 'entry' }) => void,
-  readFile: ReadFile = readBuildInput,
+  readFile: (path: string, as: 'text' | undefined, judged: string | null) => Uint8Array = readBuildInput,
 ): Promise<ProjectExportJobMessage & { type: 'done' | 'failed' }> {
   const fail = (errors: unknown[], warnings: { message: string }[] = []) => ({
     type: 'failed' as const,
@@ -100,10 +102,11 @@ export async function runProjectExportJob(
     const unlisted = plan.writes.filter((p) => !writes.has(p));
     if (unlisted.length)
       return fail(unlisted.map((p) => new Error(`ActGuy refused to write ${quotePath(p)}: the app did not allow it`)));
-    const reads = new Set(job.reads);
+    const reads = new Map(job.reads.map((r) => [r.path, r.identity]));
     const got = readForExport(plan, (path, as) => {
-      if (!reads.has(path)) throw new Error(readRefusal(path));
-      return readFile(path, as);
+      const judged = reads.get(path);
+      if (judged === undefined) throw new Error(readRefusal(path));
+      return readFile(path, as, judged);
     });
     if (!got.ok) return fail(got.errors, got.warnings);
     const made = await exportEntries(plan, got.read, {
