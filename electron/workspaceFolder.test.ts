@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeFolder } from './workspaceListing';
+import { listFiles, makeFolder } from './workspaceListing';
 
 let root: string;
 let ws: string;
@@ -48,4 +48,12 @@ describe('New folder in the workspace', () => {
     },
   );
 
+
+  // Mutation that fails: a backslash in the parent refused everywhere (the Windows rule): "not a folder of the workspace".
+  it.runIf(process.platform !== 'win32')('makes a folder in a listed folder whose name holds a backslash', () => {
+    mkdirSync(join(ws, 'a\\b'));
+    expect(listFiles(ws, null).folders).toContain('a\\b');
+    expect(makeFolder(ws, 'a\\b', 'made')).toEqual({ path: join(ws, 'a\\b', 'made'), relativePath: 'a\\b/made' });
+    expect(readdirSync(join(ws, 'a\\b'))).toEqual(['made']);
+  });
 });

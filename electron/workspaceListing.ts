@@ -148,7 +148,13 @@ export function makeFolder(
       `New folder: the name is ${bytes} bytes long in UTF-8 (${[...name].length} characters); at most ${FOLDER_NAME_MAX_BYTES} bytes.`,
     );
   const parts = parent === '' ? [] : parent.split('/');
-  if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
+  // A backslash separates names only on Windows: elsewhere it is a character of a name, and the listing gives such a
+  // folder (`a\b`) to the picker, whose New Folder there was refused as no folder of the workspace (round 43).
+  if (
+    (sep === '\\' && parent.includes('\\')) ||
+    parent.startsWith('/') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  )
     throw new Error(
       `New folder: ${JSON.stringify(parent)} is not a folder of the workspace (a path inside it, "/" between names).`,
     );
