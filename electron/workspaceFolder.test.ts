@@ -48,7 +48,6 @@ describe('New folder in the workspace', () => {
     },
   );
 
-
   // Mutation that fails: a backslash in the parent refused everywhere (the Windows rule): "not a folder of the workspace".
   it.runIf(process.platform !== 'win32')('makes a folder in a listed folder whose name holds a backslash', () => {
     mkdirSync(join(ws, 'a\\b'));

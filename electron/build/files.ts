@@ -45,11 +45,7 @@ export function readBuildInput(path: string, as?: 'text', judged?: string | null
  * worker opens it, and whoever may write that folder could put a link to another file at its name in between, which
  * an open by name follows (docs/security.md, round 43).
  */
-export function readInputFile(
-  path: string,
-  limit?: { bytes: number; of: string },
-  judged?: string | null,
-): Uint8Array {
+export function readInputFile(path: string, limit?: { bytes: number; of: string }, judged?: string | null): Uint8Array {
   try {
     if (judged === undefined) return limit ? readBytes(path, limit) : readInput(path);
     const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

@@ -153,7 +153,8 @@ function entryNameProblems(entries: ExportPlanOutline['entries']): string[] {
   for (const e of entries) {
     const what = e.of === undefined ? 'motion' : 'alias';
     const windows = windowsNameProblem(basename(e.files[0]));
-    if (windows) problems.push(`${what} ${e.name}: ${windows}; projects are shared with Windows, so rename the ${what}`);
+    if (windows)
+      problems.push(`${what} ${e.name}: ${windows}; projects are shared with Windows, so rename the ${what}`);
     const earlier = byFolded.get(e.name.toLowerCase());
     if (earlier === undefined) byFolded.set(e.name.toLowerCase(), e.name);
     else

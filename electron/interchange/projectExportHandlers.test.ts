@@ -2,7 +2,16 @@
  * Project › Export All in main (projectExportHandlers.ts): the page names what is read and written, so both pass the
  * path policy; Cancel before the commit leaves nothing written; a finished export lists every file with its size.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -115,7 +124,7 @@ describe('Export All in main', () => {
 
   // Round 43 (docs/security.md). Mutation that fails: the job's reads handed over without what main judged (the
   // worker reading by name, `readBuildInput(path, as)`): the export reads the other user's file and is done.
-  it('a motion swapped for a link between main\'s check and the worker\'s read is not read: failed, nothing written', async () => {
+  it("a motion swapped for a link between main's check and the worker's read is not read: failed, nothing written", async () => {
     const folder = join(workspace, 'swap');
     mkdirSync(folder);
     const victim = join(workspace, 'run.mtn');

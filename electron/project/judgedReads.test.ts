@@ -40,37 +40,35 @@ const swapForLink = (name: string, target: string) => {
   symlinkSync(target, name);
 };
 
+/** Builds the sample project with `file` (in its folder) swapped for a link to `secret` (outside) after Build. */
+async function buildAfterSwap(file: string, secret: string) {
+  const { dir, project, outside } = setUp();
+  const { h, openPicked } = testProjectHandlers({
+    launchBuild: swappingFirst(() => swapForLink(join(dir, file), join(outside, secret))),
+  });
+  const projectText = await openPicked(project);
+  const started = await h.startBuild({ projectPath: project, projectText });
+  const s = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+  return { dir, s, errors: s.errors.map((e) => e.message).join('\n') };
+}
+
 describe("the app's Build reads the inputs main judged", () => {
   // Mutations that fail: startBuild without `judged` (the job reads by name: the build is done with the other file);
   // readInputFile without its identity check.
   it('a motion swapped for a link after Build was pressed is not read: failed, nothing written', async () => {
-    const { dir, project, outside } = setUp();
-    const mtn = join(dir, 'walk.mtn');
-    const { h, openPicked } = testProjectHandlers({
-      launchBuild: swappingFirst(() => swapForLink(mtn, join(outside, 'secret.mtn'))),
-    });
-    const projectText = await openPicked(project);
-    const started = await h.startBuild({ projectPath: project, projectText });
-    const s = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    const { dir, s, errors } = await buildAfterSwap('walk.mtn', 'secret.mtn');
     expect(s.state).toBe('failed');
-    expect(s.errors.map((e) => e.message).join('\n')).toContain(
-      `cannot read ${mtn}: it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read`,
+    expect(errors).toContain(
+      `cannot read ${join(dir, 'walk.mtn')}: it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read`,
     );
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
   // Mutation that fails: readInputFile without its identity check (the text read through the descriptor as well).
   it('a .sev swapped for a link after Build was pressed is not read either', async () => {
-    const { dir, project, outside } = setUp();
-    const sev = join(dir, 'walk.sev');
-    const { h, openPicked } = testProjectHandlers({
-      launchBuild: swappingFirst(() => swapForLink(sev, join(outside, 'secret.sev'))),
-    });
-    const projectText = await openPicked(project);
-    const started = await h.startBuild({ projectPath: project, projectText });
-    const s = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    const { dir, s, errors } = await buildAfterSwap('walk.sev', 'secret.sev');
     expect(s.state).toBe('failed');
-    expect(s.errors.map((e) => e.message).join('\n')).toContain(`cannot read ${sev}: it was replaced after ActGuy`);
+    expect(errors).toContain(`cannot read ${join(dir, 'walk.sev')}: it was replaced after ActGuy`);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
