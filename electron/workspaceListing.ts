@@ -6,6 +6,7 @@ import { lstatSync, mkdirSync, opendirSync, statSync, type Dir, type Dirent } fr
 import { extname, join, relative, sep } from 'node:path';
 import type { MadeWorkspaceFolder, WorkspaceFile } from '../shared/ipc/documents';
 import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
+import { openPinnedFolders, pinFolder } from './fsutil';
 import { canonicalPath, isInside } from './pathPolicy';
 
 /**
@@ -107,14 +108,26 @@ export function listFiles(
   return incomplete ? { files, folders, incomplete } : { files, folders };
 }
 
+/** The calls makeFolder makes to make the folder; a test replaces it to move the parent at that moment. */
+interface MakeFolderIo {
+  mkdirSync(path: string): unknown;
+}
+
 /**
  * Makes the folder `name` in the workspace folder `parent` ('/'-separated, relative to `root`; '' is `root`), for the
  * save picker's New Folder (tried cold, round 17: a folder for the exports could not be made from the browser build).
  * Refused, with the place named: a name that is empty, `.` or `..`, holds a separator or a control character, or is
  * taken (by a file, a folder or a link); a parent that climbs (`..`), is absolute, is missing, is not a folder or
- * goes through a link. Never made with its parents, never over anything.
+ * goes through a link. Never made with its parents, never over anything. On Linux the folder is made through the parent
+ * as checked and opened (fsutil.ts openPinnedFolders): a parent swapped for a link after its check no longer leads the
+ * new folder out of the workspace (docs/security.md, round 43).
  */
-export function makeFolder(root: string, parent: string, name: string): MadeWorkspaceFolder {
+export function makeFolder(
+  root: string,
+  parent: string,
+  name: string,
+  io: MakeFolderIo = { mkdirSync: (p) => mkdirSync(p) },
+): MadeWorkspaceFolder {
   if (typeof parent !== 'string' || typeof name !== 'string')
     throw new Error('makeWorkspaceFolder: parent and name must be strings');
   const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
@@ -125,12 +138,21 @@ export function makeFolder(root: string, parent: string, name: string): MadeWork
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
     throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
-  // In bytes, as the file system counts: 128 two-byte characters are too many for a folder's name.
-  const bytes = Buffer.byteLength(name);
+  // Counted as the disk counts it: 200 characters of three bytes each are 600 bytes, which mkdir refused with its own
+  // words and the whole path (round 43).
+  const bytes = Buffer.byteLength(name, 'utf8');
   if (bytes > FILE_NAME_MAX_BYTES)
-    throw new Error(`New folder: the name is ${bytes} bytes long; at most ${FILE_NAME_MAX_BYTES}.`);
+    throw new Error(
+      `New folder: the name is ${bytes} bytes long in UTF-8 (${[...name].length} characters); at most ${FILE_NAME_MAX_BYTES} bytes.`,
+    );
   const parts = parent === '' ? [] : parent.split('/');
-  if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
+  // A backslash separates names only on Windows: elsewhere it is a character of a name, and the listing gives such a
+  // folder (`a\b`) to the picker, whose New Folder there was refused as no folder of the workspace (round 43).
+  if (
+    (sep === '\\' && parent.includes('\\')) ||
+    parent.startsWith('/') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  )
     throw new Error(
       `New folder: ${JSON.stringify(parent)} is not a folder of the workspace (a path inside it, "/" between names).`,
     );
@@ -150,21 +172,37 @@ export function makeFolder(root: string, parent: string, name: string): MadeWork
     if (!st.isDirectory())
       throw new Error(`New folder: ${relative(root, dir).split(sep).join('/')} is a file, not a folder.`);
   }
-  if (!isInside(root, canonicalPath(dir))) throw new Error(`New folder: ${parent} lies outside the workspace.`);
+  const pin = pinFolder(dir);
+  if (!pin || !isInside(root, pin.real)) throw new Error(`New folder: ${parent} lies outside the workspace.`);
   const full = join(dir, name);
   const relativePath = parent === '' ? name : `${parent}/${name}`;
   const taken = () => new Error(`New folder: ${relativePath} already exists; choose another name.`);
+  const notMade = (e: unknown, at = full) =>
+    new Error(`New folder: ${relativePath} could not be made: ${(e as Error).message.split(at).join(full)}`);
+  let opened: ReturnType<typeof openPinnedFolders>;
   try {
-    lstatSync(full);
-    throw taken();
+    opened = openPinnedFolders([pin], full);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    throw notMade(e);
   }
   try {
-    mkdirSync(full); // not recursive: made here or refused, never a parent on the way
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw taken();
-    throw new Error(`New folder: ${relativePath} could not be made: ${(e as Error).message}`);
+    const at = opened.at(full);
+    let there = true;
+    try {
+      lstatSync(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw notMade(e, at);
+      there = false;
+    }
+    if (there) throw taken();
+    try {
+      io.mkdirSync(at); // not recursive: made here or refused, never a parent on the way
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw taken();
+      throw notMade(e, at);
+    }
+  } finally {
+    opened.close();
   }
   return { path: full, relativePath };
 }

@@ -1,27 +1,64 @@
-import { opendirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, opendirSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { FormatError, quoteJson } from '../../shared/errors';
-import { readBytes, TEXT_LIMIT } from '../fsutil';
+import { readBytes, readBytesOf, TEXT_LIMIT } from '../fsutil';
 import { readInput } from '../io/readBinary';
 import { describeFsError } from '../fsErrors';
+
+/**
+ * A file the app's main thread judged by its path policy for a worker to read later (the app's Build, Export All):
+ * its path as the worker names it, and the file that path led to at the judgement, links followed as the policy
+ * followed them (`dev:ino`; null where nothing was there).
+ */
+export interface JudgedFile {
+  path: string;
+  identity: string | null;
+}
+
+/** `path` as judged now: call it right after the policy allowed the path. */
+export function judgeFile(path: string): JudgedFile {
+  try {
+    const st = statSync(path, { bigint: true });
+    return { path, identity: `${st.dev}:${st.ino}` };
+  } catch {
+    return { path, identity: null };
+  }
+}
 
 /**
  * How a build reads its inputs (shared/project/plan.ts ReadFile): a .sev or SE table within the text limit, refused
  * by its size before it is read (64 MiB), anything else as readInputFile reads a binary input (up to 1 GiB). A sparse
  * 200 MB .sev was read whole before the decoder refused it when every input went the binary way (round 13).
+ * `judged`: what main judged at that path (readInputFile).
  */
-export function readBuildInput(path: string, as?: 'text'): Uint8Array {
-  return as === 'text' ? readInputFile(path, TEXT_LIMIT) : readInputFile(path);
+export function readBuildInput(path: string, as?: 'text', judged?: string | null): Uint8Array {
+  return readInputFile(path, as === 'text' ? TEXT_LIMIT : undefined, judged);
 }
 
 /**
  * Reads a whole file for the pure build core; failures become an Error with a readable message, or a FormatError
  * naming the file. With `limit`, a text file; without, a binary input (`.mtn`, `.mt3`, `.mar`, `.sar` by name or
  * magic) is read header first (electron/io/readBinary.ts), anything else whole up to its limit.
+ *
+ * With `judged` (JudgedFile's identity), the file opened is read only when it is the one main judged, compared on the
+ * descriptor read: main's policy allowed the path a moment (or, for a build's later motions, minutes) before this
+ * worker opens it, and whoever may write that folder could put a link to another file at its name in between, which
+ * an open by name follows (docs/security.md, round 43).
  */
-export function readInputFile(path: string, limit?: { bytes: number; of: string }): Uint8Array {
+export function readInputFile(path: string, limit?: { bytes: number; of: string }, judged?: string | null): Uint8Array {
   try {
-    return limit ? readBytes(path, limit) : readInput(path);
+    if (judged === undefined) return limit ? readBytes(path, limit) : readInput(path);
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const st = fstatSync(fd, { bigint: true });
+      if (`${st.dev}:${st.ino}` !== judged)
+        throw new Error(
+          `it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read; start again to check what is there now`,
+        );
+      return limit ? readBytesOf(fd, path, limit) : readInput(path, fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     if (e instanceof FormatError) throw e;
     const missing = (e as NodeJS.ErrnoException)?.code === 'ENOENT';

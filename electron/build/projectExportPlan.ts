@@ -5,11 +5,12 @@
  * MSH or encodes a GLB: the plan itself is made from the project text in projectExportParse.ts, which the main
  * process bundle never takes in (electron/project/textCheck.test.ts checks it holds no project parser).
  */
-import { resolve as resolvePath, join } from 'node:path';
+import { basename, resolve as resolvePath, join } from 'node:path';
 import type { ResolvedProject } from '../../shared/project/types';
 import { FormatError } from '../../shared/errors';
 import type { ProjectExportFormat } from '../../shared/ipc/project';
 import { mshFilesOf } from '../../shared/msh/files';
+import { windowsNameProblem } from '../../shared/windowsNames';
 import { projectRedactor } from '../outsideQuotes';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { quotePath } from '../pathPolicy';
@@ -110,6 +111,8 @@ export function exportOutputFiles(
 export function refusedOutputs(plan: ExportPlanOutline, checkWrite?: (path: string) => void): FormatError[] {
   const located = (problem: string) =>
     new FormatError('PROJECT', problem, { where: 'export folder' }, plan.projectFile);
+  const names = entryNameProblems(plan.entries);
+  if (names.length) return names.map(located);
   const clashes = findOutputClashes(
     plan.inputs,
     plan.entries.flatMap((e) => e.files.map((path) => ({ path, role: `${e.name}'s ${fileEnding(path)}` }))),
@@ -134,6 +137,33 @@ export function refusedOutputs(plan: ExportPlanOutline, checkWrite?: (path: stri
   const lock = lockRefusedBeforeBuild(plan.writes);
   if (lock) throw lock;
   return [];
+}
+
+/**
+ * The entries whose files no folder could keep wherever the project goes, as a build refuses its MSH outputs
+ * (shared/project/validate.ts checkOutputPaths): a Windows device name (`nul.glb` is the null device there), and two
+ * names that differ only in letter case (`walk`, `Walk`), one file on macOS, Windows and a FAT or exFAT disk, however
+ * mounted: there the second's files replaced the first's inside the one commit, and the list said both were written.
+ * This disk's own case rule (findOutputClashes) cannot be told from a Linux mount of such a disk (docs/security.md,
+ * round 43). Motion names are ASCII (shared/motionName.ts), so lower case is the fold.
+ */
+function entryNameProblems(entries: ExportPlanOutline['entries']): string[] {
+  const problems: string[] = [];
+  const byFolded = new Map<string, string>();
+  for (const e of entries) {
+    const what = e.of === undefined ? 'motion' : 'alias';
+    const windows = windowsNameProblem(basename(e.files[0]));
+    if (windows)
+      problems.push(`${what} ${e.name}: ${windows}; projects are shared with Windows, so rename the ${what}`);
+    const earlier = byFolded.get(e.name.toLowerCase());
+    if (earlier === undefined) byFolded.set(e.name.toLowerCase(), e.name);
+    else
+      problems.push(
+        `${earlier} and ${e.name} differ only in letter case: their files are one file on macOS, Windows and FAT or exFAT ` +
+          `disks (a USB stick), where one would replace the other: rename one (nothing was written)`,
+      );
+  }
+  return problems;
 }
 
 function fileEnding(path: string): string {

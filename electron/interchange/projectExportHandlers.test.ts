@@ -2,7 +2,16 @@
  * Project › Export All in main (projectExportHandlers.ts): the page names what is read and written, so both pass the
  * path policy; Cancel before the commit leaves nothing written; a finished export lists every file with its size.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +19,7 @@ import type { ProjectExportStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
+import { startWorkerTalk } from '../oneShotWorker';
 import { createProjectExportHandlers } from './projectExportHandlers';
 
 // The work runs in the build bundle's worker, built here as scripts/build.mjs builds it.
@@ -35,11 +45,11 @@ const text = (mtn: string) =>
   });
 writeFileSync(projectPath, text('walk.mtn'));
 
-function handlers() {
+function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
   const policy = createPathPolicy();
   policy.allowTree(workspace);
   const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
-  return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath() });
+  return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath(), ...extra });
 }
 
 async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus): Promise<ProjectExportStatus> {
@@ -125,5 +135,53 @@ describe('Export All in main', () => {
     const cancelled = await h.cancelProjectExport({ exportId: started.exportId });
     expect(cancelled.state).toBe('cancelled');
     expect(readdirSync(join(workspace, 'c'))).toEqual([]);
+  });
+
+  // Round 43 (docs/security.md). Mutation that fails: the job's reads handed over without what main judged (the
+  // worker reading by name, `readBuildInput(path, as)`): the export reads the other user's file and is done.
+  it("a motion swapped for a link between main's check and the worker's read is not read: failed, nothing written", async () => {
+    const folder = join(workspace, 'swap');
+    mkdirSync(folder);
+    const victim = join(workspace, 'run.mtn');
+    copyFileSync(join(__dirname, '..', '..', 'assets', 'walk.mtn'), victim);
+    const project = JSON.stringify({
+      version: 1,
+      motions: [{ name: 'run', mtn: 'run.mtn' }],
+      outputs: { mar: 'stage.mar', sar: 'stage.sar' },
+    });
+    // The plan is judged as it would be; right before the work's worker starts, whoever may write the project's
+    // folder puts a link to a file the policy refuses at the motion's name (the thread plans first, then main tells
+    // it what it may read: the swap comes between main's judgement and that message).
+    const startWorker: typeof startWorkerTalk = (path, data, options = {}) => {
+      const talk = startWorkerTalk(path, data, options);
+      return {
+        ...talk,
+        send: (message) => {
+          renameSync(victim, `${victim}.aside`);
+          symlinkSync(join(outside, 'secret.mtn'), victim);
+          talk.send(message);
+        },
+      };
+    };
+    const h = handlers({ startWorker });
+    const s = await finished(
+      h,
+      await h.startProjectExport({ projectPath, projectText: project, format: 'gltf', path: join(folder, 'x.glb') }),
+    );
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message).join('\n')).toContain(
+      `cannot read ${victim}: it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read`,
+    );
+    expect(readdirSync(folder)).toEqual([]);
+    // The file as it was is read: the same export without the swap is done.
+    rmSync(victim);
+    renameSync(`${victim}.aside`, victim);
+    const h2 = handlers();
+    const again = await finished(
+      h2,
+      await h2.startProjectExport({ projectPath, projectText: project, format: 'gltf', path: join(folder, 'x.glb') }),
+    );
+    expect(again.errors).toEqual([]);
+    expect(readdirSync(folder)).toEqual(['run.glb']);
   });
 });

@@ -23,6 +23,7 @@ import type {
 import { FormatError } from '../../shared/errors';
 import type { BuildProblem } from '../../shared/ipc/project';
 import { commitOutputsAsync, type CommitOptions } from '../build/commit';
+import { judgeFile } from '../build/files';
 import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
@@ -189,7 +190,9 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       // The folders as checked: the work takes seconds to minutes, and the commit goes nowhere else (docs/security.md).
       const folders = pinFoldersOf(outline.writes);
       talk.send({
-        reads: [...new Set(reads.map((m) => m.path))],
+        // Each motion's file as it is now, right after the policy allowed it: the worker reads it only while it is that
+        // file (a link put at its name in between is not followed elsewhere: docs/security.md, round 43).
+        reads: [...new Set(reads.map((m) => m.path))].map(judgeFile),
         writes: outline.writes,
       } satisfies ProjectExportAllowed);
       // Cancel terminates the thread wherever it is (it writes nothing).

@@ -8,16 +8,16 @@
  * outside its list, and writes nothing at all. Main commits what it hands back.
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
-import { readBuildInput } from '../build/files';
+import { readBuildInput, type JudgedFile } from '../build/files';
 import type { MotionCompressor } from '../build/compressPool';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
 import { planProjectExport } from '../build/projectExportParse';
 import { exportFailure, readRefusal, type ExportPlanOutline, type ProjectExportPlan } from '../build/projectExportPlan';
+import type { ReadFile } from '../../shared/project/plan';
 import { projectRedactor } from '../outsideQuotes';
 import { quotePath } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { inputsRead } from '../tempFiles';
-import type { ReadFile } from '../../shared/project/plan';
 
 /** What main asks the export's thread first: the plan of an export, from the project text. */
 export interface ProjectExportRequest {
@@ -34,7 +34,11 @@ export interface ProjectExportRequest {
 
 /** Main's answer to the plan: the only files the thread may read and make (main's path policy allowed each). */
 export interface ProjectExportAllowed {
-  reads: string[];
+  /**
+   * The only files the work may read (main's path policy allowed each), each read only while it is the file judged
+   * (build/files.ts readInputFile): a link swapped in since is not followed to another file.
+   */
+  reads: JudgedFile[];
   /** As the picker's answer granted them. */
   writes: string[];
 }
@@ -90,15 +94,19 @@ export function planExportJob(req: ProjectExportRequest): { answer: ProjectExpor
   }
 }
 
+/** Reads `path` only while it is the file main judged (`judged`: its identity then, null when it was missing). */
+type JudgedReader = (path: string, as: 'text' | undefined, judged: string | null) => Uint8Array;
+
 /**
  * How the work reads a motion's file: only one main listed, through `readFile`; any other is refused as main
  * refuses it. The one place the export's thread reads an input.
  */
-function allowedReader(allowed: ProjectExportAllowed, readFile: ReadFile = readBuildInput): ReadFile {
-  const reads = new Set(allowed.reads);
+function allowedReader(allowed: ProjectExportAllowed, readFile: JudgedReader = readBuildInput): ReadFile {
+  const reads = new Map(allowed.reads.map((r) => [r.path, r.identity]));
   return (path, as) => {
-    if (!reads.has(path)) throw new Error(readRefusal(path));
-    return readFile(path, as);
+    const judged = reads.get(path);
+    if (judged === undefined) throw new Error(readRefusal(path));
+    return readFile(path, as, judged);
   };
 }
 
@@ -112,7 +120,7 @@ export async function runProjectExportJob(
   req: Pick<ProjectExportRequest, 'compressed' | 'jobs'>,
   allowed: ProjectExportAllowed,
   post: (m: ProjectExportJobMessage & { type: 'entry' }) => void,
-  options: { readFile?: ReadFile; compressor?: MotionCompressor } = {},
+  options: { readFile?: JudgedReader; compressor?: MotionCompressor } = {},
 ): Promise<ProjectExportJobMessage & { type: 'done' | 'failed' }> {
   try {
     const writes = new Set(allowed.writes);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProjectExportStatus } from '../../shared/ipc/project';
+import { judgeFile } from '../build/files';
 import { exportProject } from '../build/projectExport';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import type { DialogPort } from '../dialogPort';
@@ -247,7 +248,7 @@ describe('Export All off the main thread', () => {
     const folder = freshFolder();
     const { plan } = planExportJob({ projectPath, projectText, format: 'gltf', folder });
     const allowed: ProjectExportAllowed = {
-      reads: [join(workspace, 'walk.mtn')],
+      reads: [judgeFile(join(workspace, 'walk.mtn'))],
       writes: [join(folder, 'walk.glb'), join(folder, 'walk_slow.glb')],
     };
     const entries: string[] = [];

@@ -118,9 +118,9 @@ export function readBinaryFileAsync(
  * A build input of any kind (electron/build/files.ts): a `.mtn`, `.mt3`, `.mar` or `.sar` by its extension, or a
  * file of another name that starts with the magic of one (a project may name an MTN `walk.motion`), is read header
  * first; anything else is read whole if it is at most BINARY_MAX_BYTES. Text inputs are read with their own limit
- * (fsutil.ts readBytes, TEXT_LIMIT).
+ * (fsutil.ts readBytes, TEXT_LIMIT). With `fd`, the file already open as `path` is read through it, never opened by name.
  */
-export function readInput(path: string): Uint8Array {
+export function readInput(path: string, fd?: number): Uint8Array {
   const byName = binaryKindOfName(path);
   return readHeaderFirst(path, {
     sniff: byName ? 0 : 4,
@@ -129,6 +129,7 @@ export function readInput(path: string): Uint8Array {
       return kind && HEADER_CHECKS[kind];
     },
     limit: BINARY_MAX_BYTES,
+    fd,
   });
 }
 
@@ -149,10 +150,14 @@ type ReadWalk = Generator<ReadOp, Uint8Array, number>;
  * one stops the read with an AbortError naming the file. A synchronous read gives nothing else a turn, so a signal
  * can be aborted during it only from its own thread; readHeaderFirstAsync lets an abort land between its reads.
  */
-export function readHeaderFirst(path: string, how: HeaderFirstRead & { signal?: AbortSignal }): Uint8Array {
+export function readHeaderFirst(
+  path: string,
+  how: HeaderFirstRead & { signal?: AbortSignal; fd?: number },
+): Uint8Array {
   const io = binaryReadIo;
   throwIfAborted(how.signal, path);
-  const fd = io.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  // A file already open (and judged on its descriptor: build/files.ts readInputFile) is read through it, left open.
+  const fd = how.fd ?? io.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = io.fstatSync(fd);
     refuseUnlessPlain(st, path);
@@ -165,7 +170,7 @@ export function readHeaderFirst(path: string, how: HeaderFirstRead & { signal?: 
       step = walk.next(io.readSync(fd, op.out, op.offset, op.length, op.position));
     }
   } finally {
-    io.closeSync(fd);
+    if (how.fd === undefined) io.closeSync(fd);
   }
 }
 

@@ -35,6 +35,8 @@ import { projectRedactor, type OutsideRedactor } from '../outsideQuotes';
 import { listedProblems, sortDiagnostics } from '../build/inputs';
 import { inputsRead, noteInputRead } from '../tempFiles';
 import { statSync } from 'node:fs';
+import type { JudgedFile } from '../build/files';
+import { readRefusal } from '../build/projectExportPlan';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -46,6 +48,12 @@ export interface BuildJobRequest {
   cacheDir?: string | null;
   /** A check (dry run): nothing is written, and the record of the last build is neither used nor kept. */
   dryRun?: boolean;
+  /**
+   * The inputs main's path policy allowed (projectHandlers.ts startBuild), each as judged: the job reads only these,
+   * each only while it is the file judged (build/files.ts readInputFile; docs/security.md, round 43). Absent: every
+   * input is read by name (a test that runs a job without main).
+   */
+  judged?: JudgedFile[];
 }
 
 /**
@@ -154,7 +162,7 @@ interface BuildJobDeps {
 
 export async function runBuildJob(
   req: BuildJobRequest,
-  readFile: ReadFile,
+  readFile: (path: string, as?: 'text', judged?: string | null) => Uint8Array,
   post: (m: BuildJobMessage) => void,
   deps: BuildJobDeps = {},
 ): Promise<void> {
@@ -181,8 +189,15 @@ export async function runBuildJob(
       // not on disk (yet): nothing to keep
     }
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
+  const judged = req.judged && new Map(req.judged.map((j) => [j.path, j.identity]));
+  const readJudged: ReadFile = (path, as) => {
+    if (!judged) return readFile(path, as);
+    const identity = judged.get(path);
+    if (identity === undefined) throw new Error(readRefusal(path));
+    return readFile(path, as, identity);
+  };
   const recorded = recordingReader(
-    (path, as) => overrides.get(path) ?? readFile(path, as),
+    (path, as) => overrides.get(path) ?? readJudged(path, as),
     (path) => (overrides.has(path) ? undefined : fileStamp(path)),
     remembered,
   );

@@ -256,6 +256,7 @@ export function createBuildRunner(
           sevTexts: req.sevTexts,
           cacheDir: req.cacheDir ?? null,
           dryRun: req.dryRun,
+          judged: req.judged,
         },
         (m) => {
           if (status.state === 'cancelled') return;

@@ -40,6 +40,7 @@ import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
 import { lockRefusedBeforeBuild } from '../build/commitLock';
+import { judgeFile } from '../build/files';
 import { openRecentFileOrRefuse } from '../recentFiles';
 import { openIfBeside } from '../besideFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
@@ -516,6 +517,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         dryRun,
         refused: refused.writes,
         cacheDir: appCacheDir(projectPath),
+        // Each input as the policy just allowed it: the worker reads it only while it is that file (a link put at its
+        // name before the worker reads it is refused, not followed: docs/security.md, round 43).
+        judged: named.inputs.map(judgeFile),
         // The outputs' folders as just checked: the commit, after the build's seconds or minutes, writes nowhere else.
         folders: pinFoldersOf([...named.outputs, ...(named.report ? [named.report] : [])]),
       });
