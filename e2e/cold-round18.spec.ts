@@ -111,6 +111,8 @@ test('Export All chooses a folder and says what it will write there first', asyn
   const exportAll = async () => {
     await page.getByTestId('menu-file').click();
     await page.getByTestId('menu-export-all-gltf').click();
+    // Which motion each file holds comes first (the source, as offered), then the folder.
+    await page.getByTestId('export-all-gltf-choose-file').click();
     await expect(picker).toBeVisible();
   };
 
