@@ -782,7 +782,7 @@ describe('workspace listing', () => {
     await expect(refused('', 'a/b')).rejects.toThrow('New folder "a/b": a name holds no "/" or "\\"');
     await expect(refused('', '..\\evil')).rejects.toThrow('a name holds no "/" or "\\"');
     await expect(refused('', 'x\u202Eevil')).rejects.toThrow('holds a control or direction character');
-    await expect(refused('', 'x'.repeat(256))).rejects.toThrow('the name is 256 characters long; at most 255.');
+    await expect(refused('', 'x'.repeat(256))).rejects.toThrow('the name is 256 bytes long (UTF-8); at most 255.');
     // Taken: by a folder, by a file, by a dangling link (nothing is made over any of them).
     await expect(refused('', 'out')).rejects.toThrow('New folder: out already exists; choose another name.');
     await expect(refused('', 'walk.mtn')).rejects.toThrow('New folder: walk.mtn already exists');

@@ -29,6 +29,17 @@ export function listFiles(
   let entries = 0;
   let tooDeep = false;
   let stopped: 'files' | 'entries' | null = null;
+  // Each folder is walked once, by its identity: links back into the workspace (`loop -> .`) were walked again under
+  // each link's name down to the depth bound, so three such links listed one file 5,000 times (fuzz round 3,
+  // docs/testing.md). Links to folders are walked after the folders themselves, so a file is listed at its own path.
+  const walked = new Set<string>();
+  const firstWalk = (st: { dev: number; ino: number }) => {
+    const id = `${st.dev}:${st.ino}`;
+    if (walked.has(id)) return false;
+    walked.add(id);
+    return true;
+  };
+  const linked: { dir: string; depth: number; st: { dev: number; ino: number } }[] = [];
   const walk = (dir: string, depth: number, viaLink: boolean): void => {
     if (depth > WORKSPACE_MAX_DEPTH) {
       tooDeep = true;
@@ -76,7 +87,8 @@ export function listFiles(
       if (st.isDirectory()) {
         if (!viaLink && !d.isSymbolicLink() && depth < WORKSPACE_MAX_DEPTH)
           folders.push(relative(root, full).split(sep).join('/'));
-        if (!stopped) walk(full, depth + 1, viaLink || d.isSymbolicLink());
+        if (d.isSymbolicLink()) linked.push({ dir: full, depth: depth + 1, st });
+        else if (!stopped && firstWalk(st)) walk(full, depth + 1, viaLink);
       } else if (st.isFile()) {
         if (extensions && !extensions.includes(extension)) continue;
         if (files.length === WORKSPACE_MAX_FILES) {
@@ -93,7 +105,17 @@ export function listFiles(
       if (stopped === 'files') return;
     }
   };
+  try {
+    firstWalk(statSync(root));
+  } catch {
+    // unreadable: the walk lists nothing
+  }
   walk(root, 0, false);
+  // The links met while walking them join the list as it is walked (an array's iterator takes what is pushed).
+  for (const { dir, depth, st } of linked) {
+    if (stopped) break;
+    if (firstWalk(st)) walk(dir, depth, true);
+  }
   const smaller = 'to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER)';
   const incomplete =
     stopped === 'files'
@@ -106,7 +128,7 @@ export function listFiles(
   return incomplete ? { files, folders, incomplete } : { files, folders };
 }
 
-/** The longest folder name makeFolder takes (most file systems' limit). */
+/** The longest folder name makeFolder takes, in UTF-8 bytes (most file systems' limit). */
 const FOLDER_NAME_MAX = 255;
 
 /**
@@ -127,8 +149,10 @@ export function makeFolder(root: string, parent: string, name: string): MadeWork
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
     throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
-  if (name.length > FOLDER_NAME_MAX)
-    throw new Error(`New folder: the name is ${name.length} characters long; at most ${FOLDER_NAME_MAX}.`);
+  // Bytes, as file systems count (fuzz round 3: 200 "é" passed as 200 characters and the system's ENAMETOOLONG came back).
+  const bytes = Buffer.byteLength(name);
+  if (bytes > FOLDER_NAME_MAX)
+    throw new Error(`New folder: the name is ${bytes} bytes long (UTF-8); at most ${FOLDER_NAME_MAX}.`);
   const parts = parent === '' ? [] : parent.split('/');
   if (parent.includes('\\') || parent.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..'))
     throw new Error(
