@@ -56,6 +56,7 @@ import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { journalTarget, saveJournalTarget } from './journalTarget';
 import { runProjectExport } from './projectExportTarget';
 import { savePickerTarget } from './savePickerTarget';
+import { workspaceTarget } from './workspaceTarget';
 import {
   checkMotionSaves,
   describeThrown,
@@ -766,6 +767,7 @@ export const TARGETS: FuzzTarget[] = [
     run: runProjectExport,
   },
   savePickerTarget,
+  workspaceTarget,
 ];
 
 /**
