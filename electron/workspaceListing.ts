@@ -31,6 +31,17 @@ export function listFiles(
   let entries = 0;
   let tooDeep = false;
   let stopped: 'files' | 'entries' | null = null;
+  // Each folder is walked once, by its identity: links back into the workspace (`loop -> .`) were walked again under
+  // each link's name down to the depth bound, so three such links listed one file 5,000 times (fuzz round 3,
+  // docs/testing.md). Links to folders are walked after the folders themselves, so a file is listed at its own path.
+  const walked = new Set<string>();
+  const firstWalk = (st: { dev: number; ino: number }) => {
+    const id = `${st.dev}:${st.ino}`;
+    if (walked.has(id)) return false;
+    walked.add(id);
+    return true;
+  };
+  const linked: { dir: string; depth: number; st: { dev: number; ino: number } }[] = [];
   const walk = (dir: string, depth: number, viaLink: boolean): void => {
     if (depth > WORKSPACE_MAX_DEPTH) {
       tooDeep = true;
@@ -78,7 +89,8 @@ export function listFiles(
       if (st.isDirectory()) {
         if (!viaLink && !d.isSymbolicLink() && depth < WORKSPACE_MAX_DEPTH)
           folders.push(relative(root, full).split(sep).join('/'));
-        if (!stopped) walk(full, depth + 1, viaLink || d.isSymbolicLink());
+        if (d.isSymbolicLink()) linked.push({ dir: full, depth: depth + 1, st });
+        else if (!stopped && firstWalk(st)) walk(full, depth + 1, viaLink);
       } else if (st.isFile()) {
         if (extensions && !extensions.includes(extension)) continue;
         if (files.length === WORKSPACE_MAX_FILES) {
@@ -95,7 +107,17 @@ export function listFiles(
       if (stopped === 'files') return;
     }
   };
+  try {
+    firstWalk(statSync(root));
+  } catch {
+    // unreadable: the walk lists nothing
+  }
   walk(root, 0, false);
+  // The links met while walking them join the list as it is walked (an array's iterator takes what is pushed).
+  for (const { dir, depth, st } of linked) {
+    if (stopped) break;
+    if (firstWalk(st)) walk(dir, depth, true);
+  }
   const smaller = 'to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER)';
   const incomplete =
     stopped === 'files'

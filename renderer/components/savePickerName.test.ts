@@ -40,3 +40,16 @@ describe('the save picker: a typed name with folders', () => {
     expect(existingSaveTarget(req, 'out/../walk.mtn')).toBeUndefined();
   });
 });
+
+// Fuzz round 3 (docs/testing.md, save-picker target): a drive letter after a "./" or a "/" the picker drops ("./C:walk",
+// "/\C:/out/walk") was taken as a folder "C:" of the workspace, though typed without the "./" the same name is refused.
+// Mutation that fails: savePickerName testing the drive only on the name as typed.
+describe('the save picker: a drive letter behind dropped folders', () => {
+  it('is refused as a full path wherever the parts the picker drops put it first', () => {
+    for (const typed of ['./C:walk.mtn', './c:/out/run.mtn', './/C:\\walk', 'C:walk'])
+      expect(savePickerName(typed), typed).toEqual({
+        problem: 'Type a name in the workspace folder (a folder of it before the name), not a full path.',
+      });
+    expect(savePickerName('out/C:walk.mtn')).toEqual({ name: 'out/C:walk.mtn' });
+  });
+});

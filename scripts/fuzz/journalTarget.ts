@@ -1,24 +1,25 @@
 /**
- * Fuzz target `journal`: the commit journal and lock that recovery
- * (electron/build/commit.ts) finds beside a build's outputs, as a received
- * folder could hold them (docs/safety-journal.md).
+ * Fuzz targets `journal` and `save-journal`: the commit journal and lock that recovery (electron/build/commit.ts
+ * recoverOutputs) finds beside a set of outputs, as a received folder could hold them (docs/safety-journal.md). The
+ * `journal` scene is a build's: three outputs in the project's out/ folder. The `save-journal` scene is a Save's of a
+ * motion with its tuning file (added 2026-12-05): the pair lies in the user's folder among other motions, and an
+ * open of the motion finishes what a killed Save left (electron/handlers.ts finishInterruptedSave), also where the
+ * .mtn itself is not there (a first Save killed past its commit point).
  *
- * Each input is an envelope: one byte of scene flags (the journal, an output,
- * a temp as links or hard links to files outside the outputs), a lock file's
- * text, and the journal's text, in which `@W` stands for the project folder
- * and `@S` for a sentinel folder outside it, so mutated journals name real
- * files. Before each input the scratch tree is reset; then recovery runs on
- * the outputs of a build. Judged:
- * - rejected: recovery refused with a message naming the journal or the lock,
- *   and no file changed;
- * - accepted: recovery returned, and no file outside the outputs' folder
- *   changed (the project's inputs and the sentinel tree hash the same, and
- *   no name appeared in or left the working folder, where relative paths land);
- * - a defect: any other exception (crash), a refusal not naming its file
- *   (unnamed), or a file touched outside the outputs' folder (invalid).
+ * Each input is an envelope: one byte of scene flags (the journal, an output, a temp as links or hard links to files
+ * outside the outputs, the first output missing), a lock file's text, and the journal's text, in which `@W` stands
+ * for the project folder and `@S` for a sentinel folder outside it, so mutated journals name real files. Before each
+ * input the scratch tree is reset; then recovery runs on the outputs. Judged:
+ * - rejected: recovery refused with a message naming the journal or the lock, and no file changed;
+ * - accepted: recovery returned, no file outside the outputs and the files of their naming changed (the project's
+ *   other files and the sentinel tree hash the same, and no name appeared in or left the working folder, where
+ *   relative paths land), and neither journal nor lock is left for the next run (commitLeftovers);
+ * - a defect: any other exception (crash), a refusal not naming its file (unnamed), a file touched outside the
+ *   outputs or a journal left behind (invalid).
  */
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -31,28 +32,152 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { recoverOutputs } from '../../electron/build/commit';
+import { basename, dirname, join } from 'node:path';
+import { commitLeftovers, recoverOutputs } from '../../electron/build/commit';
 import { OutputWriteError } from '../../electron/build/outputWriteError';
 import { choose, mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 
-const OUTPUT_NAMES = ['stage.mar', 'stage.sar', 'stage.report.json'];
-const own = (name: string, kind: 'new' | 'old', tag = 'a') => `@W/out/${name}.actguy-${kind}.fuzzhost.1.${tag}.tmp`;
+/** A set of outputs in a project folder, and what recovery may change there. */
+interface JournalScene {
+  name: string;
+  /** The outputs, relative to the project folder `@W`; the first one's journal and lock lie beside it. */
+  outputs: readonly string[];
+  /** The project's files beside the outputs that no recovery may change (relative to `@W`), with their text. */
+  inputs: readonly (readonly [string, string])[];
+  /** Whether a name right in the project folder is one recovery may change (the outputs' folder, or the outputs and files of their naming). */
+  mayChange: (name: string) => boolean;
+  /** The journals of the seeds besides our own of the outputs (the reproducers of earlier refusals). */
+  moreJournals: readonly string[];
+  /** Strings a mutated journal may use besides the outputs, their temps and the sentinel files. */
+  strings: readonly string[];
+  /** Scene flag values the mutations draw from (`FLAG`'s bits below this). */
+  flagValues: number;
+  /** As an open of the motion does: recovery runs only where a journal or a lock lies beside the first output. */
+  onlyWithLeftovers: boolean;
+}
 
 /** Scene flags (the envelope's first byte). */
 const FLAG = {
   /** The journal is a link to a file outside the outputs' folder. */
   journalLink: 1,
-  /** out/stage.sar is a link to a sentinel file. */
+  /** The second output is a link to a sentinel file. */
   outputLink: 2,
-  /** The first temp of stage.mar is a link to a sentinel file. */
+  /** The first temp of the first output is a link to a sentinel file. */
   tempLink: 4,
-  /** out/stage.report.json is a hard link to a sentinel file. */
+  /** The last output is a hard link to a sentinel file. */
   outputHardLink: 8,
-  /** A second temp of stage.mar (tag b) is a hard link to the project's walk.mtn. */
+  /** A second temp of the first output (tag b) is a hard link to the project's first input. */
   tempHardLink: 16,
+  /** The first output is not there (a first build or Save of it killed). */
+  firstMissing: 32,
 } as const;
+
+const own = (output: string, kind: 'new' | 'old', tag = 'a') => `@W/${output}.actguy-${kind}.fuzzhost.1.${tag}.tmp`;
+
+const BUILD_SCENE: JournalScene = {
+  name: 'journal',
+  outputs: ['out/stage.mar', 'out/stage.sar', 'out/stage.report.json'],
+  inputs: [
+    ['walk.mtn', 'the project input walk.mtn\n'],
+    ['walk.sev', 'the project input walk.sev\n'],
+  ],
+  mayChange: (name) => name === 'out',
+  moreJournals: [
+    // The reproducers of the journal refusal (the format before outputs were named, and entries aimed outside).
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 1,
+      state: 'forward',
+      entries: [
+        { path: '@S/keep.txt', temp: '@S/payload.txt', backup: '@S/gone.txt' },
+        { path: '@W/walk.mtn', temp: '@S/payload.txt', backup: null },
+      ],
+    }),
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 2,
+      state: 'back',
+      outputs: ['@S/keep.txt', '@W/walk.mtn', '@W/walk.sev'],
+      entries: [
+        { path: '@S/keep.txt', temp: '@S/none', backup: null },
+        { path: '@W/walk.mtn', temp: '@W/x', backup: null },
+        { path: '@W/walk.sev', temp: '@W/y', backup: null },
+      ],
+    }),
+    bareNamesJournal(['stage.mar', 'stage.sar', 'stage.report.json']),
+  ],
+  strings: [
+    '@W/out/stage.mar.actguy-new.fuzzhost.1.a.tmp/../../walk.mtn',
+    '@W/out/../walk.mtn',
+    '@W/out/stage.mar.actguy-lock',
+    '@W/out/stage.mar.actguy-commit',
+    '@W/walk.mtn',
+    '@W/walk.sev',
+    '@W/out',
+    'stage.mar',
+    'walk.mtn',
+    '../walk.mtn',
+  ],
+  flagValues: 32,
+  onlyWithLeftovers: false,
+};
+
+const SAVE_SCENE: JournalScene = {
+  name: 'save-journal',
+  outputs: ['walk.mtn', 'walk.mtn.actguy-tuning.json'],
+  inputs: [
+    ['run.mtn', 'another motion run.mtn\n'],
+    ['run.mtn.actguy-tuning.json', '{"tuning of":"run.mtn"}\n'],
+    ['walk.sev', 'the events of walk\n'],
+    ['walk.mtn.bak', 'the user keeps this copy\n'],
+    ['sub/walk.mtn', 'a motion of the same name in a folder below\n'],
+  ],
+  // The pair, its journal, lock, temps and backups: every name the Save writes begins so.
+  mayChange: (name) => name === 'walk.mtn' || name.startsWith('walk.mtn.actguy-'),
+  moreJournals: [
+    // Journals aimed at the folder's other files: as outputs, and as the pair's temps and backups; one of bare names
+    // (relative to the working folder).
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 2,
+      state: 'back',
+      outputs: ['@W/run.mtn', '@W/run.mtn.actguy-tuning.json'],
+      entries: [
+        { path: '@W/run.mtn', temp: '@W/walk.mtn', backup: null },
+        { path: '@W/run.mtn.actguy-tuning.json', temp: '@S/payload.txt', backup: null },
+      ],
+    }),
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 2,
+      state: 'forward',
+      outputs: ['@W/walk.mtn', '@W/walk.mtn.actguy-tuning.json'],
+      entries: [
+        { path: '@W/walk.mtn', temp: '@W/run.mtn', backup: null },
+        { path: '@W/walk.mtn.actguy-tuning.json', temp: '@W/run.mtn.actguy-tuning.json', backup: null },
+      ],
+    }),
+    bareNamesJournal(['walk.mtn', 'walk.mtn.actguy-tuning.json']),
+  ],
+  strings: [
+    '@W/run.mtn',
+    '@W/run.mtn.actguy-tuning.json',
+    '@W/walk.sev',
+    '@W/walk.mtn.bak',
+    '@W/sub/walk.mtn',
+    '@W/sub/../walk.mtn',
+    '@W/walk.mtn.actguy-lock',
+    '@W/walk.mtn.actguy-commit',
+    '@W/walk.mtn.actguy-tuning.json.actguy-commit',
+    '@W/walk.mtn.actguy-new.fuzzhost.1.a.tmp/../run.mtn',
+    'walk.mtn',
+    'walk.mtn.actguy-tuning.json',
+    '../walk.mtn',
+  ],
+  flagValues: 64,
+  onlyWithLeftovers: true,
+};
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
@@ -75,8 +200,20 @@ function openEnvelope(b: Uint8Array): { flags: number; lock: Uint8Array; journal
   return { flags, lock: b.subarray(3, 3 + len), journal: b.subarray(3 + len) };
 }
 
-function journalSeeds(): string[] {
-  const outputs = OUTPUT_NAMES.map((n) => `@W/out/${n}`);
+/** A journal naming the outputs by bare names (which resolve in the working folder), each its own temp a project input. */
+function bareNamesJournal(names: readonly string[]): string {
+  return JSON.stringify({
+    tool: 'actguy commit',
+    version: 2,
+    state: 'forward',
+    outputs: names,
+    entries: names.map((n) => ({ path: n, temp: 'walk.mtn', backup: null })),
+  });
+}
+
+/** Journals as ActGuy writes them for the scene's outputs, in both states, with and without backups. */
+function journalSeeds(scene: JournalScene): string[] {
+  const outputs = scene.outputs.map((o) => `@W/${o}`);
   const ours = (state: string, backups: boolean) =>
     JSON.stringify(
       {
@@ -84,10 +221,10 @@ function journalSeeds(): string[] {
         version: 2,
         state,
         outputs,
-        entries: OUTPUT_NAMES.map((n) => ({
-          path: `@W/out/${n}`,
-          temp: own(n, 'new'),
-          backup: backups ? own(n, 'old') : null,
+        entries: scene.outputs.map((o) => ({
+          path: `@W/${o}`,
+          temp: own(o, 'new'),
+          backup: backups ? own(o, 'old') : null,
         })),
       },
       null,
@@ -98,34 +235,7 @@ function journalSeeds(): string[] {
     ours('back', true),
     ours('forward', false),
     ours('back', false),
-    // The reproducers of the journal refusal (the format before outputs were named, and entries aimed outside).
-    JSON.stringify({
-      tool: 'actguy commit',
-      version: 1,
-      state: 'forward',
-      entries: [
-        { path: '@S/keep.txt', temp: '@S/payload.txt', backup: '@S/gone.txt' },
-        { path: '@W/walk.mtn', temp: '@S/payload.txt', backup: null },
-      ],
-    }),
-    JSON.stringify({
-      tool: 'actguy commit',
-      version: 2,
-      state: 'back',
-      outputs: ['@S/keep.txt', '@W/walk.mtn', '@W/walk.sev'],
-      entries: [
-        { path: '@S/keep.txt', temp: '@S/none', backup: null },
-        { path: '@W/walk.mtn', temp: '@W/x', backup: null },
-        { path: '@W/walk.sev', temp: '@W/y', backup: null },
-      ],
-    }),
-    JSON.stringify({
-      tool: 'actguy commit',
-      version: 2,
-      state: 'forward',
-      outputs: OUTPUT_NAMES,
-      entries: OUTPUT_NAMES.map((n) => ({ path: n, temp: 'walk.mtn', backup: null })),
-    }),
+    ...scene.moreJournals,
   ];
 }
 
@@ -139,77 +249,75 @@ const LOCKS = [
   'fuzzhost 4242 1700000000000\n',
 ];
 
-/** Strings a mutated journal may use: real files in and outside the outputs' folder, names of our naming, states. */
-const JOURNAL_STRINGS = [
-  '@W/out/stage.mar',
-  '@W/out/stage.sar',
-  '@W/out/stage.report.json',
-  '@W/walk.mtn',
-  '@W/walk.sev',
-  '@W/out',
-  '@W',
-  '@S',
-  '@S/keep.txt',
-  '@S/payload.txt',
-  '@S/gone.txt',
-  own('stage.mar', 'new'),
-  own('stage.mar', 'new', 'b'),
-  own('stage.mar', 'old'),
-  own('stage.sar', 'new'),
-  own('stage.sar', 'old'),
-  own('stage.report.json', 'new'),
-  '@W/out/stage.mar.actguy-new.fuzzhost.1.a.tmp/../../walk.mtn',
-  '@W/out/../walk.mtn',
-  '@W/out/stage.mar.actguy-lock',
-  '@W/out/stage.mar.actguy-commit',
-  'stage.mar',
-  'walk.mtn',
-  '../walk.mtn',
-  '/dev/zero',
-  '/proc/self/fd/0',
-  '',
-  'forward',
-  'back',
-  'actguy commit',
-  'version',
-  'outputs',
-  'entries',
-];
+/** Strings a mutated journal may use: the outputs, their temps, the sentinel's files, the scene's own, states. */
+function journalStrings(scene: JournalScene): string[] {
+  const first = scene.outputs[0];
+  return [
+    ...scene.outputs.map((o) => `@W/${o}`),
+    '@W',
+    '@S',
+    '@S/keep.txt',
+    '@S/payload.txt',
+    '@S/gone.txt',
+    own(first, 'new'),
+    own(first, 'new', 'b'),
+    own(first, 'old'),
+    ...scene.outputs.slice(1).flatMap((o, k) => (k === 0 ? [own(o, 'new'), own(o, 'old')] : [own(o, 'new')])),
+    ...scene.strings,
+    '/dev/zero',
+    '/proc/self/fd/0',
+    '',
+    'forward',
+    'back',
+    'actguy commit',
+    'version',
+    'outputs',
+    'entries',
+  ];
+}
 
-function mutateEnvelope(rnd: Rng, seed: Uint8Array): Uint8Array {
-  const { flags, lock, journal } = openEnvelope(seed);
-  const r = rnd();
-  if (r < 0.08) return mutateBinary(rnd, seed);
-  if (r < 0.18) return envelope(pick(rnd, 32), text(lock), text(journal));
-  if (r < 0.3)
-    return envelope(flags, rnd() < 0.5 ? choose(rnd, LOCKS) : mutateText(rnd, text(lock), LOCKS, 4096), text(journal));
-  if (r < 0.42) return envelope(flags, text(lock), mutateText(rnd, text(journal), JOURNAL_STRINGS));
-  let j = text(journal);
-  const n = 1 + pick(rnd, 3);
-  for (let k = 0; k < n; k++) {
-    try {
-      j = mutateJson(rnd, JSON.parse(j), JOURNAL_STRINGS);
-    } catch {
-      j = mutateText(rnd, j, JOURNAL_STRINGS);
+function envelopeMutator(scene: JournalScene): (rnd: Rng, seed: Uint8Array) => Uint8Array {
+  const strings = journalStrings(scene);
+  return (rnd, seed) => {
+    const { flags, lock, journal } = openEnvelope(seed);
+    const r = rnd();
+    if (r < 0.08) return mutateBinary(rnd, seed);
+    if (r < 0.18) return envelope(pick(rnd, scene.flagValues), text(lock), text(journal));
+    if (r < 0.3)
+      return envelope(
+        flags,
+        rnd() < 0.5 ? choose(rnd, LOCKS) : mutateText(rnd, text(lock), LOCKS, 4096),
+        text(journal),
+      );
+    if (r < 0.42) return envelope(flags, text(lock), mutateText(rnd, text(journal), strings));
+    let j = text(journal);
+    const n = 1 + pick(rnd, 3);
+    for (let k = 0; k < n; k++) {
+      try {
+        j = mutateJson(rnd, JSON.parse(j), strings);
+      } catch {
+        j = mutateText(rnd, j, strings);
+      }
     }
-  }
-  return envelope(flags, text(lock), j);
+    return envelope(flags, text(lock), j);
+  };
 }
 
 // ---- the scratch tree ----
 
 interface Scratch {
   root: string;
-  /** The project folder: walk.mtn, walk.sev and out/ (the outputs' folder, the only place recovery may change). */
+  /** The project folder: its inputs and the outputs (with their folder, for a build). */
   work: string;
   /** Files outside the project a journal may aim at; never to change. */
   sentinel: string;
   /** Where a journal given as a link points. */
   links: string;
+  /** The outputs, absolute. */
   outputs: string[];
 }
 
-let scratch: Scratch | undefined;
+const scratches = new Map<string, Scratch>();
 
 /**
  * Removes scratch trees that no running target uses: those of processes that
@@ -236,30 +344,34 @@ function sweepOldScratch(): void {
   }
 }
 
-function scratchTree(): Scratch {
-  if (scratch) return scratch;
-  sweepOldScratch();
+function scratchTree(scene: JournalScene): Scratch {
+  const had = scratches.get(scene.name);
+  if (had) return had;
+  if (!scratches.size) sweepOldScratch();
   const root = mkdtempSync(join(tmpdir(), `actguy-fuzz-journal-${process.pid}-`));
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   const work = join(root, 'work');
-  scratch = {
+  const s = {
     root,
     work,
     sentinel: join(root, 'sentinel'),
     links: join(root, 'links'),
-    outputs: OUTPUT_NAMES.map((n) => join(work, 'out', n)),
+    outputs: scene.outputs.map((o) => join(work, o)),
   };
-  return scratch;
+  scratches.set(scene.name, s);
+  return s;
 }
 
 /** The project's inputs and the sentinel tree as they must stay; written afresh after an input changed them, so one defect cannot spoil the next inputs. */
-function restoreGuarded(s: Scratch): void {
+function restoreGuarded(scene: JournalScene, s: Scratch): void {
   rmSync(s.work, { recursive: true, force: true });
   rmSync(s.sentinel, { recursive: true, force: true });
   mkdirSync(join(s.sentinel, 'sub'), { recursive: true });
   mkdirSync(s.work);
-  writeFileSync(join(s.work, 'walk.mtn'), 'the project input walk.mtn\n');
-  writeFileSync(join(s.work, 'walk.sev'), 'the project input walk.sev\n');
+  for (const [name, body] of scene.inputs) {
+    mkdirSync(dirname(join(s.work, name)), { recursive: true });
+    writeFileSync(join(s.work, name), body);
+  }
   for (const [name, body] of [
     ['keep.txt', 'the user keeps this\n'],
     ['payload.txt', 'attacker bytes\n'],
@@ -269,33 +381,36 @@ function restoreGuarded(s: Scratch): void {
     writeFileSync(join(s.sentinel, name), body);
 }
 
-/** Puts out/ back to a known state: old outputs, new temps and backups of our naming, and what the flags ask for. */
-function resetScene(s: Scratch, flags: number, lock: Uint8Array, journal: string): void {
-  const out = join(s.work, 'out');
-  rmSync(out, { recursive: true, force: true });
+/** Puts the outputs back to a known state: old outputs, new temps and backups of our naming, and what the flags ask for. */
+function resetScene(scene: JournalScene, s: Scratch, flags: number, lock: Uint8Array, journal: string): void {
+  for (const name of readdirSync(s.work))
+    if (scene.mayChange(name)) rmSync(join(s.work, name), { recursive: true, force: true });
   rmSync(s.links, { recursive: true, force: true });
-  mkdirSync(out);
   mkdirSync(s.links);
   const at = (p: string) => p.replace(/^@W/, s.work);
-  for (const n of OUTPUT_NAMES) {
-    writeFileSync(join(out, n), `old ${n}\n`);
-    writeFileSync(at(own(n, 'new')), `new ${n}\n`);
-    writeFileSync(at(own(n, 'old')), `old ${n}\n`);
-  }
+  const [first, second] = s.outputs;
+  const last = s.outputs[s.outputs.length - 1];
+  scene.outputs.forEach((o, k) => {
+    mkdirSync(dirname(s.outputs[k]), { recursive: true });
+    writeFileSync(s.outputs[k], `old ${basename(o)}\n`);
+    writeFileSync(at(own(o, 'new')), `new ${basename(o)}\n`);
+    writeFileSync(at(own(o, 'old')), `old ${basename(o)}\n`);
+  });
   if (flags & FLAG.outputLink) {
-    rmSync(join(out, 'stage.sar'));
-    symlinkSync(join(s.sentinel, 'keep.txt'), join(out, 'stage.sar'));
+    rmSync(second);
+    symlinkSync(join(s.sentinel, 'keep.txt'), second);
   }
   if (flags & FLAG.tempLink) {
-    rmSync(at(own('stage.mar', 'new')));
-    symlinkSync(join(s.sentinel, 'payload.txt'), at(own('stage.mar', 'new')));
+    rmSync(at(own(scene.outputs[0], 'new')));
+    symlinkSync(join(s.sentinel, 'payload.txt'), at(own(scene.outputs[0], 'new')));
   }
   if (flags & FLAG.outputHardLink) {
-    rmSync(join(out, 'stage.report.json'));
-    linkSync(join(s.sentinel, 'gone.txt'), join(out, 'stage.report.json'));
+    rmSync(last);
+    linkSync(join(s.sentinel, 'gone.txt'), last);
   }
-  if (flags & FLAG.tempHardLink) linkSync(join(s.work, 'walk.mtn'), at(own('stage.mar', 'new', 'b')));
-  const jpath = `${s.outputs[0]}.actguy-commit`;
+  if (flags & FLAG.tempHardLink) linkSync(join(s.work, scene.inputs[0][0]), at(own(scene.outputs[0], 'new', 'b')));
+  if (flags & FLAG.firstMissing) rmSync(first);
+  const jpath = `${first}.actguy-commit`;
   const body = journal.split('@W').join(s.work).split('@S').join(s.sentinel);
   if (flags & FLAG.journalLink) {
     writeFileSync(join(s.links, 'journal.json'), body);
@@ -303,16 +418,20 @@ function resetScene(s: Scratch, flags: number, lock: Uint8Array, journal: string
   } else {
     writeFileSync(jpath, body);
   }
-  if (lock.byteLength) writeFileSync(`${s.outputs[0]}.actguy-lock`, lock);
+  if (lock.byteLength) writeFileSync(`${first}.actguy-lock`, lock);
 }
 
-/** Every file under `dir` with a hash of its bytes (a link: its target), folders left out. */
-function hashTree(dir: string, out: Map<string, string> = new Map(), skip?: string): Map<string, string> {
+/** Every file under `dir` that `taken` takes, with a hash of its bytes (a link: its target), folders left out. */
+function hashTree(
+  dir: string,
+  out: Map<string, string> = new Map(),
+  taken: (path: string) => boolean = () => true,
+): Map<string, string> {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (p === skip) continue;
+    if (!taken(p)) continue;
     const st = lstatSync(p);
-    if (st.isDirectory()) hashTree(p, out, skip);
+    if (st.isDirectory()) hashTree(p, out, taken);
     else if (st.isSymbolicLink()) out.set(p, `link ${readlinkSync(p)}`);
     else if (!st.isFile()) out.set(p, 'special');
     else out.set(p, createHash('sha1').update(readFileSync(p)).digest('hex'));
@@ -320,14 +439,19 @@ function hashTree(dir: string, out: Map<string, string> = new Map(), skip?: stri
   return out;
 }
 
-/** Files outside the outputs' folder: the project folder but out/ (its inputs) and the sentinel tree. */
-function guarded(s: Scratch): Map<string, string> {
-  return hashTree(s.work, hashTree(s.sentinel), join(s.work, 'out'));
+/** Whether a path under the project folder is one recovery may change (by its name right in the project folder). */
+const changeable = (scene: JournalScene, s: Scratch) => (p: string) =>
+  dirname(p) !== s.work || scene.mayChange(basename(p));
+
+/** Files recovery must never change: the project's but the outputs and their files, and the sentinel tree. */
+function guarded(scene: JournalScene, s: Scratch): Map<string, string> {
+  const may = changeable(scene, s);
+  return hashTree(s.work, hashTree(s.sentinel), (p) => dirname(p) !== s.work || !may(p));
 }
 
-/** out/ and the links folder: what recovery may change, and a refusal must not. */
-function scene(s: Scratch): Map<string, string> {
-  return hashTree(s.links, hashTree(join(s.work, 'out')));
+/** The outputs, their files and the links folder: what recovery may change, and a refusal must not. */
+function scene(sc: JournalScene, s: Scratch): Map<string, string> {
+  return hashTree(s.work, hashTree(s.links), changeable(sc, s));
 }
 
 function differences(before: Map<string, string>, after: Map<string, string>, skip?: string): string[] {
@@ -337,43 +461,53 @@ function differences(before: Map<string, string>, after: Map<string, string>, sk
     .map((n) => `${n} ${after.has(n) ? (before.has(n) ? 'changed' : 'added') : 'removed'}`);
 }
 
-let pristine: Map<string, string> | undefined;
-/** The project's inputs and the sentinel tree need writing afresh (at the start, and after an input changed them). */
-let guardedDirty = true;
+/** Per scene: the guarded files as they must stay, and whether they need writing afresh (at the start, and after an input changed them). */
+const pristine = new Map<string, Map<string, string>>();
+const guardedDirty = new Map<string, boolean>();
 /** The working folder's entries (a relative path in a journal resolves there): none may appear or go. */
 let cwdEntries: string | undefined;
 const listCwd = () => readdirSync(process.cwd()).sort().join('\n');
 
-function runJournalInput(input: Uint8Array): Outcome {
-  const s = scratchTree();
+function runJournalInput(sc: JournalScene, input: Uint8Array): Outcome {
+  const s = scratchTree(sc);
   const { flags, lock, journal } = openEnvelope(input);
-  if (guardedDirty) restoreGuarded(s);
+  if (guardedDirty.get(sc.name) ?? true) restoreGuarded(sc, s);
   // Dirty until this input is judged clean: an input that throws past the checks gets the next one a fresh tree.
-  guardedDirty = true;
-  resetScene(s, flags, lock, text(journal));
-  pristine ??= guarded(s);
+  guardedDirty.set(sc.name, true);
+  resetScene(sc, s, flags, lock, text(journal));
+  if (!pristine.has(sc.name)) pristine.set(sc.name, guarded(sc, s));
   cwdEntries ??= listCwd();
-  const before = scene(s);
-  const jpath = `${s.outputs[0]}.actguy-commit`;
-  const lockPath = `${s.outputs[0]}.actguy-lock`;
+  const before = scene(sc, s);
+  const first = s.outputs[0];
+  const jpath = `${first}.actguy-commit`;
+  const lockPath = `${first}.actguy-lock`;
   let outcome: Outcome;
   try {
-    // Without fsync: durability is not what is fuzzed here, and a disk flush per input would make 50,000 take an hour.
-    recoverOutputs(s.outputs, { fs: { writeFileSync: (p, d, o) => writeFileSync(p, d, { flag: o?.flag ?? 'w' }) } });
-    outcome = 'accepted';
+    // An open of the motion looks first (handlers.ts finishInterruptedSave): the .mtn or its journal there, and a
+    // journal or a lock beside it.
+    if (sc.onlyWithLeftovers && !((existsSync(first) || existsSync(jpath)) && commitLeftovers(first)))
+      outcome = 'accepted';
+    else {
+      // Without fsync: durability is not what is fuzzed here, and a disk flush per input would make 50,000 take an hour.
+      recoverOutputs(s.outputs, { fs: { writeFileSync: (p, d, o) => writeFileSync(p, d, { flag: o?.flag ?? 'w' }) } });
+      outcome = 'accepted';
+      if (commitLeftovers(first))
+        throw new FuzzDefect('invalid', `recovered, but left ${existsSync(jpath) ? jpath : lockPath} for the next run`);
+    }
   } catch (e) {
+    if (e instanceof FuzzDefect) throw e;
     if (!(e instanceof OutputWriteError)) throw new FuzzDefect('crash', describeThrown(e));
     if (!e.message.includes(jpath) && !e.message.includes(lockPath))
       throw new FuzzDefect('unnamed', `refusal names neither the journal nor the lock: ${e.message.slice(0, 200)}`);
     // Refused: nothing changed (a stale lock taken over before the journal was refused is the one file that may go).
-    const changed = differences(before, scene(s), lockPath);
+    const changed = differences(before, scene(sc, s), lockPath);
     if (changed.length) throw new FuzzDefect('invalid', `refused, but changed ${changed.slice(0, 3).join(', ')}`);
     outcome = 'rejected';
   }
-  const touched = differences(pristine, guarded(s));
-  guardedDirty = touched.length > 0;
+  const touched = differences(pristine.get(sc.name)!, guarded(sc, s));
+  guardedDirty.set(sc.name, touched.length > 0);
   if (touched.length)
-    throw new FuzzDefect('invalid', `touched a file outside the outputs' folder: ${touched.slice(0, 3).join(', ')}`);
+    throw new FuzzDefect('invalid', `touched a file outside the outputs: ${touched.slice(0, 3).join(', ')}`);
   const cwdNow = listCwd();
   if (cwdNow !== cwdEntries) {
     const was = new Set(cwdEntries.split('\n').filter(Boolean));
@@ -388,14 +522,19 @@ function runJournalInput(input: Uint8Array): Outcome {
   return outcome;
 }
 
-export const journalTarget: FuzzTarget = {
-  name: 'journal',
-  ext: 'journalfuzz',
-  seeds: () =>
-    journalSeeds().flatMap((j, k) => [
-      envelope(0, '', j),
-      envelope([1, 2, 4, 8, 16, 0, 6][k % 7], LOCKS[k % LOCKS.length], j),
-    ]),
-  mutate: mutateEnvelope,
-  run: runJournalInput,
-};
+function journalSceneTarget(sc: JournalScene): FuzzTarget {
+  return {
+    name: sc.name,
+    ext: 'journalfuzz',
+    seeds: () =>
+      journalSeeds(sc).flatMap((j, k) => [
+        envelope(0, '', j),
+        envelope([1, 2, 4, 8, 16, 0, 6, 32, 40][k % (sc.flagValues > 32 ? 9 : 7)], LOCKS[k % LOCKS.length], j),
+      ]),
+    mutate: envelopeMutator(sc),
+    run: (input) => runJournalInput(sc, input),
+  };
+}
+
+export const journalTarget = journalSceneTarget(BUILD_SCENE);
+export const saveJournalTarget = journalSceneTarget(SAVE_SCENE);

@@ -53,7 +53,10 @@ import { sevWarnings } from '../../shared/sev/validate';
 import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
-import { journalTarget } from './journalTarget';
+import { journalTarget, saveJournalTarget } from './journalTarget';
+import { runProjectExport } from './projectExportTarget';
+import { savePickerTarget } from './savePickerTarget';
+import { workspaceTarget } from './workspaceTarget';
 import {
   checkMotionSaves,
   describeThrown,
@@ -356,6 +359,30 @@ function checkCollectedErrors(errors: readonly unknown[], file: string): void {
   }
 }
 
+const projectSeeds = () => [
+  asset('sample.actguy.json'),
+  utf8('{"version":1,"motions":[{"name":"a","mtn":"a.mtn"}],"outputs":{"mar":"o/s.mar","sar":"o/s.sar"}}'),
+];
+
+/** Project texts: token edits, or tree edits with the names and paths a project holds. */
+function mutateProject(rnd: Rng, seed: Uint8Array): Uint8Array {
+  if (rnd() < 0.3) return textual(['{', '}', '[', ']', 'version', 'motions', 'outputs', '"mtn"', '"a.mtn"'])(rnd, seed);
+  return utf8(
+    mutateJson(rnd, JSON.parse(text(seed)), [
+      'walk',
+      'a.mtn',
+      '../x',
+      '/abs/x.mar',
+      '',
+      'C:\\x',
+      'x.mar',
+      'name',
+      'aaap',
+      'aac0',
+    ]),
+  );
+}
+
 export const TARGETS: FuzzTarget[] = [
   {
     name: 'mtn',
@@ -542,28 +569,8 @@ export const TARGETS: FuzzTarget[] = [
   {
     name: 'project',
     ext: 'json',
-    seeds: () => [
-      asset('sample.actguy.json'),
-      utf8('{"version":1,"motions":[{"name":"a","mtn":"a.mtn"}],"outputs":{"mar":"o/s.mar","sar":"o/s.sar"}}'),
-    ],
-    mutate: (rnd, seed) => {
-      if (rnd() < 0.3)
-        return textual(['{', '}', '[', ']', 'version', 'motions', 'outputs', '"mtn"', '"a.mtn"'])(rnd, seed);
-      return utf8(
-        mutateJson(rnd, JSON.parse(text(seed)), [
-          'walk',
-          'a.mtn',
-          '../x',
-          '/abs/x.mar',
-          '',
-          'C:\\x',
-          'x.mar',
-          'name',
-          'aaap',
-          'aac0',
-        ]),
-      );
-    },
+    seeds: projectSeeds,
+    mutate: mutateProject,
     run: (b) =>
       judge(
         () => parseProject(decodeUtf8Text(b, 'PROJECT', '/w/p.actguy.json'), '/w/p.actguy.json'),
@@ -749,6 +756,18 @@ export const TARGETS: FuzzTarget[] = [
   backupTarget,
   preferencesTarget,
   layoutTarget,
+  // Round 3 (2026-12-05), last so the earlier targets' inputs stay those of their seeds (input i of a target depends on
+  // its place in this list).
+  saveJournalTarget,
+  {
+    name: 'project-export',
+    ext: 'json',
+    seeds: projectSeeds,
+    mutate: mutateProject,
+    run: runProjectExport,
+  },
+  savePickerTarget,
+  workspaceTarget,
 ];
 
 /**
