@@ -1042,6 +1042,34 @@ describe('a project names no path Windows reads as another file (round 6)', () =
   });
 });
 
+// Fuzz round 3's open item: on Linux a project's `C:\x.mtn` counted as a full path and was read as a file so named in
+// the folder the CLI ran in. Mutation that fails: the check removed (the project resolves, reading those names).
+describe('a project on a "/" system names no Windows full path', () => {
+  const withPaths = (mtn: string, sls: string, mar: string) =>
+    JSON.stringify({
+      version: 1,
+      motions: [{ name: 'walk', mtn }],
+      seTables: { sls },
+      outputs: { mar, sar: 'out/s.sar' },
+    });
+  it('refuses a drive (either slash) or a leading backslash at its key, and only where the project is on "/"', () => {
+    const r = parseProject(withPaths('C:\\motions\\walk.mtn', 'd:/tables/default.sls', '\\out\\s.mar'), '/p/p.json');
+    expect(r.resolved).toBeUndefined();
+    const at = (where: string) => r.errors.find((e) => e.place.where === where)?.message ?? '';
+    expect(at('motions[0].mtn')).toBe(
+      '/p/p.json [PROJECT] (motions[0].mtn): is a Windows full path, found "C:\\\\motions\\\\walk.mtn"; this project is on a system whose paths start with "/", where it names no file: name it relative to the project',
+    );
+    expect(at('seTables.sls')).toContain('is a Windows full path, found "d:/tables/default.sls"');
+    expect(at('outputs.mar')).toContain('is a Windows full path');
+    // Relative names with either separator, and full paths of the project's own system, still resolve.
+    const fine = parseProject(withPaths('motions\\walk.mtn', '/tables/default.sls', 'out/s.mar'), '/p/p.json');
+    expect(fine.errors).toEqual([]);
+    expect(fine.resolved?.motions[0].mtnPath).toBe('/p/motions/walk.mtn');
+    // A project on Windows keeps its drive paths.
+    expect(parseProject(withPaths('C:\\m\\walk.mtn', 'default.sls', 'out/s.mar'), 'C:\\p\\p.json').errors).toEqual([]);
+  });
+});
+
 describe('a project names no file by a name ActGuy keeps for its own files (round 13)', () => {
   // A build sweeps the temps of its naming beside its outputs whose writer is gone, and takes over or deletes a stale
   // lock: a received project whose .sev was `out/stage.mar.actguy-new.<host>.<pid>.<random>.tmp` built, then lost its

@@ -198,6 +198,15 @@ function collectProjectProblems(
       fail(where, `${windows}; projects are shared with Windows, so rename it`);
       return undefined;
     }
+    // A Windows full path in a project on a system whose paths start with "/" names no file there: Node reads
+    // `C:\x.mtn` (or `\x.mtn`) as a relative name, a file so named in the folder ActGuy runs in, not the project's.
+    if (projectFile.startsWith('/') && /^(?:[A-Za-z]:[\\/]|\\)/.test(v)) {
+      fail(
+        where,
+        `is a Windows full path, found ${quoteJson(v)}; this project is on a system whose paths start with "/", where it names no file: name it relative to the project`,
+      );
+      return undefined;
+    }
     // A build deletes files of its own naming beside its outputs (a stale temp, a stale lock): an input named so was
     // swept by the very build that read it (docs/security.md, round 13). An output's name must end in its kind's
     // extension, which no such name does (outputNameProblem says so).
