@@ -3,6 +3,7 @@
  * through the in-app picker, reading the editor's state, and dragging event
  * markers on the event row (which is aligned with the timeline's time axis).
  */
+import { dirname } from 'node:path';
 import { expect, type ElectronApplication, type Page } from '@playwright/test';
 import { stubNativeDialogs, type Workspace } from './fixtures';
 import { clickPickerFile, pickerGoTo, waitForDocument } from './ui';
@@ -24,7 +25,12 @@ export async function chooseFile(
   if (electronApp) {
     await stubNativeDialogs(
       electronApp,
-      mode === 'open' ? { openPath: workspace.path(relative) } : { savePath: workspace.path(relative) },
+      mode === 'open'
+        ? { openPath: workspace.path(relative) }
+        : // Export All's native folder dialog answers the folder the file goes into.
+          mode === 'folder'
+          ? { openPath: dirname(workspace.path(relative)) }
+          : { savePath: workspace.path(relative) },
     );
     await click();
     return;

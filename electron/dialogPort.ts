@@ -18,6 +18,11 @@ export interface DialogPort {
   chooseFilesToOpen?(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string[] | null>;
   /** Resolves the chosen absolute path, or null when cancelled. */
   chooseFileToSave(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string | null>;
+  /**
+   * A folder (Export All: every motion's files go into it); resolves its absolute path, or null when cancelled. Without
+   * it, a file in the folder is asked for with chooseFileToSave.
+   */
+  chooseFolder?(options: { title: string; buttonLabel: string; defaultPath?: string }): Promise<string | null>;
   /** Resolves true when the user confirms. */
   confirm(options: {
     title: string;

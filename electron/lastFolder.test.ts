@@ -206,6 +206,29 @@ describe('withLastFolder (saves)', () => {
   });
 });
 
+describe('withLastFolder (folders)', () => {
+  // Export All's folder dialog. Mutations that fail: the chosen folder remembered as a file's (its parent kept); the
+  // folder dialog not started in the last folder.
+  it('a chosen folder becomes the last folder itself; the folder dialog starts in the last folder', async () => {
+    const store = createLastFolderStore(null);
+    store.rememberFileChosen(join(folderA, 'walk.mtn'));
+    const shown: (string | undefined)[] = [];
+    const answers = [folderB, null];
+    const dialogs = withLastFolder(
+      {
+        ...scriptedDialogs(),
+        chooseFolder: async (o) => (shown.push(o.defaultPath), answers.shift() ?? null),
+      },
+      store,
+    );
+    expect(await dialogs.chooseFolder!({ title: 'f', buttonLabel: 'Export Here' })).toBe(folderB);
+    expect(store.folder()).toBe(folderB);
+    expect(await dialogs.chooseFolder!({ title: 'f', buttonLabel: 'Export Here' })).toBeNull();
+    expect(shown).toEqual([folderA, folderB]);
+    expect(store.folder()).toBe(folderB);
+  });
+});
+
 describe('the handlers’ dialogs', () => {
   /** Handlers with scripted dialogs and the last folder kept in userData (as main.ts passes it). */
   function handlersWith(scripted: ReturnType<typeof scriptedDialogs>, policy = createPathPolicy()) {

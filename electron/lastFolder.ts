@@ -29,6 +29,8 @@ export interface LastFolderStore {
   folder(): string | undefined;
   /** Remembers the folder of `chosenFile` (a path a dialog answered) and persists it. */
   rememberFileChosen(chosenFile: string): void;
+  /** Remembers `folder` itself (a folder dialog's answer) and persists it. */
+  rememberFolderChosen(folder: string): void;
 }
 
 /** Why `path` is not a folder the app would remember, or null when it is one (its existence is checked at use). */
@@ -88,6 +90,21 @@ export function createLastFolderStore(
       warn(`${file}: set aside, ${parsed.problem}; file dialogs start in the system's default folder`);
     else remembered = parsed;
   }
+  /** Remembers `folder` itself and persists it. */
+  const remember = (folder: string): void => {
+    if (lastFolderProblem(folder)) return;
+    const owner = process.getuid ? (folderOwner(folder) ?? undefined) : undefined;
+    if (folder === remembered?.folder && owner === remembered.owner) return;
+    remembered = owner === undefined ? { folder } : { folder, owner };
+    if (!file) return;
+    try {
+      // Atomic: a link in its place is replaced, never written through.
+      writeFileAtomic(file, `${JSON.stringify(remembered, null, 2)}\n`, { own: true });
+    } catch (e) {
+      // A convenience: losing it must never fail an open or a save.
+      warn(`the last folder was not saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   return {
     folder: () => {
       if (remembered === undefined) return undefined;
@@ -95,21 +112,8 @@ export function createLastFolderStore(
       if (owner === null || (remembered.owner !== undefined && owner !== remembered.owner)) return undefined;
       return remembered.folder;
     },
-    rememberFileChosen(chosenFile) {
-      const folder = dirname(chosenFile);
-      if (lastFolderProblem(folder)) return;
-      const owner = process.getuid ? (folderOwner(folder) ?? undefined) : undefined;
-      if (folder === remembered?.folder && owner === remembered.owner) return;
-      remembered = owner === undefined ? { folder } : { folder, owner };
-      if (!file) return;
-      try {
-        // Atomic: a link in its place is replaced, never written through.
-        writeFileAtomic(file, `${JSON.stringify(remembered, null, 2)}\n`, { own: true });
-      } catch (e) {
-        // A convenience: losing it must never fail an open or a save.
-        warn(`the last folder was not saved: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    },
+    rememberFileChosen: (chosenFile) => remember(dirname(chosenFile)),
+    rememberFolderChosen: remember,
   };
 }
 
@@ -136,6 +140,14 @@ export function withLastFolder(port: DialogPort, store: LastFolderStore): Dialog
     chooseFileToSave: async (o) => picked(await port.chooseFileToSave({ ...o, defaultPath: saveAt(o.defaultPath) })),
     confirm: (o) => port.confirm(o),
   };
+  const folder = port.chooseFolder?.bind(port);
+  // A folder chosen is remembered as the folder itself: the next dialog starts in it, not beside it.
+  if (folder)
+    wrapped.chooseFolder = async (o) => {
+      const answer = await folder({ ...o, defaultPath: openAt(o.defaultPath) });
+      if (answer) store.rememberFolderChosen(answer);
+      return answer;
+    };
   const many = port.chooseFilesToOpen?.bind(port);
   if (many) wrapped.chooseFilesToOpen = async (o) => picked(await many({ ...o, defaultPath: openAt(o.defaultPath) }));
   return wrapped;

@@ -81,6 +81,44 @@ describe('Export All in main', () => {
     expect(s.written[0].files[0].bytes).toBeGreaterThan(1000);
   });
 
+  // Tried cold, round 18: the desktop app named a file to choose a folder. Mutations that fail: the folder port left
+  // unused (the save dialog asked); the folder's answer not granted (the export refused outside the workspace); the
+  // offered entry's name not joined (the files' folder is the chosen one's parent).
+  it("the dialog asks for a folder where the port has one; its answer grants that folder's files", async () => {
+    const chosenFolder = join(root, 'chosen');
+    mkdirSync(chosenFolder);
+    const asked: unknown[] = [];
+    const dialogs = {
+      chooseFileToSave: async () => {
+        throw new Error('a file was asked for');
+      },
+      chooseFolder: async (o: unknown) => (asked.push(o), chosenFolder),
+    } as unknown as DialogPort;
+    const h = handlers({ dialogs });
+    const started = await h.startProjectExportDialog({
+      projectPath,
+      projectText: text('walk.mtn'),
+      format: 'gltf',
+      defaultName: 'walk.glb',
+    });
+    if ('status' in started) throw new Error('cancelled');
+    const s = await finished(h, started);
+    expect(asked).toEqual([
+      {
+        title: 'Export All as glTF: choose the folder to export into (every motion gets its .glb)',
+        buttonLabel: 'Export Here',
+        defaultPath: workspace,
+      },
+    ]);
+    expect([s.state, s.folder, s.errors]).toEqual(['done', chosenFolder, []]);
+    expect(readdirSync(chosenFolder).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
+    // Cancelled: nothing starts.
+    const none = handlers({ dialogs: { ...dialogs, chooseFolder: async () => null } as DialogPort });
+    expect(await none.startProjectExportDialog({ projectPath, projectText: text('walk.mtn'), format: 'msh' })).toEqual({
+      status: 'cancelled',
+    });
+  });
+
   // Mutations that fail: gltfSource taken from an MSH request; any value taken as the source.
   it('takes the source or the compressed motion for glTF only, the source when not said', async () => {
     const h = handlers();

@@ -65,18 +65,14 @@ type ProjectExportHandlers = ApiHandlersOf<
   'startProjectExport' | 'startProjectExportDialog' | 'getProjectExportStatus' | 'cancelProjectExport'
 >;
 
-const FORMATS: Record<ProjectExportFormat, { title: string; extension: string; filter: string }> = {
+const FORMATS: Record<ProjectExportFormat, { what: string; writes: string; extension: string; filter: string }> = {
   msh: {
-    title:
-      'Export All as MSH: name a file in the folder to export into (every motion gets its .res8, .res19, .nodes.json)',
+    what: 'MSH',
+    writes: 'every motion gets its .res8, .res19, .nodes.json',
     extension: 'res8',
     filter: 'MSH animation key pool (.res8)',
   },
-  gltf: {
-    title: 'Export All as glTF: name a file in the folder to export into (every motion gets its .glb)',
-    extension: 'glb',
-    filter: 'glTF binary (.glb)',
-  },
+  gltf: { what: 'glTF', writes: 'every motion gets its .glb', extension: 'glb', filter: 'glTF binary (.glb)' },
 };
 
 export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectExportHandlers {
@@ -265,11 +261,23 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const format = requireFormat(req.format, 'startProjectExportDialog');
       const projectPath = requirePath(req.projectPath, 'startProjectExportDialog: projectPath');
       const f = FORMATS[format];
-      const chosen = await dialogs.chooseFileToSave({
-        title: f.title,
-        filters: [{ name: f.filter, extensions: [f.extension] }],
-        defaultPath: join(dirname(projectPath), offeredFileName(req.defaultName, `motion.${f.extension}`)),
-      });
+      const offered = offeredFileName(req.defaultName, `motion.${f.extension}`);
+      // A folder dialog where the port has one (the desktop app's): the export writes a folder's worth of files, and
+      // naming one of them to choose their folder read as a riddle (tried cold, round 18). The folder's answer
+      // grants as the file named in it would: the offered entry's file there (allowDialogAnswer below).
+      const chosen = dialogs.chooseFolder
+        ? await dialogs
+            .chooseFolder({
+              title: `Export All as ${f.what}: choose the folder to export into (${f.writes})`,
+              buttonLabel: 'Export Here',
+              defaultPath: dirname(projectPath),
+            })
+            .then((folder) => folder && join(folder, offered))
+        : await dialogs.chooseFileToSave({
+            title: `Export All as ${f.what}: name a file in the folder to export into (${f.writes})`,
+            filters: [{ name: f.filter, extensions: [f.extension] }],
+            defaultPath: join(dirname(projectPath), offered),
+          });
       if (!chosen) return { status: 'cancelled' };
       const { projectText, gltfSource } = req;
       return start({ projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen }, chosen);
