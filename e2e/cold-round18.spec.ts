@@ -60,6 +60,15 @@ test('the open picker goes into folders and starts where that kind of file was l
   await waitForDocument(page);
   await open();
   await expect(where).toHaveText('Look in: workspace/takes/day2');
+  // Alt+↑ goes up a folder, as a system dialog's does, also from the filter field (mutation: the key listener left
+  // out); at the top it does nothing.
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(where).toHaveText('Look in: workspace/takes');
+  await picker.getByRole('textbox', { name: 'Filter files' }).press('Alt+ArrowUp');
+  await expect(where).toHaveText('Look in: workspace');
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(where).toHaveText('Look in: workspace');
+  await expect(picker).toBeVisible();
   await page.keyboard.press('Escape');
 
   // The folder made a link (to sounds/): no longer a folder of the workspace's own, so the picker starts at the root.

@@ -305,13 +305,25 @@ export function FilePicker() {
     const f = filter.trim().toLowerCase();
     return subfoldersOf([...folders, ...made], folder).filter((d) => shownIn(d, folder).toLowerCase().includes(f));
   }, [browsing, folders, made, folder, filter]);
-  if (!req) return null;
   const goTo = (to: string) => {
     setFolder(to);
     setReplacing(null);
     setNewFolder(null);
     setFolderError(null);
   };
+  // Alt+↑ (Windows, Linux) or ⌘↑ (macOS) goes up a folder, as system file dialogs do, from the list or a field.
+  useEffect(() => {
+    if (!req || !browsing || !folder) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'ArrowUp' || !(e.altKey || e.metaKey) || e.ctrlKey || e.shiftKey) return;
+      e.preventDefault();
+      goTo(folderOf(folder));
+      setFilter('');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [req, browsing, folder]);
+  if (!req) return null;
   const makeFolder = async () => {
     const typed = (newFolder ?? '').trim();
     if (!req.makeFolder) return;
@@ -457,7 +469,7 @@ export function FilePicker() {
             className="tool small"
             data-testid="picker-up"
             disabled={!folder}
-            title={folder ? `Up to ${folderOf(folder) || 'the workspace'}` : 'This is the workspace folder'}
+            title={folder ? `Up to ${folderOf(folder) || 'the workspace'} (Alt+↑)` : 'This is the workspace folder'}
             onClick={() => {
               goTo(folderOf(folder));
               setFilter('');
