@@ -50,6 +50,9 @@ interface ProjectExportContext {
   startWorker?: typeof startWorkerTalk;
 }
 
+/** How either turn of an export's thread says it failed (ProjectExportPlanned, ProjectExportJobMessage). */
+type TurnFailed = { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+
 /** An export's worker that gave no answer (or was refused), in the words the export's dialog shows. */
 function workerTrouble(end: Exclude<OneShotEnd<unknown>, { end: 'answer' | 'cancelled' }>): BuildProblem {
   if (end.end === 'refused') return { message: end.message };
@@ -135,6 +138,25 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       status.warnings = warnings;
       status.state = 'failed';
     };
+    /**
+     * A turn's answer, or undefined once the export ended with that turn: cancelled, the thread in trouble, or the
+     * thread's own failure (status says which).
+     */
+    const answerOf = <T extends { type: string }>(end: OneShotEnd<T | TurnFailed>): T | undefined => {
+      if (end.end === 'cancelled' || signal.aborted) {
+        status.current = null;
+        status.state = 'cancelled';
+        return undefined;
+      }
+      if (end.end !== 'answer') return void fail([workerTrouble(end)]);
+      const value = end.value;
+      if (value.type === 'failed') {
+        // T never holds 'failed' (each turn's answer type is its success or TurnFailed), so this is the failure.
+        const failure = value as TurnFailed;
+        return void fail(failure.errors, failure.warnings);
+      }
+      return value as T;
+    };
     let talk: WorkerTalk | undefined;
     try {
       const workerPath = ctx.workerPath ?? defaultBuildWorkerPath();
@@ -154,15 +176,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         } satisfies ProjectExportWorkerData,
         { signal },
       );
-      const planEnd = await talk.next<ProjectExportPlanned>();
-      if (planEnd.end === 'cancelled' || signal.aborted) {
-        status.current = null;
-        status.state = 'cancelled';
-        return;
-      }
-      if (planEnd.end !== 'answer') return fail([workerTrouble(planEnd)]);
-      const planned = planEnd.value;
-      if (planned.type === 'failed') return fail(planned.errors, planned.warnings);
+      const planned = answerOf(await talk.next<ProjectExportPlanned>());
+      if (!planned) return;
       const { outline, reads } = planned;
       const refused = [
         ...reads
@@ -202,14 +217,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       });
       // Its work is done: the thread and its pool end before the commit.
       talk.close();
-      if (end.end === 'cancelled' || signal.aborted) {
-        status.current = null;
-        status.state = 'cancelled';
-        return;
-      }
-      if (end.end !== 'answer') return fail([workerTrouble(end)]);
-      const answer = end.value;
-      if (answer.type === 'failed') return fail(answer.errors, answer.warnings);
+      const answer = answerOf(end);
+      if (!answer) return;
       // Only the files main allowed, each once, are committed, whatever the thread handed back.
       const allowed = new Set(outline.writes);
       const files = answer.files.filter((f) => allowed.delete(f.path));
