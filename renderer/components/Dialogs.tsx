@@ -1,5 +1,6 @@
 import { escapeControls } from '../../shared/errors';
 import { FILE_NAME_MAX_BYTES } from '../../shared/fileSystemLimits';
+import { joinPath } from '../../shared/project/paths';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
@@ -110,11 +111,6 @@ export function ConfirmDialog() {
       )}
     </Modal>
   );
-}
-
-function joinPath(root: string, name: string): string {
-  const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
-  return root.endsWith(sep) ? root + name : root + sep + name;
 }
 
 /**

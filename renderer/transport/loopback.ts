@@ -12,6 +12,7 @@ import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
 import { TUNING_SUFFIX } from '../../shared/tuning/sidecar';
 import { BUILD_REPORT_SUFFIX } from '../../shared/project/validate';
+import { joinPath } from '../../shared/project/paths';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from '../../shared/ipc/api';
 import type { WorkspaceListing } from '../../shared/ipc/documents';
 import { ActGuyApiError, type InvokeArg, type InvokeResult, type IpcReply } from '../../shared/ipc/transport';
@@ -285,8 +286,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       if (!folder) return { status: 'cancelled' };
       const { projectPath, projectText, format, gltfSource } = req;
       // Main exports into the folder of the path it is given (the file named is one of those written).
-      const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
-      const path = `${folder.replace(/[\\/]+$/, '')}${sep}${willWrite[0] ?? `motion.${extensions[0]}`}`;
+      const path = joinPath(folder, willWrite[0] ?? `motion.${extensions[0]}`);
       return invoke('startProjectExport', {
         projectPath,
         projectText,

@@ -46,6 +46,12 @@ export function normalizePath(p: string): string {
   return root + body || (root ? root : '.');
 }
 
+/** `name` inside the folder `root`, with `root`'s separator (a Windows folder keeps its backslashes). */
+export function joinPath(root: string, name: string): string {
+  const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
+  return root.endsWith(sep) ? root + name : root + sep + name;
+}
+
 /** Resolves `p` against the folder of `fromFile` unless it is absolute. */
 export function resolveFrom(fromFile: string, p: string): string {
   if (isAbsolutePath(p)) return normalizePath(p);

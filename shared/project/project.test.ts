@@ -5,7 +5,7 @@ import { writeMtn } from '../mtn/write';
 import { readMar } from '../mar/read';
 import { readSar } from '../sar/read';
 import { gvStrCode } from '../strcode';
-import { basenameOf, dirnameOf, normalizePath, resolveFrom, stemOf } from './paths';
+import { basenameOf, dirnameOf, joinPath, normalizePath, resolveFrom, stemOf } from './paths';
 import { planBuild, prepareBuild } from './plan';
 import schema from './project.schema.json';
 
@@ -897,6 +897,16 @@ describe('planBuild: MSH as an extra output', () => {
     expect(a.frameCount).toBe(31);
     expect(a.nodes.map((n) => n.name)).toEqual(['hips', 'leg', 'foot']);
     expect(file('proj/out/msh/walk2.res8')).toEqual(file('proj/out/msh/walk.res8'));
+  });
+});
+
+describe('joinPath (the pickers: a name in the folder chosen)', () => {
+  it("keeps the folder's separator and adds none after one", () => {
+    expect(joinPath('/ws/out', 'walk.glb')).toBe('/ws/out/walk.glb');
+    expect(joinPath('/', 'walk.glb')).toBe('/walk.glb');
+    expect(joinPath('C:\\ws\\out', 'walk.glb')).toBe('C:\\ws\\out\\walk.glb');
+    expect(joinPath('C:\\', 'walk.glb')).toBe('C:\\walk.glb');
+    expect(joinPath('C:/ws', 'walk.glb')).toBe('C:/ws/walk.glb');
   });
 });
 
