@@ -419,6 +419,22 @@ const CASES: Case[] = [
     run: (t) => parseProject(text(t), '/p/x.actguy.json'),
   },
   {
+    // Each motion's MSH files are outputs checked against the earlier ones (a search of them each was quadratic).
+    name: 'project: many motions with MSH outputs',
+    n: 250,
+    build: (n) =>
+      JSON.stringify({
+        version: 1,
+        motions: Array.from({ length: n }, (_, i) => ({ name: `m${i}`, mtn: `m${i}.mtn` })),
+        outputs: { mar: 'out.mar', sar: 'out.sar', msh: 'msh' },
+      }),
+    // Past the 4,096-motion bound the project is refused, not checked: thrown, so that size is not measured.
+    run: (t) => {
+      const r = parseProject(text(t), '/p/x.actguy.json');
+      if (!r.resolved) throw new Error(r.errors[0]?.message ?? 'not resolved');
+    },
+  },
+  {
     name: 'project: one motion name many times',
     n: 500,
     build: (n) =>
