@@ -203,7 +203,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       talk.send({
         // Each motion's file as it is now, right after the policy allowed it: the worker reads it only while it is that
         // file (a link put at its name in between is not followed elsewhere: docs/security.md, round 43).
-        reads: [...new Set(reads.map((m) => m.path))].map(judgeFile),
+        reads: [...new Set(reads.map((m) => m.path))].map((path) => judgeFile(path, policy)),
         writes: outline.writes,
       } satisfies ProjectExportAllowed);
       // Cancel terminates the thread wherever it is (it writes nothing).
