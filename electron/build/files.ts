@@ -84,6 +84,18 @@ function allowedAs(policy: Pick<PathPolicy, 'check'>, at: string): boolean {
 }
 
 /**
+ * readInputFile's refusal of a file that is not the one main judged at its path: the app's Build asks main to judge the
+ * path again once (buildRunner.ts), as a file saved over by renaming since is such a file.
+ */
+export class ReplacedAfterJudged extends Error {
+  constructor() {
+    super(
+      'it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read; start again to check what is there now',
+    );
+  }
+}
+
+/**
  * How a build reads its inputs (shared/project/plan.ts ReadFile): a .sev or SE table within the text limit, refused
  * by its size before it is read (64 MiB), anything else as readInputFile reads a binary input (up to 1 GiB). A sparse
  * 200 MB .sev was read whole before the decoder refused it when every input went the binary way (round 13).
@@ -109,16 +121,13 @@ export function readInputFile(path: string, limit?: { bytes: number; of: string 
     const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const st = fstatSync(fd, { bigint: true });
-      if (`${st.dev}:${st.ino}` !== judged)
-        throw new Error(
-          `it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read; start again to check what is there now`,
-        );
+      if (`${st.dev}:${st.ino}` !== judged) throw new ReplacedAfterJudged();
       return limit ? readBytesOf(fd, path, limit) : readInput(path, fd);
     } finally {
       closeSync(fd);
     }
   } catch (e) {
-    if (e instanceof FormatError) throw e;
+    if (e instanceof FormatError || e instanceof ReplacedAfterJudged) throw e;
     const missing = (e as NodeJS.ErrnoException)?.code === 'ENOENT';
     const hint = missing ? otherSpellingHint(path) : undefined;
     throw new Error(hint ? `${describeFsError(e)}; ${hint}` : describeFsError(e));
