@@ -61,6 +61,18 @@ async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus):
   return s;
 }
 
+/** Export All as glTF through the dialog (the offered name walk.glb), to its end. */
+async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<ProjectExportStatus> {
+  const started = await h.startProjectExportDialog({
+    projectPath,
+    projectText: text('walk.mtn'),
+    format: 'gltf',
+    defaultName: 'walk.glb',
+  });
+  if ('status' in started) throw new Error('cancelled');
+  return finished(h, started);
+}
+
 describe('Export All in main', () => {
   it('exports every entry into the folder of the named file and lists each file with its size', async () => {
     const h = handlers();
@@ -96,14 +108,7 @@ describe('Export All in main', () => {
       chooseFolder: async (o: unknown) => (asked.push(o), chosenFolder),
     } as unknown as DialogPort;
     const h = handlers({ dialogs });
-    const started = await h.startProjectExportDialog({
-      projectPath,
-      projectText: text('walk.mtn'),
-      format: 'gltf',
-      defaultName: 'walk.glb',
-    });
-    if ('status' in started) throw new Error('cancelled');
-    const s = await finished(h, started);
+    const s = await exportedByDialog(h);
     expect(asked).toEqual([
       {
         title: 'Export All as glTF: choose the folder to export into (every motion gets its .glb)',
@@ -134,14 +139,7 @@ describe('Export All in main', () => {
     policy.allowTree(workspace);
     const dialogs = { chooseFolder: async () => chosenFolder } as unknown as DialogPort;
     const h = handlers({ dialogs, policy });
-    const started = await h.startProjectExportDialog({
-      projectPath,
-      projectText: text('walk.mtn'),
-      format: 'gltf',
-      defaultName: 'walk.glb',
-    });
-    if ('status' in started) throw new Error('cancelled');
-    const s = await finished(h, started);
+    const s = await exportedByDialog(h);
     expect(s.state).toBe('failed');
     expect(s.errors.map((e) => e.message).join('\n')).toContain(`${join(chosenFolder, 'walk.glb')}`);
     expect(policy.isAllowed(secret)).toBe(false);
