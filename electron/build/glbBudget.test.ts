@@ -68,7 +68,7 @@ describe('Export All as glTF: the sum of its files, bounded before any is made',
   it('counts every entry, an alias at its target size', () => {
     const entry = { name: 'walk', frames: 30001, joints: 64 };
     const one = glbBytesAtMost(30001, 64);
-    const n = Math.floor(2 * 1024 ** 3 / one);
+    const n = Math.floor((2 * 1024 ** 3) / one);
     expect(glbExportProblem('/p/p.actguy.json', Array(n).fill(entry))).toBeUndefined();
     expect(glbExportProblem('/p/p.actguy.json', Array(n + 1).fill(entry))?.message).toBe(
       `/p/p.actguy.json [PROJECT] (export): its ${n + 1} glTF files would be up to ${(n + 1) * one} bytes (the largest, walk, 30001 frames of 64 joints), more than the 2147483648 bytes Export All makes at once; nothing was exported: export fewer motions (a project of part of them), or resample to a lower "fps"`,
