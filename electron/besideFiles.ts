@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, realpathSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { systemReason } from './fsErrors';
-import { anotherUsers, openNoFollow } from './fsutil';
+import { anotherUsers, openedAt, openNoFollow } from './fsutil';
 import { canonicalPath, quotePath, type PathPolicy } from './pathPolicy';
 
 /**
@@ -13,19 +13,6 @@ export const besideReadSeam = {
   /** Called just before the open: tests swap a folder above the file there (round 32). */
   opening: (_path: string): void => undefined,
 };
-
-/**
- * Where the open file `fd` really lies, as the kernel says (Linux's /proc/self/fd), or undefined where it cannot be
- * asked (another system, /proc not mounted).
- */
-function openedAt(fd: number): string | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    return realpathSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The path a file granted beside a motion was granted as: its folder resolved (the motion's, which the user chose),

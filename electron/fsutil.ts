@@ -144,6 +144,19 @@ export function openNoFollow(path: string): number {
 }
 
 /**
+ * Where the open file `fd` really lies, as the kernel says (Linux's /proc/self/fd), or undefined where it cannot be
+ * asked (another system, /proc not mounted).
+ */
+export function openedAt(fd: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return realpathSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads a file that may be hostile: only a plain file (not a link, a FIFO or a
  * device), at most `maxBytes`, UTF-8. What is wrong comes back as a problem in
  * words, so the caller names the file.

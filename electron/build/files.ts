@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, opendirSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { FormatError, quoteJson } from '../../shared/errors';
-import { readBytes, readBytesOf, TEXT_LIMIT } from '../fsutil';
+import { openedAt, readBytes, readBytesOf, TEXT_LIMIT } from '../fsutil';
+import type { PathPolicy } from '../pathPolicy';
 import { readInput } from '../io/readBinary';
 import { describeFsError } from '../fsErrors';
 
@@ -15,13 +16,82 @@ export interface JudgedFile {
   identity: string | null;
 }
 
-/** `path` as judged now: call it right after the policy allowed the path. */
-export function judgeFile(path: string): JudgedFile {
+/**
+ * Test seams of judgeFile: `checked` runs right after the policy allowed the path, before the file is opened (tests
+ * swap the file there, as whoever may write its folder could); `openedAt` asks where an open file lies (tests answer
+ * undefined, as on a system without /proc).
+ */
+export const judgeSeam = {
+  checked: (_path: string): void => undefined,
+  openedAt,
+};
+
+/**
+ * `path` judged by `policy` for a worker to read later: the identity of the very file the policy allowed, or null
+ * (nothing there, or what is there now is not what the policy allowed: the worker then refuses to read it).
+ *
+ * The policy allows a path and the file is opened after it, so whoever may write the folder could swap the file in
+ * between (docs/security.md, round 44). A name that was no link when checked is opened without following one
+ * (O_NOFOLLOW: a link put there since is not opened, whatever it leads to); then the file opened is judged where it
+ * lies: on Linux the path the kernel gives for the descriptor (/proc/self/fd/N) must be the path allowed or one the
+ * policy allows too; elsewhere the file at the path allowed must be the one opened (device and inode).
+ */
+export function judgeFile(path: string, policy: Pick<PathPolicy, 'check'>): JudgedFile {
+  const refused = { path, identity: null };
+  let allowed: string;
+  try {
+    allowed = policy.check(path, 'read');
+  } catch {
+    return refused;
+  }
+  judgeSeam.checked(path);
+  let fd: number;
+  try {
+    const noLink = allowed === resolve(path) ? (constants.O_NOFOLLOW ?? 0) : 0;
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | noLink);
+  } catch {
+    return refused;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    const identity = `${st.dev}:${st.ino}`;
+    const at = judgeSeam.openedAt(fd);
+    return (at === undefined ? identityAt(allowed) === identity : at === allowed || allowedAs(policy, at))
+      ? { path, identity }
+      : refused;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The identity (`dev:ino`) of the file at `path` now, links followed; null when nothing is there. */
+function identityAt(path: string): string | null {
   try {
     const st = statSync(path, { bigint: true });
-    return { path, identity: `${st.dev}:${st.ino}` };
+    return `${st.dev}:${st.ino}`;
   } catch {
-    return { path, identity: null };
+    return null;
+  }
+}
+
+/** Whether the policy allows `at` (a path the kernel gave, links resolved) as it is. */
+function allowedAs(policy: Pick<PathPolicy, 'check'>, at: string): boolean {
+  try {
+    return policy.check(at, 'read') === at;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * readInputFile's refusal of a file that is not the one main judged at its path: the app's Build asks main to judge the
+ * path again once (buildRunner.ts), as a file saved over by renaming since is such a file.
+ */
+export class ReplacedAfterJudged extends Error {
+  constructor() {
+    super(
+      'it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read; start again to check what is there now',
+    );
   }
 }
 
@@ -51,16 +121,13 @@ export function readInputFile(path: string, limit?: { bytes: number; of: string 
     const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const st = fstatSync(fd, { bigint: true });
-      if (`${st.dev}:${st.ino}` !== judged)
-        throw new Error(
-          `it was replaced after ActGuy checked it (another file, or a link to one, is at its name now), so it was not read; start again to check what is there now`,
-        );
+      if (`${st.dev}:${st.ino}` !== judged) throw new ReplacedAfterJudged();
       return limit ? readBytesOf(fd, path, limit) : readInput(path, fd);
     } finally {
       closeSync(fd);
     }
   } catch (e) {
-    if (e instanceof FormatError) throw e;
+    if (e instanceof FormatError || e instanceof ReplacedAfterJudged) throw e;
     const missing = (e as NodeJS.ErrnoException)?.code === 'ENOENT';
     const hint = missing ? otherSpellingHint(path) : undefined;
     throw new Error(hint ? `${describeFsError(e)}; ${hint}` : describeFsError(e));

@@ -16,6 +16,7 @@
 import { resolve as resolvePath, relative, dirname, isAbsolute } from 'node:path';
 import { existsSync } from 'node:fs';
 import { FormatError } from '../../shared/errors';
+import { glbExportProblem } from './glbBudget';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import type { MshExportOptions, MshNodeFit } from '../../shared/msh/export';
 import { fitMsh, mshFilesOfFit, type MshExportFiles } from '../../shared/msh/files';
@@ -137,6 +138,19 @@ export async function exportEntries(
   const source = (p: PreparedMotion) => sourceName(plan.motionsOnly.projectFile, p.resolved.mtnPath);
   const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf.get(p.resolved.mtnPath)?.byteLength ?? 0));
   const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
+  // The glTF files are made in memory before the commit: their sum is bounded before any is made (glbBudget.ts).
+  const tooLarge =
+    plan.format === 'gltf'
+      ? glbExportProblem(
+          plan.projectFile,
+          plan.entries.map((e) => ({
+            name: e.name,
+            frames: (byIndex.get(e.motion)?.frameCount ?? 0) + 1,
+            joints: byIndex.get(e.motion)?.joints.length ?? 0,
+          })),
+        )
+      : undefined;
+  if (tooLarge) return { ok: false, errors: [tooLarge] };
   const decoded = options.glb?.compressed && plan.format === 'gltf' ? compressedMotions(read, options) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
   const entries: ProjectExportEntry[] = [];

@@ -7,6 +7,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -46,7 +47,7 @@ const text = (mtn: string) =>
 writeFileSync(projectPath, text('walk.mtn'));
 
 function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
-  const policy = createPathPolicy();
+  const policy = extra.policy ?? createPathPolicy();
   policy.allowTree(workspace);
   const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
   return createProjectExportHandlers({ policy, dialogs, workerPath: workerPath(), ...extra });
@@ -58,6 +59,18 @@ async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus):
     s = await h.getProjectExportStatus({ exportId: s.exportId });
   }
   return s;
+}
+
+/** Export All as glTF through the dialog (the offered name walk.glb), to its end. */
+async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<ProjectExportStatus> {
+  const started = await h.startProjectExportDialog({
+    projectPath,
+    projectText: text('walk.mtn'),
+    format: 'gltf',
+    defaultName: 'walk.glb',
+  });
+  if ('status' in started) throw new Error('cancelled');
+  return finished(h, started);
 }
 
 describe('Export All in main', () => {
@@ -95,14 +108,7 @@ describe('Export All in main', () => {
       chooseFolder: async (o: unknown) => (asked.push(o), chosenFolder),
     } as unknown as DialogPort;
     const h = handlers({ dialogs });
-    const started = await h.startProjectExportDialog({
-      projectPath,
-      projectText: text('walk.mtn'),
-      format: 'gltf',
-      defaultName: 'walk.glb',
-    });
-    if ('status' in started) throw new Error('cancelled');
-    const s = await finished(h, started);
+    const s = await exportedByDialog(h);
     expect(asked).toEqual([
       {
         title: 'Export All as glTF: choose the folder to export into (every motion gets its .glb)',
@@ -117,6 +123,41 @@ describe('Export All in main', () => {
     expect(await none.startProjectExportDialog({ projectPath, projectText: text('walk.mtn'), format: 'msh' })).toEqual({
       status: 'cancelled',
     });
+  });
+
+  // Round 44: the file named in the chosen folder is the app's name, not the user's: a link there (a received folder's
+  // walk.glb leading to the user's own file) granted where it led, for the rest of the session, as a save dialog's
+  // answer is granted. Mutation that fails: the folder's files granted as a save dialog's answer (allowDialogAnswer).
+  it("a link at an entry's name in the chosen folder grants nothing where it leads, and is not written through", async () => {
+    const chosenFolder = join(root, 'chosen-link');
+    mkdirSync(chosenFolder);
+    mkdirSync(join(root, 'home'));
+    const secret = join(root, 'home', 'notes.txt');
+    writeFileSync(secret, 'mine');
+    symlinkSync(secret, join(chosenFolder, 'walk.glb'));
+    const policy = createPathPolicy();
+    policy.allowTree(workspace);
+    const dialogs = { chooseFolder: async () => chosenFolder } as unknown as DialogPort;
+    const h = handlers({ dialogs, policy });
+    const s = await exportedByDialog(h);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message).join('\n')).toContain(`${join(chosenFolder, 'walk.glb')}`);
+    expect(policy.isAllowed(secret)).toBe(false);
+    expect(readdirSync(chosenFolder)).toEqual(['walk.glb']);
+    expect(readFileSync(secret, 'utf8')).toBe('mine');
+  });
+
+  // Round 44: the page names the project; the folder dialog started in its folder before the policy was asked, so a
+  // page could open it anywhere (and have that folder remembered for the next dialogs). Mutation that fails: the
+  // project's check after the dialog.
+  it('a project path the policy refuses is refused before any dialog is shown', async () => {
+    const asked: unknown[] = [];
+    const dialogs = { chooseFolder: async (o: unknown) => (asked.push(o), null) } as unknown as DialogPort;
+    const h = handlers({ dialogs });
+    await expect(
+      h.startProjectExportDialog({ projectPath: join(outside, 'x.actguy.json'), projectText: '{}', format: 'msh' }),
+    ).rejects.toThrow(/not a file you chose/);
+    expect(asked).toEqual([]);
   });
 
   // Mutations that fail: gltfSource taken from an MSH request; any value taken as the source.

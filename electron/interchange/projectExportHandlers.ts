@@ -29,7 +29,7 @@ import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
 import { startWorkerTalk, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
-import { allowDialogAnswer, type PathPolicy } from '../pathPolicy';
+import { allowDialogAnswer, allowUnlessLinkedOut, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
 import type { ProjectExportWorkerData } from '../project/buildWorker';
@@ -98,7 +98,11 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     return v ?? 'source';
   };
 
-  const start = (req: StartProjectExportRequest, chosen?: string): ProjectExportStatus => {
+  /**
+   * `grant`: how a dialog's answer grants each file the export writes (a folder dialog's: each only where it really
+   * lies in the folder; a save dialog's: the file named as the user named it). None: the files must be allowed already.
+   */
+  const start = (req: StartProjectExportRequest, grant?: (path: string) => void): ProjectExportStatus => {
     const format = requireFormat(req.format, 'startProjectExport');
     const given = requirePath(req.projectPath, 'startProjectExport: projectPath');
     policy.check(given, 'read');
@@ -122,7 +126,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     for (const id of [...exports.keys()].slice(0, Math.max(0, exports.size + 1 - KEPT_EXPORTS)))
       if (exports.get(id)!.status.state !== 'exporting') exports.delete(id);
     exports.set(status.exportId, { status, controller });
-    void run(status, controller.signal, req, chosen);
+    void run(status, controller.signal, req, grant);
     return { ...status };
   };
 
@@ -130,7 +134,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     status: ProjectExportStatus,
     signal: AbortSignal,
     req: StartProjectExportRequest,
-    chosen: string | undefined,
+    grant: ((path: string) => void) | undefined,
   ): Promise<void> => {
     const fail = (errors: BuildProblem[], warnings: string[] = []) => {
       status.current = null;
@@ -192,7 +196,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
               ),
           ),
         ...refusedOutputs(outline, (path) => {
-          if (chosen !== undefined) allowDialogAnswer(policy, chosen, path);
+          grant?.(path);
           policy.check(path, 'write');
         }),
       ];
@@ -203,7 +207,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       talk.send({
         // Each motion's file as it is now, right after the policy allowed it: the worker reads it only while it is that
         // file (a link put at its name in between is not followed elsewhere: docs/security.md, round 43).
-        reads: [...new Set(reads.map((m) => m.path))].map(judgeFile),
+        reads: [...new Set(reads.map((m) => m.path))].map((path) => judgeFile(path, policy)),
         writes: outline.writes,
       } satisfies ProjectExportAllowed);
       // Cancel terminates the thread wherever it is (it writes nothing).
@@ -269,11 +273,16 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const req = requireObject<StartProjectExportDialogRequest>(raw, 'startProjectExportDialog');
       const format = requireFormat(req.format, 'startProjectExportDialog');
       const projectPath = requirePath(req.projectPath, 'startProjectExportDialog: projectPath');
+      // The page names the project: asked of the policy before a dialog starts in its folder (round 44).
+      policy.check(projectPath, 'read');
       const f = FORMATS[format];
       const offered = offeredFileName(req.defaultName, `motion.${f.extension}`);
       // A folder dialog where the port has one (the desktop app's): the export writes a folder's worth of files, and
       // naming one of them to choose their folder read as a riddle (tried cold, round 18). The folder's answer
       // grants as the file named in it would: the offered entry's file there (allowDialogAnswer below).
+      // A folder dialog's answer names no file: each file there is the app's name, granted only where it really lies in
+      // the folder chosen (a link at `walk.glb` leading out grants nothing: docs/security.md, round 44).
+      const inFolder = dialogs.chooseFolder !== undefined;
       const chosen = dialogs.chooseFolder
         ? await dialogs
             .chooseFolder({
@@ -289,7 +298,10 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
           });
       if (!chosen) return { status: 'cancelled' };
       const { projectText, gltfSource } = req;
-      return start({ projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen }, chosen);
+      const grant = inFolder
+        ? (path: string) => void allowUnlessLinkedOut(policy, dirname(path), path)
+        : (path: string) => allowDialogAnswer(policy, chosen, path);
+      return start({ projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen }, grant);
     },
 
     getProjectExportStatus: async (raw) => ({ ...requireExport(raw, 'getProjectExportStatus').status }),

@@ -4,7 +4,16 @@
  * bundle's, which the counts do not see). The worker reads and makes only what main listed, and main commits only
  * the files it allowed, whatever the worker hands back.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -248,7 +257,7 @@ describe('Export All off the main thread', () => {
     const folder = freshFolder();
     const { plan } = planExportJob({ projectPath, projectText, format: 'gltf', folder });
     const allowed: ProjectExportAllowed = {
-      reads: [judgeFile(join(workspace, 'walk.mtn'))],
+      reads: [judgeFile(join(workspace, 'walk.mtn'), { check: (path) => realpathSync(path) })],
       writes: [join(folder, 'walk.glb'), join(folder, 'walk_slow.glb')],
     };
     const entries: string[] = [];

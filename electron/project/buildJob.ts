@@ -35,7 +35,7 @@ import { projectRedactor, type OutsideRedactor } from '../outsideQuotes';
 import { listedProblems, sortDiagnostics } from '../build/inputs';
 import { inputsRead, noteInputRead } from '../tempFiles';
 import { statSync } from 'node:fs';
-import type { JudgedFile } from '../build/files';
+import { ReplacedAfterJudged, type JudgedFile } from '../build/files';
 import { readRefusal } from '../build/projectExportPlan';
 
 /** What the main process sends the worker. */
@@ -87,7 +87,11 @@ export type BuildJobMessage =
       /** The outputs left as they were, with their sizes now (BuildStatus.unchanged). */
       unchanged: { path: string; bytes: number | null }[];
     }
-  | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+  /**
+   * `replaced`: the inputs not read because another file was at their name than the one main judged (a file saved
+   * over by renaming since Build was pressed, or a swap): main may judge them again once (buildRunner.ts).
+   */
+  | { type: 'failed'; errors: BuildProblem[]; warnings: string[]; replaced?: string[] };
 
 /**
  * An up-to-date build's outputs with their sizes: the .mar's and .sar's as the check just found them (the record's,
@@ -190,11 +194,17 @@ export async function runBuildJob(
     }
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
   const judged = req.judged && new Map(req.judged.map((j) => [j.path, j.identity]));
+  const replaced = new Set<string>();
   const readJudged: ReadFile = (path, as) => {
     if (!judged) return readFile(path, as);
     const identity = judged.get(path);
     if (identity === undefined) throw new Error(readRefusal(path));
-    return readFile(path, as, identity);
+    try {
+      return readFile(path, as, identity);
+    } catch (e) {
+      if (e instanceof ReplacedAfterJudged) replaced.add(path);
+      throw e;
+    }
   };
   const recorded = recordingReader(
     (path, as) => overrides.get(path) ?? readJudged(path, as),
@@ -210,6 +220,7 @@ export async function runBuildJob(
       type: 'failed',
       errors: listedBuildProblems(prep.errors, redact),
       warnings: listedMessages(prep.warnings, redact),
+      ...(replaced.size > 0 && { replaced: [...replaced] }),
     });
     return;
   }

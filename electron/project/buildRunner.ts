@@ -17,6 +17,7 @@ import { buildOutputFiles, commitOutputsAsync, type CommitOptions, type OutputFi
 import { outputStamp, writeLastBuildAsync } from '../build/lastBuild';
 import type { FileStamp } from '../build/fileStamp';
 import type { FolderPin } from '../fsutil';
+import type { JudgedFile } from '../build/files';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 import type { BuildWorkerJob } from './buildWorker';
 
@@ -145,7 +146,18 @@ export interface BuildRunner {
    * Starts a build. `refused`: writes the policy refuses, reported by a dry run (Check) as problems of its
    * result, so Check lists exactly what Build would refuse (a build with refused writes is rejected instead).
    */
-  start(req: BuildJobRequest & { dryRun: boolean; refused?: BuildProblem[]; folders?: FolderPin[] }): BuildStatus;
+  start(
+    req: BuildJobRequest & {
+      dryRun: boolean;
+      refused?: BuildProblem[];
+      folders?: FolderPin[];
+      /**
+       * Judges paths again as main judged them at Build (projectHandlers.ts startBuild: the same policy, the same
+       * paths): asked once, of the inputs the job found replaced since, and the job run again when each is judged.
+       */
+      rejudge?: (paths: string[]) => JudgedFile[];
+    },
+  ): BuildStatus;
   /** Records a build refused before it started (paths the policy does not allow): state 'failed'. */
   reject(errors: BuildProblem[], dryRun: boolean): BuildStatus;
   status(buildId: string): BuildStatus;
@@ -249,59 +261,76 @@ export function createBuildRunner(
           end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });
         }
       };
-      entry.stop = launch(
-        {
-          projectPath: req.projectPath,
-          projectText: req.projectText,
-          sevTexts: req.sevTexts,
-          cacheDir: req.cacheDir ?? null,
-          dryRun: req.dryRun,
-          judged: req.judged,
-        },
-        (m) => {
-          if (status.state === 'cancelled') return;
-          switch (m.type) {
-            case 'start':
-              Object.assign(status, { state: 'compressing', count: m.count, current: m.names[0] ?? null });
-              names = m.names;
-              return;
-            case 'progress': {
-              // Motions finish in any order on the pool; the table stays in archive order. A budget build
-              // compresses each motion at several scales: the latest result replaces the earlier one.
-              const same = status.motions.findIndex((x) => x.index === m.motion.index);
-              const at = status.motions.findIndex((x) => x.index > m.motion.index);
-              if (same >= 0) status.motions[same] = m.motion;
-              else if (at < 0) status.motions.push(m.motion);
-              else status.motions.splice(at, 0, m.motion);
-              status.done = status.motions.length;
-              status.etaMs = m.etaMs;
-              status.current = names.find((_, i) => !status.motions.some((x) => x.index === i)) ?? null;
-              return;
-            }
-            case 'failed':
-              end({ state: 'failed', errors: [...refused, ...m.errors], warnings: m.warnings });
-              return;
-            case 'upToDate':
-              // Nothing to write: the outputs are the last build's, as `actguy build` says (lastBuild.ts).
-              status.warnings = m.warnings;
-              end({ state: 'done', upToDate: true, unchanged: m.unchanged });
-              return;
-            case 'done':
-              status.warnings = m.warnings;
-              status.report = m.report;
-              if (req.dryRun) {
-                end(refused.length ? { state: 'failed', errors: refused } : { state: 'done' });
+      // An input saved over by renaming (ActGuy's own Save, most editors) after Build was pressed is another file at its
+      // name, which the job refuses to read: judged again once, as at Build, and read only when the policy allows
+      // what is there now (docs/security.md, round 44). A link to a file it refuses is judged as nothing: no rerun.
+      let judgedAgain = false;
+      const rerunWithReplaced = (replaced: string[] | undefined): boolean => {
+        if (judgedAgain || !replaced?.length || !req.rejudge || !req.judged) return false;
+        judgedAgain = true;
+        const again = req.rejudge(replaced);
+        if (again.some((j) => j.identity === null)) return false;
+        const now = new Map(again.map((j) => [j.path, j]));
+        run(req.judged.map((j) => now.get(j.path) ?? j));
+        return true;
+      };
+      const run = (judged: JudgedFile[] | undefined) => {
+        entry.stop = launch(
+          {
+            projectPath: req.projectPath,
+            projectText: req.projectText,
+            sevTexts: req.sevTexts,
+            cacheDir: req.cacheDir ?? null,
+            dryRun: req.dryRun,
+            judged,
+          },
+          (m) => {
+            if (status.state === 'cancelled') return;
+            switch (m.type) {
+              case 'start':
+                Object.assign(status, { state: 'compressing', count: m.count, current: m.names[0] ?? null });
+                names = m.names;
+                return;
+              case 'progress': {
+                // Motions finish in any order on the pool; the table stays in archive order. A budget build
+                // compresses each motion at several scales: the latest result replaces the earlier one.
+                const same = status.motions.findIndex((x) => x.index === m.motion.index);
+                const at = status.motions.findIndex((x) => x.index > m.motion.index);
+                if (same >= 0) status.motions[same] = m.motion;
+                else if (at < 0) status.motions.push(m.motion);
+                else status.motions.splice(at, 0, m.motion);
+                status.done = status.motions.length;
+                status.etaMs = m.etaMs;
+                status.current = names.find((_, i) => !status.motions.some((x) => x.index === i)) ?? null;
                 return;
               }
-              status.state = 'writing';
-              void commit(m);
-              return;
-          }
-        },
-        (message) => {
-          if (!finished(status)) end({ state: 'failed', errors: [{ message }] });
-        },
-      );
+              case 'failed':
+                if (rerunWithReplaced(m.replaced)) return;
+                end({ state: 'failed', errors: [...refused, ...m.errors], warnings: m.warnings });
+                return;
+              case 'upToDate':
+                // Nothing to write: the outputs are the last build's, as `actguy build` says (lastBuild.ts).
+                status.warnings = m.warnings;
+                end({ state: 'done', upToDate: true, unchanged: m.unchanged });
+                return;
+              case 'done':
+                status.warnings = m.warnings;
+                status.report = m.report;
+                if (req.dryRun) {
+                  end(refused.length ? { state: 'failed', errors: refused } : { state: 'done' });
+                  return;
+                }
+                status.state = 'writing';
+                void commit(m);
+                return;
+            }
+          },
+          (message) => {
+            if (!finished(status)) end({ state: 'failed', errors: [{ message }] });
+          },
+        );
+      };
+      run(req.judged);
       return snapshot(buildId);
     },
     status: snapshot,

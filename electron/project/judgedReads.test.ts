@@ -82,4 +82,52 @@ describe("the app's Build reads the inputs main judged", () => {
     expect(s.errors).toEqual([]);
     expect(s.state).toBe('done');
   });
+
+  /** Builds the sample project with `swap` made before the job's first `times` launches; answers the launches too. */
+  async function buildSwappingAt(times: number, swap: (dir: string, outside: string) => void) {
+    const { dir, project, outside } = setUp();
+    let launches = 0;
+    const { h, openPicked } = testProjectHandlers({
+      launchBuild: swappingFirst(() => {
+        if (launches++ < times) swap(dir, outside);
+      }),
+    });
+    const projectText = await openPicked(project);
+    const started = await h.startBuild({ projectPath: project, projectText });
+    const s = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    return { dir, s, launches, errors: s.errors.map((e) => e.message).join('\n') };
+  }
+
+  /** A Save as ActGuy's and most editors' make it: a new file written beside, renamed over the old. */
+  const savedByRename = (dir: string) => {
+    cpSync(join(dir, 'walk.mtn'), join(dir, 'walk.mtn.new'));
+    renameSync(join(dir, 'walk.mtn.new'), join(dir, 'walk.mtn'));
+  };
+
+  // Round 44. Mutation that fails: buildRunner without the judgement again (round 43: failed, "replaced").
+  it('a motion saved over by renaming after Build was pressed is judged again once, and built', async () => {
+    const { dir, s, launches } = await buildSwappingAt(1, savedByRename);
+    expect(s.errors).toEqual([]);
+    expect(s.state).toBe('done');
+    expect(launches).toBe(2);
+    expect(existsSync(join(dir, 'out', 'stage.mar'))).toBe(true);
+  });
+
+  // Mutations that fail: the judgement again asked more than once (a third launch); a path judged as nothing run
+  // again anyway (a second launch for the link).
+  it('once only, and never for a link to a file the policy refuses', async () => {
+    const again = await buildSwappingAt(5, savedByRename);
+    expect([again.s.state, again.launches]).toEqual(['failed', 2]);
+    expect(again.errors).toContain(
+      `cannot read ${join(again.dir, 'walk.mtn')}: it was replaced after ActGuy checked it`,
+    );
+    const { dir, s, launches } = await buildAfterSwapCounted();
+    expect([s.state, launches]).toEqual(['failed', 1]);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  /** As buildAfterSwap('walk.mtn', 'secret.mtn'), counting the launches. */
+  function buildAfterSwapCounted() {
+    return buildSwappingAt(1, (dir, outside) => swapForLink(join(dir, 'walk.mtn'), join(outside, 'secret.mtn')));
+  }
 });

@@ -519,7 +519,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         cacheDir: appCacheDir(projectPath),
         // Each input as the policy just allowed it: the worker reads it only while it is that file (a link put at its
         // name before the worker reads it is refused, not followed: docs/security.md, round 43).
-        judged: named.inputs.map(judgeFile),
+        judged: named.inputs.map((input) => judgeFile(input, policy)),
+        // Once, for inputs saved over by renaming since (the job refuses another file at a judged name): judged again.
+        rejudge: (paths) => paths.map((input) => judgeFile(input, policy)),
         // The outputs' folders as just checked: the commit, after the build's seconds or minutes, writes nowhere else.
         folders: pinFoldersOf([...named.outputs, ...(named.report ? [named.report] : [])]),
       });

@@ -1,0 +1,110 @@
+/**
+ * Export All as glTF bounds the sum of its files before it makes any (glbBudget.ts; docs/security.md, round 44): a
+ * project's `"resample": true` turns a 12 KB .mtn into 30,000 frames, and every alias of it made another .glb of 31 MB,
+ * all held in memory until the commit (4 aliases: 156 MB in 8 s; 4,096 entries would be 127 GB).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { motionToGlb } from '../../shared/interchange/gltf/export';
+import { emptyMotion } from '../../shared/motion/types';
+import { writeMtn } from '../../shared/mtn/write';
+import { glbBytesAtMost, glbExportProblem } from './glbBudget';
+import { exportProject } from './projectExport';
+
+// The bound as it is, or lowered for one test so that a small project is over it.
+const lowered = vi.hoisted(() => ({ max: undefined as number | undefined }));
+vi.mock('./glbBudget', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./glbBudget')>();
+  return {
+    ...real,
+    glbExportProblem: (...a: Parameters<typeof real.glbExportProblem>) =>
+      real.glbExportProblem(a[0], a[1], lowered.max ?? a[2]),
+  };
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  lowered.max = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A chain of `joints` joints over `frames` frames, every joint turning and moving (the largest a .glb gets). */
+function moving(frames: number, joints: number) {
+  const m = emptyMotion(
+    frames,
+    Array.from({ length: joints }, (_, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name: `j${i}` })),
+  );
+  for (let f = 0; f <= frames; f++)
+    for (let j = 0; j < joints; j++) {
+      const o = (f * joints + j) * 4;
+      m.rotation[o] = Math.sin(0.1 * f + j);
+      m.rotation[o + 3] = Math.cos(0.1 * f + j);
+      m.offset[o + 1] = 10 + f;
+    }
+  return m;
+}
+
+describe('Export All as glTF: the sum of its files, bounded before any is made', () => {
+  it("glbBytesAtMost holds a motion's .glb, every key flag set and its bone mesh made", () => {
+    for (const [frames, joints] of [
+      [1, 1],
+      [200, 20],
+      [30, 300],
+    ]) {
+      const m = moving(frames, joints);
+      // Every key flag set: the most JSON a motion's keys take.
+      m.jointKeyInfo.fill(255);
+      m.translationKeyInfo.fill(255);
+      const made = motionToGlb(m, { boneMesh: true }).byteLength;
+      expect(made).toBeLessThanOrEqual(glbBytesAtMost(frames + 1, joints));
+      // Not loose where the samples dominate.
+      if (frames * joints > 1000) expect(made).toBeGreaterThan(glbBytesAtMost(frames + 1, joints) / 2);
+    }
+  });
+
+  // Mutation that fails: the sum compared with the largest entry alone (one entry, never over).
+  it('counts every entry, an alias at its target size', () => {
+    const entry = { name: 'walk', frames: 30001, joints: 64 };
+    const one = glbBytesAtMost(30001, 64);
+    const n = Math.floor((2 * 1024 ** 3) / one);
+    expect(glbExportProblem('/p/p.actguy.json', Array(n).fill(entry))).toBeUndefined();
+    expect(glbExportProblem('/p/p.actguy.json', Array(n + 1).fill(entry))?.message).toBe(
+      `/p/p.actguy.json [PROJECT] (export): its ${n + 1} glTF files would be up to ${(n + 1) * one} bytes (the largest, walk, 30001 frames of 64 joints), more than the 2147483648 bytes Export All makes at once; nothing was exported: export fewer motions (a project of part of them), or resample to a lower "fps"`,
+    );
+  });
+
+  // Mutation that fails: exportEntries without the check (the files are made and written).
+  it('a project over it is refused before any file is made, by the CLI and the app alike (exportEntries)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-glb-budget-'));
+    dirs.push(dir);
+    const m = moving(2, 16);
+    m.fps = 0.02; // 2 frames: 3,000 at 30 fps
+    writeFileSync(join(dir, 'walk.mtn'), writeMtn(m));
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        resample: true,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+        aliases: [
+          { name: 'a', target: 'walk' },
+          { name: 'b', target: 'walk' },
+        ],
+        outputs: { mar: 's.mar', sar: 's.sar' },
+      }),
+    );
+    const one = glbBytesAtMost(3001, 16);
+    lowered.max = 3 * one - 1;
+    const refused = await exportProject(join(dir, 'p.actguy.json'), 'gltf', join(dir, 'out'), { jobs: 1 });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.errors.map((e) => e.message)).toEqual([
+      `${join(dir, 'p.actguy.json')} [PROJECT] (export): its 3 glTF files would be up to ${3 * one} bytes (the largest, walk, 3001 frames of 16 joints), more than the ${3 * one - 1} bytes Export All makes at once; nothing was exported: export fewer motions (a project of part of them), or resample to a lower "fps"`,
+    ]);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    lowered.max = 3 * one;
+    const done = await exportProject(join(dir, 'p.actguy.json'), 'gltf', join(dir, 'out'), { jobs: 1 });
+    expect(done.ok).toBe(true);
+  });
+});
