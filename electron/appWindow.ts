@@ -161,3 +161,48 @@ export function createWindowStartup(ctx: {
     },
   };
 }
+
+/** The menu's commands for the page, as main hands them over. */
+interface MenuDelivery<C> {
+  /** A command of the menu's: sent to the page; held while its page loads; with no window, one is made for it. */
+  send(command: C): void;
+  /** A window was made: its page does not listen yet. */
+  windowMade(): void;
+  /** The window's page listens (it asked for the app info, or finished loading): the commands held go to it. */
+  pageListens(): void;
+  /** The window closed: the commands held for its page are dropped with it (the user closed it). */
+  windowClosed(): void;
+}
+
+/**
+ * The menu's commands for the page (File › Open…, Open Recent, …). Sent to the window's page once it listens (one
+ * sent while it loads would reach no listener); on macOS, with no window, the menu stays up and its command makes the
+ * window again (as the Dock's icon does) and goes to that window's page once it listens, after its start-up motion.
+ * Where no window may be made (the quit goes ahead), the command is dropped.
+ */
+export function createMenuDelivery<C>(ctx: {
+  /** Sends a command to the current window's page. */
+  sendToPage: (command: C) => void;
+  windows: Pick<WindowSlot<unknown>, 'current' | 'reopen'>;
+}): MenuDelivery<C> {
+  const held: C[] = [];
+  let listening = false;
+  return {
+    send(command) {
+      if (ctx.windows.current() === null && ctx.windows.reopen() === null) return;
+      if (listening) ctx.sendToPage(command);
+      else held.push(command);
+    },
+    windowMade() {
+      listening = false;
+    },
+    pageListens() {
+      listening = true;
+      for (const command of held.splice(0)) ctx.sendToPage(command);
+    },
+    windowClosed() {
+      listening = false;
+      held.length = 0;
+    },
+  };
+}

@@ -22,7 +22,8 @@
  * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
  * - 'window-all-closed' stops the compression workers, then quits; not on macOS, where the app stays with no window
  *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
- *   the window again, as an 'open-file' or a second launch does;
+ *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
+ *   new window's page once it listens: appWindow.ts createMenuDelivery);
  * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
@@ -56,6 +57,7 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import {
   bringForward,
+  createMenuDelivery,
   createWindowSlot,
   createWindowStartup,
   followDocumentReport,
@@ -239,6 +241,11 @@ let documentState: DocumentStateReport = NO_DOCUMENT;
 const sendMenuCommand = (command: MenuCommand): void => {
   windows.current()?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
+/**
+ * The native menu's commands: held until the window's page listens, and on macOS with no window, a window made again
+ * for them (appWindow.ts createMenuDelivery).
+ */
+const menuCommands = createMenuDelivery<MenuCommand>({ sendToPage: sendMenuCommand, windows });
 
 /** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
@@ -442,7 +449,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
         appName: APP_NAME,
         isMac: process.platform === 'darwin',
         recentFiles: recent.list(),
-        send: sendMenuCommand,
+        send: menuCommands.send,
         clearRecentFiles: () => {
           recent.clear();
           rebuildMenu();
@@ -516,6 +523,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   handlers.getAppInfo = async (arg) => {
     startup.pageAsks();
     systemFiles.rendererListening();
+    menuCommands.pageListens();
     return answerAppInfo(arg);
   };
   const builds = trackBuilds(handlers);
@@ -598,7 +606,11 @@ function openWindow(services: Services): BrowserWindow {
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
   // each page reloaded after a crash or a hang.
-  win.webContents.on('did-finish-load', () => systemFiles.rendererListening());
+  menuCommands.windowMade();
+  win.webContents.on('did-finish-load', () => {
+    systemFiles.rendererListening();
+    menuCommands.pageListens();
+  });
   win.on(
     'close',
     createCloseQuestions({
@@ -650,6 +662,7 @@ function openWindow(services: Services): BrowserWindow {
   win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
     windows.closed();
+    menuCommands.windowClosed();
     // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
     // no document (its menu too).
     systemFiles.rendererGone();

@@ -91,9 +91,32 @@ describe('electron main on macOS', () => {
     expect(info.startupPath).toBe(info.samplePath);
   });
 
+  // Mutations that fail: the menu sending with sendMenuCommand as before (the command goes to no page, and no window
+  // is made); getAppInfo not calling menuCommands.pageListens (the command is never sent); 'closed' not calling
+  // menuCommands.windowClosed (the command held for a window closed before its page listened goes to the next one).
+  it("the menu's File › Open… and Open Project… with no window make the window and go to its page once it listens", async () => {
+    closeWindow(fake.state.windows[3]);
+    const file = () => fake.state.menus.at(-1)!.template.find((m) => m.label === 'File')!.submenu!;
+    const sentBefore = fake.state.sent.length;
+    file().find((i) => i.label === 'Open…')!.click!();
+    expect(fake.state.windows).toHaveLength(5);
+    // Closed before its page listened: the Open… goes with it.
+    closeWindow(fake.state.windows[4]);
+    file().find((i) => i.label === 'Open Project…')!.click!();
+    expect(fake.state.windows).toHaveLength(6);
+    file().find((i) => i.label === 'Save')!.click!();
+    expect(fake.state.windows).toHaveLength(6);
+    expect(fake.state.sent.slice(sentBefore)).toEqual([]);
+    await appInfoOf(fake.state.windows[5]);
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'project.open' } },
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.save' } },
+    ]);
+  });
+
   // Mutation that fails: the crash question's Quit closing the window only (the app would stay with no window).
   it("a crashed page's Quit quits the app, not only the window", async () => {
-    const win = fake.state.windows[3];
+    const win = fake.state.windows[5];
     const quits = fake.state.quits;
     fake.state.messageBoxResponse = 1; // Quit
     win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
@@ -103,10 +126,10 @@ describe('electron main on macOS', () => {
 
   // Mutation that fails: 'will-quit' not telling the window slot (a Dock click during the quit makes a window).
   it('once the quit goes ahead, neither the Dock nor Finder makes a window', () => {
-    closeWindow(fake.state.windows[3]);
+    closeWindow(fake.state.windows[5]);
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(4);
+    expect(fake.state.windows).toHaveLength(6);
   });
 });
