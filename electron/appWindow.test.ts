@@ -145,6 +145,51 @@ describe('the window on each platform (createWindowSlot, quitsWithLastWindow)', 
   });
 });
 
+describe('a quit asked while the window closes (createWindowSlot)', () => {
+  const opened = (platform: NodeJS.Platform) => {
+    const slot = createWindowSlot<number>(platform);
+    let made = 0;
+    slot.open(() => ++made);
+    return slot;
+  };
+
+  // Mutation that fails: reopen() not refusing while a quit is asked (an open-file between the window's close in a
+  // Cmd+Q and 'will-quit' made a window).
+  it("macOS: from 'before-quit' on, no window is made again, also after the window closed", () => {
+    const slot = opened('darwin');
+    slot.quitAsked();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+    expect(slot.reopen()).toBeNull();
+  });
+
+  // Mutations that fail: closeKept() not clearing the quit asked; closed() answering resumeQuit without a held close.
+  it('macOS: a close its questions kept cancels the quit; the window closed later is made again', () => {
+    const slot = opened('darwin');
+    slot.quitAsked();
+    slot.closeHeld();
+    slot.closeKept();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+    expect(slot.reopen()).toBe(2);
+    // A close held with no quit asked (the red button, unsaved work) is no quit's.
+    slot.closeHeld();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+  });
+
+  // Mutations that fail: closed() not answering resumeQuit after a held quit's close; answering it on Windows and
+  // Linux too (where 'window-all-closed' quits).
+  it("macOS: a quit's close held for its questions and let go (Save, Discard) quits again; elsewhere the last window does", () => {
+    const mac = opened('darwin');
+    mac.quitAsked();
+    mac.closeHeld();
+    expect(mac.closed()).toEqual({ resumeQuit: true });
+    expect(mac.reopen()).toBeNull();
+    const other = opened('win32');
+    other.quitAsked();
+    other.closeHeld();
+    expect(other.closed()).toEqual({ resumeQuit: false });
+  });
+});
+
 describe("a window's start-up motion (createWindowStartup)", () => {
   function startup(named: boolean, kept: string[], refusals: string[] = []) {
     const appInfo: Parameters<typeof createWindowStartup>[0]['appInfo'] = {

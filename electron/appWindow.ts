@@ -72,8 +72,21 @@ interface WindowSlot<W> {
   open(make: (again: boolean) => W): W;
   /** The window is shown. */
   markShown(): void;
-  /** The window closed ('closed'): forgotten. */
-  closed(): void;
+  /**
+   * The window closed ('closed'): forgotten. `resumeQuit`: the close was a quit's that its questions held and an answer
+   * let go on (Discard, Save, Stop and close); Electron cancelled that quit when the close was held, so where the app
+   * outlives its window main quits again (else the app would stay running with no window after a Cmd+Q).
+   */
+  closed(): { resumeQuit: boolean };
+  /**
+   * A quit is asked ('before-quit': Cmd+Q, the Dock's Quit, File › Exit): no window is made again until it is cancelled,
+   * also between the window's close and 'will-quit'.
+   */
+  quitAsked(): void;
+  /** The window's close was held for its questions (unsaved work, a running build). */
+  closeHeld(): void;
+  /** The questions' answer kept the window (Cancel, or a question that failed): a quit asked is cancelled. */
+  closeKept(): void;
   /** The quit goes ahead ('will-quit'): no window is made again. */
   quitting(): void;
   /**
@@ -89,6 +102,10 @@ export function createWindowSlot<W>(platform: NodeJS.Platform): WindowSlot<W> {
   let shown = false;
   let make: ((again: boolean) => W) | null = null;
   let quitting = false;
+  /** 'before-quit' came and no answer has cancelled that quit. */
+  let quitAsked = false;
+  /** The quit's close is held for the window's questions. */
+  let quitHeld = false;
   const openWith = (m: (again: boolean) => W, again: boolean): W => {
     shown = false;
     current = m(again);
@@ -106,12 +123,25 @@ export function createWindowSlot<W>(platform: NodeJS.Platform): WindowSlot<W> {
     },
     closed() {
       current = null;
+      const resumeQuit = quitHeld && !quitsWithLastWindow(platform);
+      quitHeld = false;
+      return { resumeQuit };
+    },
+    quitAsked() {
+      quitAsked = true;
+    },
+    closeHeld() {
+      if (quitAsked) quitHeld = true;
+    },
+    closeKept() {
+      quitAsked = false;
+      quitHeld = false;
     },
     quitting() {
       quitting = true;
     },
     reopen() {
-      if (current !== null || make === null || quitting || quitsWithLastWindow(platform)) return null;
+      if (current !== null || make === null || quitting || quitAsked || quitsWithLastWindow(platform)) return null;
       return openWith(make, true);
     },
   };

@@ -17,8 +17,9 @@
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
  *   'closed' forgets the window, and the page's report with it;
- * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
- *   questions stand for the quit (an answer of Cancel keeps both);
+ * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
+ *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
+ *   when the close was held); from here until a Cancel no window is made again (appWindow.ts quitAsked);
  * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
  * - 'window-all-closed' stops the compression workers, then quits; not on macOS, where the app stays with no window
  *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
@@ -611,18 +612,25 @@ function openWindow(services: Services): BrowserWindow {
     systemFiles.rendererListening();
     menuCommands.pageListens();
   });
-  win.on(
-    'close',
-    createCloseQuestions({
-      win,
-      ask: (options) => dialog.showMessageBox(win, options),
-      document: () => documentState,
-      builds,
-      saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
-      closing: () => {
-        writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
-        // A clean close: everything was saved or discarded, so no copy is kept.
-        if (!keepBackups) backups.clear();
+  const closeQuestions = createCloseQuestions({
+    win,
+    ask: (options) => dialog.showMessageBox(win, options),
+    document: () => documentState,
+    builds,
+    saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
+    closing: () => {
+      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+      // A clean close: everything was saved or discarded, so no copy is kept.
+      if (!keepBackups) backups.clear();
+    },
+    kept: () => windows.closeKept(),
+  });
+  // A close held for the questions cancels a quit under way (Electron's): the slot knows, to quit again on macOS.
+  win.on('close', (event) =>
+    closeQuestions({
+      preventDefault: () => {
+        event.preventDefault();
+        windows.closeHeld();
       },
     }),
   );
@@ -661,7 +669,8 @@ function openWindow(services: Services): BrowserWindow {
   // The hung page answers again: its question goes away by itself (its record stays).
   win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
-    windows.closed();
+    // A Cmd+Q whose close the questions held, answered Save or Discard: Electron cancelled that quit; it goes on now.
+    if (windows.closed().resumeQuit) app.quit();
     menuCommands.windowClosed();
     // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
     // no document (its menu too).
@@ -703,6 +712,10 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
   });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
+  // A quit asked (Cmd+Q, the Dock's Quit, File › Exit): no window is made again meanwhile, as between the window's
+  // close and 'will-quit' an 'open-file' or the Dock's icon would (appWindow.ts quitAsked); a close its questions keep
+  // cancels it.
+  app.on('before-quit', () => windows.quitAsked());
   app.on('will-quit', (event) => {
     quitting = true;
     windows.quitting();

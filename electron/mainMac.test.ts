@@ -124,12 +124,56 @@ describe('electron main on macOS', () => {
     expect(win.closed).toBe(0);
   });
 
-  // Mutation that fails: 'will-quit' not telling the window slot (a Dock click during the quit makes a window).
+  /** The window's page reports unsaved work (the close then asks). */
+  async function reportDirty(win: FakeWindow) {
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
+      { sender: win.webContents, senderFrame: win.mainFrame },
+      { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] },
+    );
+  }
+  /** Cmd+Q: 'before-quit', then the window's 'close'; whether the close was held. */
+  function cmdQ(win: FakeWindow): boolean {
+    appEvent('before-quit', { preventDefault: vi.fn() });
+    let held = false;
+    win.events.get('close')!({ preventDefault: () => (held = true) });
+    return held;
+  }
+
+  // Mutations that fail: main not telling the slot of 'before-quit' (a window made between the close and
+  // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
+  // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
+  it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
+    const win = fake.state.windows[5];
+    fake.state.messageBoxResponse = 2; // Cancel
+    await reportDirty(win);
+    expect(cmdQ(win)).toBe(true);
+    await vi.waitFor(() => expect(fake.state.messageBoxes.at(-1)).toMatchObject({ title: 'Unsaved changes' }));
+    await new Promise((r) => setTimeout(r, 0));
+    // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
+    closeWindow(win);
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    expect(fake.state.windows).toHaveLength(7);
+    const again = fake.state.windows[6];
+    await appInfoOf(again);
+    await reportDirty(again);
+    fake.state.messageBoxResponse = 1; // Discard changes
+    const quits = fake.state.quits;
+    expect(cmdQ(again)).toBe(true);
+    await vi.waitFor(() => expect(again.closed).toBe(1));
+    closeWindow(again);
+    expect(fake.state.quits).toBe(quits + 1);
+    // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(7);
+  });
+
+  // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
+  // makes a window); either alone is enough here, the first tested above.
   it('once the quit goes ahead, neither the Dock nor Finder makes a window', () => {
-    closeWindow(fake.state.windows[5]);
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(6);
+    expect(fake.state.windows).toHaveLength(7);
   });
 });
