@@ -12,7 +12,8 @@
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
  * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
  *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
- *   (listenToAppEnd), then the page's load;
+ *   (listenToAppEnd), then the page's load (one that fails is said in a box, and the app exits; a window made again
+ *   whose page fails says it alike, and goes: sayCouldNotStart);
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
@@ -405,7 +406,11 @@ async function start(): Promise<void> {
     if (!again) return openWindow(services);
     services.windowMadeAgain();
     const made = openWindow(services);
-    loadPage(made, PAGE_URL).catch(failed('the window made again could not load its page'));
+    loadPage(made, PAGE_URL).catch((e: unknown) => {
+      // Said as the first window's failure is; the app stays, with no window, as before the Dock's icon was clicked.
+      sayCouldNotStart(e);
+      if (!made.isDestroyed()) made.destroy();
+    });
     return made;
   });
   listenToAppEnd(services);
@@ -736,6 +741,13 @@ export function compressWorkerPaths(dir: string): { workerPath: string; pool: { 
   return { workerPath: unpacked('compressWorker.cjs'), pool: { workerPath: unpacked('compressPoolWorker.cjs') } };
 }
 
+/** A window whose page could not load, said in the terminal and in a box (there is no page to say it). */
+function sayCouldNotStart(e: unknown): void {
+  const message = e instanceof Error ? e.message : String(e);
+  console.error(`${APP_NAME} could not start: ${message}`);
+  dialog.showErrorBox(`${APP_NAME} could not start`, message);
+}
+
 /**
  * Loads the page. Closing the window while it loads aborts the load: that is the user's choice, not a failed start
  * (no "could not start" box); any other failure is one.
@@ -798,8 +810,8 @@ if (refusedDebugSwitches.length > 0) {
     windows.reopen();
     bringForward(windows.current(), windows.shown());
   });
-  start().catch((e) => {
-    dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));
+  start().catch((e: unknown) => {
+    sayCouldNotStart(e);
     app.exit(1);
   });
 }

@@ -124,6 +124,34 @@ describe('electron main on macOS', () => {
     expect(win.closed).toBe(0);
   });
 
+  // Mutations that fail: the window made again whose load fails said only in the terminal, as before (no box); the
+  // broken window kept (the Dock's icon would then make none).
+  it('a window made again whose page fails to load says so as the first does, and goes; the Dock can try again', async () => {
+    closeWindow(fake.state.windows[5]);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.failLoads = 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html';
+    fake.state.keepErrorBoxes = true;
+    try {
+      appEvent('activate');
+      const broken = fake.state.windows[6];
+      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+      expect(fake.state.errorBoxes).toEqual([
+        { title: 'ActGuy could not start', message: 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html' },
+      ]);
+      expect(console.error).toHaveBeenCalledWith(
+        'ActGuy could not start: ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html',
+      );
+      expect(fake.state.exits).toBe(0);
+    } finally {
+      fake.state.failLoads = null;
+      fake.state.keepErrorBoxes = false;
+      vi.mocked(console.error).mockRestore();
+    }
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(8);
+    await vi.waitFor(() => expect(fake.state.windows[7].loadedUrl).toBe('actguy://app/index.html'));
+  });
+
   /** The window's page reports unsaved work (the close then asks). */
   async function reportDirty(win: FakeWindow) {
     await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
@@ -143,7 +171,7 @@ describe('electron main on macOS', () => {
   // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
   // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
   it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
-    const win = fake.state.windows[5];
+    const win = fake.state.windows[7];
     fake.state.messageBoxResponse = 2; // Cancel
     await reportDirty(win);
     expect(cmdQ(win)).toBe(true);
@@ -152,8 +180,8 @@ describe('electron main on macOS', () => {
     // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
     closeWindow(win);
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(7);
-    const again = fake.state.windows[6];
+    expect(fake.state.windows).toHaveLength(9);
+    const again = fake.state.windows[8];
     await appInfoOf(again);
     await reportDirty(again);
     fake.state.messageBoxResponse = 1; // Discard changes
@@ -165,7 +193,7 @@ describe('electron main on macOS', () => {
     // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(7);
+    expect(fake.state.windows).toHaveLength(9);
   });
 
   // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
@@ -174,6 +202,6 @@ describe('electron main on macOS', () => {
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(7);
+    expect(fake.state.windows).toHaveLength(9);
   });
 });
