@@ -45,7 +45,7 @@ import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
-import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
+import { exportWriteFailed, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
@@ -592,9 +592,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     try {
       await writeFileAtomicAsync(path, outcome.bytes, { folder });
     } catch (e) {
-      throw new Error(
-        `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
-      );
+      throw exportWriteFailed(path, e);
     }
     policy.allowFile(path);
     return {
