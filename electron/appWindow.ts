@@ -1,8 +1,9 @@
 /**
  * The app's one window as the app's lifecycle sees it: its title and edited mark from the page's report, a second
- * launch bringing it forward, and whether the app outlives it (macOS), a window then made again by the Dock's icon or a
- * file handed over. No Electron call of its own: main.ts hands it the window it makes and the platform, so each
- * decision runs under vitest (docs/architecture.md#electron).
+ * launch bringing it forward, whether the app outlives it (macOS), a window then made again by the Dock's icon, a file
+ * handed over or a command of the menu (and not while a quit is asked), and the menu's commands held until its page
+ * listens. No Electron call of its own: main.ts hands it the window it makes and the platform, so each decision runs
+ * under vitest (docs/architecture.md#electron).
  */
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import { APP_NAME } from './appIdentity';
