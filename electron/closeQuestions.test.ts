@@ -14,7 +14,16 @@ const DIRTY: DocumentStateReport = { documentId: 'd1', documentName: 'walk.mtn',
 function setUp(document: DocumentStateReport, running: string[] = []) {
   const asked: MessageBoxOptions[] = [];
   const answers: { answer(response: number): void; fail(e: Error): void }[] = [];
-  const state = { document, running, cancelled: [] as string[], closes: 0, closing: 0, saves: 0, kept: 0, destroyed: false };
+  const state = {
+    document,
+    running,
+    cancelled: [] as string[],
+    closes: 0,
+    closing: 0,
+    saves: 0,
+    kept: 0,
+    destroyed: false,
+  };
   const win = {
     close: () => {
       if (state.destroyed) throw new TypeError('Object has been destroyed');
