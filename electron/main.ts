@@ -364,6 +364,12 @@ const foundProjects = new Set<string>();
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
 
+/** The window's page listens (it asked for the app info, or finished loading): what waited for it goes to it. */
+function pageListens(): void {
+  systemFiles.rendererListening();
+  menuCommands.pageListens();
+}
+
 /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
 let quitting = false;
 /** Set when the user quits after a crash: the copies stay for the next start. */
@@ -528,8 +534,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   });
   handlers.getAppInfo = async (arg) => {
     startup.pageAsks();
-    systemFiles.rendererListening();
-    menuCommands.pageListens();
+    pageListens();
     return answerAppInfo(arg);
   };
   const builds = trackBuilds(handlers);
@@ -610,13 +615,10 @@ function openWindow(services: Services): BrowserWindow {
     if (placement.maximized) win.maximize();
     showWindow();
   });
-  // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
-  // each page reloaded after a crash or a hang.
+  // A page that never asked for the app info (a failed start-up) still gets the files and the menu's commands once it
+  // has loaded; so does each page reloaded after a crash or a hang.
   menuCommands.windowMade();
-  win.webContents.on('did-finish-load', () => {
-    systemFiles.rendererListening();
-    menuCommands.pageListens();
-  });
+  win.webContents.on('did-finish-load', pageListens);
   const closeQuestions = createCloseQuestions({
     win,
     ask: (options) => dialog.showMessageBox(win, options),
