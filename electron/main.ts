@@ -389,6 +389,8 @@ interface Services {
   /** Writes still running, waited for before the app ends (quitWaits.ts). */
   quitGate: ReturnType<typeof createQuitGate>;
   rebuildMenu: () => void;
+  /** The menu of a window made, before the window slot holds it. */
+  menuWithWindow: () => void;
   userData: string;
   /** A window made again (macOS) starts as a launch that named no file does: what was said at the first start is not said again. */
   windowMadeAgain: () => void;
@@ -412,6 +414,7 @@ async function start(): Promise<void> {
     if (!again) return openWindow(services);
     services.windowMadeAgain();
     const made = openWindow(services);
+    services.menuWithWindow();
     loadPage(made, PAGE_URL).catch((e: unknown) => {
       // Said as the first window's failure is; the app stays, with no window, as before the Dock's icon was clicked.
       sayCouldNotStart(e);
@@ -419,6 +422,7 @@ async function start(): Promise<void> {
     });
     return made;
   });
+  services.rebuildMenu();
   listenToAppEnd(services);
   // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
   app.on('activate', () => windows.reopen());
@@ -455,7 +459,8 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     warn,
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, warn);
-  const rebuildMenu = (): void => {
+  /** The menu, with no window (menu.ts noWindow: only what opens something) or with one. */
+  const menuFor = (windowOpen: boolean): void => {
     Menu.setApplicationMenu(
       buildAppMenu({
         appName: APP_NAME,
@@ -469,9 +474,12 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
         showAbout,
         allowDevTools: !app.isPackaged,
         disabledCommands: documentState.disabledCommands,
+        // Before the first window too: the menu is made again as each window is made (start()).
+        noWindow: !windowOpen,
       }),
     );
   };
+  const rebuildMenu = (): void => menuFor(windows.current() !== null);
   const startupWarnings = [
     ...(recent.startupProblem ? [recent.startupProblem] : []),
     ...firstLaunch.refusals,
@@ -567,6 +575,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     backups,
     quitGate,
     rebuildMenu,
+    menuWithWindow: () => menuFor(true),
     userData,
     windowMadeAgain: startup.windowMadeAgain,
   };
@@ -682,9 +691,9 @@ function openWindow(services: Services): BrowserWindow {
     // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
     // no document (its menu too).
     systemFiles.rendererGone();
-    const { menuChanged } = followDocumentReport(null, documentState, NO_DOCUMENT);
     documentState = NO_DOCUMENT;
-    if (menuChanged) services.rebuildMenu();
+    // With no window, only the commands that open something stay (menu.ts noWindow).
+    services.rebuildMenu();
   });
   return win;
 }

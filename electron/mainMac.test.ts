@@ -92,14 +92,24 @@ describe('electron main on macOS', () => {
   });
 
   // Mutations that fail: the menu sending with sendMenuCommand as before (the command goes to no page, and no window
-  // is made); getAppInfo not calling menuCommands.pageListens (the command is never sent); 'closed' not calling
+  // is made); main not telling the menu there is no window (noWindow), or not rebuilding it as a window is made again
+  // or closes; getAppInfo not calling menuCommands.pageListens (the command is never sent); 'closed' not calling
   // menuCommands.windowClosed (the command held for a window closed before its page listened goes to the next one).
   it("the menu's File › Open… and Open Project… with no window make the window and go to its page once it listens", async () => {
     closeWindow(fake.state.windows[3]);
     const file = () => fake.state.menus.at(-1)!.template.find((m) => m.label === 'File')!.submenu!;
+    const enabled = (label: string) => file().find((i) => i.label === label)!.enabled !== false;
+    // No window: what acts on a document is greyed out; what opens something stays.
+    expect([enabled('Save'), enabled('Export .mt3…'), enabled('Open…'), enabled('Open Project…')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
     const sentBefore = fake.state.sent.length;
     file().find((i) => i.label === 'Open…')!.click!();
     expect(fake.state.windows).toHaveLength(5);
+    expect(enabled('Save')).toBe(true);
     // Closed before its page listened: the Open… goes with it.
     closeWindow(fake.state.windows[4]);
     file().find((i) => i.label === 'Open Project…')!.click!();
