@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocumentStateReport } from '../shared/ipc/documents';
 import {
   bringForward,
+  createMenuDelivery,
   createWindowSlot,
   createWindowStartup,
   followDocumentReport,
@@ -144,6 +145,51 @@ describe('the window on each platform (createWindowSlot, quitsWithLastWindow)', 
   });
 });
 
+describe('a quit asked while the window closes (createWindowSlot)', () => {
+  const opened = (platform: NodeJS.Platform) => {
+    const slot = createWindowSlot<number>(platform);
+    let made = 0;
+    slot.open(() => ++made);
+    return slot;
+  };
+
+  // Mutation that fails: reopen() not refusing while a quit is asked (an open-file between the window's close in a
+  // Cmd+Q and 'will-quit' made a window).
+  it("macOS: from 'before-quit' on, no window is made again, also after the window closed", () => {
+    const slot = opened('darwin');
+    slot.quitAsked();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+    expect(slot.reopen()).toBeNull();
+  });
+
+  // Mutations that fail: closeKept() not clearing the quit asked; closed() answering resumeQuit without a held close.
+  it('macOS: a close its questions kept cancels the quit; the window closed later is made again', () => {
+    const slot = opened('darwin');
+    slot.quitAsked();
+    slot.closeHeld();
+    slot.closeKept();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+    expect(slot.reopen()).toBe(2);
+    // A close held with no quit asked (the red button, unsaved work) is no quit's.
+    slot.closeHeld();
+    expect(slot.closed()).toEqual({ resumeQuit: false });
+  });
+
+  // Mutations that fail: closed() not answering resumeQuit after a held quit's close; answering it on Windows and
+  // Linux too (where 'window-all-closed' quits).
+  it("macOS: a quit's close held for its questions and let go (Save, Discard) quits again; elsewhere the last window does", () => {
+    const mac = opened('darwin');
+    mac.quitAsked();
+    mac.closeHeld();
+    expect(mac.closed()).toEqual({ resumeQuit: true });
+    expect(mac.reopen()).toBeNull();
+    const other = opened('win32');
+    other.quitAsked();
+    other.closeHeld();
+    expect(other.closed()).toEqual({ resumeQuit: false });
+  });
+});
+
 describe("a window's start-up motion (createWindowStartup)", () => {
   function startup(named: boolean, kept: string[], refusals: string[] = []) {
     const appInfo: Parameters<typeof createWindowStartup>[0]['appInfo'] = {
@@ -191,5 +237,70 @@ describe("a window's start-up motion (createWindowStartup)", () => {
     expect(appInfo.startupWarnings).toBeUndefined();
     windowStartup.pageAsks();
     expect(appInfo.startupPath).toBe('/s/walk.mtn');
+  });
+});
+
+describe("the menu's commands for the page (createMenuDelivery)", () => {
+  /** The slot with its window made by `make` (true: made again), and what each window's page was sent. */
+  function delivery(platform: NodeJS.Platform) {
+    const sent: string[] = [];
+    const windows = createWindowSlot<number>(platform);
+    let made = 0;
+    const menu = createMenuDelivery<string>({ sendToPage: (c) => sent.push(`${made}: ${c}`), windows });
+    const make = () => {
+      menu.windowMade();
+      return ++made;
+    };
+    return { sent, windows, menu, make, close: () => (windows.closed(), menu.windowClosed()) };
+  }
+
+  // Mutation that fails: send() sending while the page does not listen (the command reaches no listener).
+  it('holds a command until the page listens, then sends it, in order; later ones go at once', () => {
+    const { sent, windows, menu, make } = delivery('linux');
+    windows.open(make);
+    menu.send('file.open');
+    menu.send('view.resetCamera');
+    expect(sent).toEqual([]);
+    menu.pageListens();
+    menu.send('edit.undo');
+    expect(sent).toEqual(['1: file.open', '1: view.resetCamera', '1: edit.undo']);
+  });
+
+  // Mutations that fail: send() not asking the slot for a window (reopen); windowClosed not dropping the held ones.
+  it('macOS: with no window, a command makes the window again and goes to its page once it listens', () => {
+    const { sent, windows, menu, make, close } = delivery('darwin');
+    windows.open(make);
+    menu.pageListens();
+    close();
+    menu.send('file.openRecent');
+    expect(windows.current()).toBe(2);
+    menu.send('file.open');
+    expect(windows.current()).toBe(2);
+    expect(sent).toEqual([]);
+    menu.pageListens();
+    expect(sent).toEqual(['2: file.openRecent', '2: file.open']);
+    // A window made for a command and closed before its page listened takes the command with it.
+    close();
+    menu.send('project.open');
+    close();
+    windows.reopen();
+    menu.pageListens();
+    expect(sent).toEqual(['2: file.openRecent', '2: file.open']);
+  });
+
+  it('Windows and Linux, or once the quit goes ahead: with no window, a command is dropped and makes none', () => {
+    const other = delivery('win32');
+    other.windows.open(other.make);
+    other.close();
+    other.menu.send('file.open');
+    expect(other.windows.current()).toBeNull();
+    const mac = delivery('darwin');
+    mac.windows.open(mac.make);
+    mac.close();
+    mac.windows.quitting();
+    mac.menu.send('file.open');
+    expect(mac.windows.current()).toBeNull();
+    mac.menu.pageListens();
+    expect([...other.sent, ...mac.sent]).toEqual([]);
   });
 });

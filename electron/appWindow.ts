@@ -1,8 +1,9 @@
 /**
  * The app's one window as the app's lifecycle sees it: its title and edited mark from the page's report, a second
- * launch bringing it forward, and whether the app outlives it (macOS), a window then made again by the Dock's icon or a
- * file handed over. No Electron call of its own: main.ts hands it the window it makes and the platform, so each
- * decision runs under vitest (docs/architecture.md#electron).
+ * launch bringing it forward, whether the app outlives it (macOS), a window then made again by the Dock's icon, a file
+ * handed over or a command of the menu (and not while a quit is asked), and the menu's commands held until its page
+ * listens. No Electron call of its own: main.ts hands it the window it makes and the platform, so each decision runs
+ * under vitest (docs/architecture.md#electron).
  */
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import { APP_NAME } from './appIdentity';
@@ -72,8 +73,21 @@ interface WindowSlot<W> {
   open(make: (again: boolean) => W): W;
   /** The window is shown. */
   markShown(): void;
-  /** The window closed ('closed'): forgotten. */
-  closed(): void;
+  /**
+   * The window closed ('closed'): forgotten. `resumeQuit`: the close was a quit's that its questions held and an answer
+   * let go on (Discard, Save, Stop and close); Electron cancelled that quit when the close was held, so where the app
+   * outlives its window main quits again (else the app would stay running with no window after a Cmd+Q).
+   */
+  closed(): { resumeQuit: boolean };
+  /**
+   * A quit is asked ('before-quit': Cmd+Q, the Dock's Quit, File › Exit): no window is made again until it is cancelled,
+   * also between the window's close and 'will-quit'.
+   */
+  quitAsked(): void;
+  /** The window's close was held for its questions (unsaved work, a running build). */
+  closeHeld(): void;
+  /** The questions' answer kept the window (Cancel, or a question that failed): a quit asked is cancelled. */
+  closeKept(): void;
   /** The quit goes ahead ('will-quit'): no window is made again. */
   quitting(): void;
   /**
@@ -89,6 +103,10 @@ export function createWindowSlot<W>(platform: NodeJS.Platform): WindowSlot<W> {
   let shown = false;
   let make: ((again: boolean) => W) | null = null;
   let quitting = false;
+  /** 'before-quit' came and no answer has cancelled that quit. */
+  let quitAsked = false;
+  /** The quit's close is held for the window's questions. */
+  let quitHeld = false;
   const openWith = (m: (again: boolean) => W, again: boolean): W => {
     shown = false;
     current = m(again);
@@ -106,12 +124,25 @@ export function createWindowSlot<W>(platform: NodeJS.Platform): WindowSlot<W> {
     },
     closed() {
       current = null;
+      const resumeQuit = quitHeld && !quitsWithLastWindow(platform);
+      quitHeld = false;
+      return { resumeQuit };
+    },
+    quitAsked() {
+      quitAsked = true;
+    },
+    closeHeld() {
+      if (quitAsked) quitHeld = true;
+    },
+    closeKept() {
+      quitAsked = false;
+      quitHeld = false;
     },
     quitting() {
       quitting = true;
     },
     reopen() {
-      if (current !== null || make === null || quitting || quitsWithLastWindow(platform)) return null;
+      if (current !== null || make === null || quitting || quitAsked || quitsWithLastWindow(platform)) return null;
       return openWith(make, true);
     },
   };
@@ -158,6 +189,51 @@ export function createWindowStartup(ctx: {
       const refusals = ctx.takeRefusals();
       if (refusals.length > 0) appInfo.startupWarnings = refusals;
       else delete appInfo.startupWarnings;
+    },
+  };
+}
+
+/** The menu's commands for the page, as main hands them over. */
+interface MenuDelivery<C> {
+  /** A command of the menu's: sent to the page; held while its page loads; with no window, one is made for it. */
+  send(command: C): void;
+  /** A window was made: its page does not listen yet. */
+  windowMade(): void;
+  /** The window's page listens (it asked for the app info, or finished loading): the commands held go to it. */
+  pageListens(): void;
+  /** The window closed: the commands held for its page are dropped with it (the user closed it). */
+  windowClosed(): void;
+}
+
+/**
+ * The menu's commands for the page (File › Open…, Open Recent, …). Sent to the window's page once it listens (one
+ * sent while it loads would reach no listener); on macOS, with no window, the menu stays up and its command makes the
+ * window again (as the Dock's icon does) and goes to that window's page once it listens, after its start-up motion.
+ * Where no window may be made (the quit goes ahead), the command is dropped.
+ */
+export function createMenuDelivery<C>(ctx: {
+  /** Sends a command to the current window's page. */
+  sendToPage: (command: C) => void;
+  windows: Pick<WindowSlot<unknown>, 'current' | 'reopen'>;
+}): MenuDelivery<C> {
+  const held: C[] = [];
+  let listening = false;
+  return {
+    send(command) {
+      if (ctx.windows.current() === null && ctx.windows.reopen() === null) return;
+      if (listening) ctx.sendToPage(command);
+      else held.push(command);
+    },
+    windowMade() {
+      listening = false;
+    },
+    pageListens() {
+      listening = true;
+      for (const command of held.splice(0)) ctx.sendToPage(command);
+    },
+    windowClosed() {
+      listening = false;
+      held.length = 0;
     },
   };
 }

@@ -23,6 +23,8 @@ interface CloseContext {
   saveAllAndClose: () => void;
   /** The close goes ahead: nothing unsaved is left or it was discarded, and no build runs. */
   closing: () => void;
+  /** An answer kept the window (Cancel, or a question or stop that failed): a quit that asked is over. */
+  kept: () => void;
 }
 
 /** The window's 'close' listener: lets the close go on, or prevents it and asks. */
@@ -64,13 +66,16 @@ export function createCloseQuestions(ctx: CloseContext): (event: { preventDefaul
             closeAsked = false;
             // Kept open: a "Discard changes" answered before this question was for that close only; the page still
             // holds its edits, so the next close asks about them again.
-            if (!go) closeConfirmed = false;
-            else if (!win.isDestroyed()) win.close();
+            if (!go) {
+              closeConfirmed = false;
+              ctx.kept();
+            } else if (!win.isDestroyed()) win.close();
           })
           .catch((e: unknown) => {
             // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
             closeAsked = false;
             closeConfirmed = false;
+            ctx.kept();
             failed('the running build could not be asked about or stopped')(e);
             if (!win.isDestroyed())
               ask({
@@ -105,6 +110,7 @@ export function createCloseQuestions(ctx: CloseContext): (event: { preventDefaul
       .then(({ response }) => {
         closeAsked = false;
         if (response === 0) ctx.saveAllAndClose();
+        if (response === 2) ctx.kept();
         if (response !== 1) return;
         closeConfirmed = true;
         // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
@@ -113,6 +119,7 @@ export function createCloseQuestions(ctx: CloseContext): (event: { preventDefaul
       .catch((e: unknown) => {
         // The question did not show: the window stays open with the edits, and the next close asks again.
         closeAsked = false;
+        ctx.kept();
         failed('the unsaved-changes question could not be shown')(e);
       });
   };

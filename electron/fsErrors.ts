@@ -70,3 +70,11 @@ export const SAVE_MOTION_NEXT =
 /** As saveAgainNext for an export (.mt3, glTF), which any name or folder may take. */
 export const EXPORT_AGAIN_NEXT =
   'Export again under another name or folder, or put that right (move the folder or file in the way, free some space, or allow writing there) and export again.';
+
+/**
+ * The error of an export's write (.mt3, glTF) that failed: what went wrong, that the file on disk is unchanged (the
+ * write is atomic), and what to do next. One wording for both exports, which each wrote it.
+ */
+export function exportWriteFailed(path: string, e: unknown): Error {
+  return new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`);
+}

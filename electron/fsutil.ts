@@ -26,7 +26,7 @@ import {
 import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
-import { describeFsError, systemReason } from './fsErrors';
+import { describeFsError, exportWriteFailed, systemReason } from './fsErrors';
 import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 import { inTurn, trackWrite } from './writeTurns';
 
@@ -479,6 +479,18 @@ export function writeFileAtomicAsync(
   // A write that asks stillWanted keeps its own order (a stale one is dropped, a newer one need not wait for it).
   if (options.stillWanted) return trackWrite(() => writeAtomicAsync(path, data, options));
   return trackWrite(() => inTurn([path], () => writeAtomicAsync(path, data, options), true));
+}
+
+/**
+ * An export's file (.mt3, glTF) written in one step through the folder the export checked (pinFolder): a failed write
+ * is said with what to do next, the file on disk unchanged (fsErrors.ts exportWriteFailed).
+ */
+export async function writeExportedFile(path: string, bytes: Uint8Array, folder?: FolderPin): Promise<void> {
+  try {
+    await writeFileAtomicAsync(path, bytes, { folder });
+  } catch (e) {
+    throw exportWriteFailed(path, e);
+  }
 }
 
 async function writeAtomicAsync(path: string, data: AsyncWriteData, options: AsyncWriteOptions): Promise<boolean> {

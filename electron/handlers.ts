@@ -35,6 +35,7 @@ import {
   pinFolder,
   readBytes,
   readBytesOf,
+  writeExportedFile,
   writeFileAtomicAsync,
   writeNewFileAsync,
   type PinnedFolders,
@@ -45,7 +46,7 @@ import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
-import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
+import { SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
@@ -589,13 +590,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const outcome = await compress.compress({ ...compressReq, includeBytes: true }, { coalesce: false });
     if (outcome.status !== 'done' || !outcome.bytes)
       throw new Error(`Could not export ${path}: the compressor returned no file`);
-    try {
-      await writeFileAtomicAsync(path, outcome.bytes, { folder });
-    } catch (e) {
-      throw new Error(
-        `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
-      );
-    }
+    await writeExportedFile(path, outcome.bytes, folder);
     policy.allowFile(path);
     return {
       status: 'exported',

@@ -12,17 +12,20 @@
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
  * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
  *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
- *   (listenToAppEnd), then the page's load;
+ *   (listenToAppEnd), then the page's load (one that fails is said in a box, and the app exits; a window made again
+ *   whose page fails says it alike, and goes: sayCouldNotStart);
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
  *   'closed' forgets the window, and the page's report with it;
- * - 'before-quit' has no listener: Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close'
- *   questions stand for the quit (an answer of Cancel keeps both);
+ * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
+ *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
+ *   when the close was held); from here until a Cancel no window is made again (appWindow.ts quitAsked);
  * - 'child-process-gone' (a GPU or utility process): a crash record, no question;
  * - 'window-all-closed' stops the compression workers, then quits; not on macOS, where the app stays with no window
  *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
- *   the window again, as an 'open-file' or a second launch does;
+ *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
+ *   new window's page once it listens: appWindow.ts createMenuDelivery);
  * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
@@ -56,6 +59,7 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import {
   bringForward,
+  createMenuDelivery,
   createWindowSlot,
   createWindowStartup,
   followDocumentReport,
@@ -239,6 +243,11 @@ let documentState: DocumentStateReport = NO_DOCUMENT;
 const sendMenuCommand = (command: MenuCommand): void => {
   windows.current()?.webContents.send(MENU_COMMAND_CHANNEL, command);
 };
+/**
+ * The native menu's commands: held until the window's page listens, and on macOS with no window, a window made again
+ * for them (appWindow.ts createMenuDelivery).
+ */
+const menuCommands = createMenuDelivery<MenuCommand>({ sendToPage: sendMenuCommand, windows });
 
 /** Only the app's own top frame may call the API (security.ts appTopFrame). */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
@@ -355,6 +364,12 @@ const foundProjects = new Set<string>();
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
 
+/** The window's page listens (it asked for the app info, or finished loading): what waited for it goes to it. */
+function pageListens(): void {
+  systemFiles.rendererListening();
+  menuCommands.pageListens();
+}
+
 /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
 let quitting = false;
 /** Set when the user quits after a crash: the copies stay for the next start. */
@@ -374,6 +389,8 @@ interface Services {
   /** Writes still running, waited for before the app ends (quitWaits.ts). */
   quitGate: ReturnType<typeof createQuitGate>;
   rebuildMenu: () => void;
+  /** The menu of a window made, before the window slot holds it. */
+  menuWithWindow: () => void;
   userData: string;
   /** A window made again (macOS) starts as a launch that named no file does: what was said at the first start is not said again. */
   windowMadeAgain: () => void;
@@ -397,9 +414,15 @@ async function start(): Promise<void> {
     if (!again) return openWindow(services);
     services.windowMadeAgain();
     const made = openWindow(services);
-    loadPage(made, PAGE_URL).catch(failed('the window made again could not load its page'));
+    services.menuWithWindow();
+    loadPage(made, PAGE_URL).catch((e: unknown) => {
+      // Said as the first window's failure is; the app stays, with no window, as before the Dock's icon was clicked.
+      sayCouldNotStart(e);
+      if (!made.isDestroyed()) made.destroy();
+    });
     return made;
   });
+  services.rebuildMenu();
   listenToAppEnd(services);
   // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
   app.on('activate', () => windows.reopen());
@@ -436,13 +459,14 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     warn,
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, warn);
-  const rebuildMenu = (): void => {
+  /** The menu, with no window (menu.ts noWindow: only what opens something) or with one. */
+  const menuFor = (windowOpen: boolean): void => {
     Menu.setApplicationMenu(
       buildAppMenu({
         appName: APP_NAME,
         isMac: process.platform === 'darwin',
         recentFiles: recent.list(),
-        send: sendMenuCommand,
+        send: menuCommands.send,
         clearRecentFiles: () => {
           recent.clear();
           rebuildMenu();
@@ -450,9 +474,12 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
         showAbout,
         allowDevTools: !app.isPackaged,
         disabledCommands: documentState.disabledCommands,
+        // Before the first window too: the menu is made again as each window is made (start()).
+        noWindow: !windowOpen,
       }),
     );
   };
+  const rebuildMenu = (): void => menuFor(windows.current() !== null);
   const startupWarnings = [
     ...(recent.startupProblem ? [recent.startupProblem] : []),
     ...firstLaunch.refusals,
@@ -515,7 +542,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   });
   handlers.getAppInfo = async (arg) => {
     startup.pageAsks();
-    systemFiles.rendererListening();
+    pageListens();
     return answerAppInfo(arg);
   };
   const builds = trackBuilds(handlers);
@@ -548,6 +575,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     backups,
     quitGate,
     rebuildMenu,
+    menuWithWindow: () => menuFor(true),
     userData,
     windowMadeAgain: startup.windowMadeAgain,
   };
@@ -596,21 +624,29 @@ function openWindow(services: Services): BrowserWindow {
     if (placement.maximized) win.maximize();
     showWindow();
   });
-  // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
-  // each page reloaded after a crash or a hang.
-  win.webContents.on('did-finish-load', () => systemFiles.rendererListening());
-  win.on(
-    'close',
-    createCloseQuestions({
-      win,
-      ask: (options) => dialog.showMessageBox(win, options),
-      document: () => documentState,
-      builds,
-      saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
-      closing: () => {
-        writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
-        // A clean close: everything was saved or discarded, so no copy is kept.
-        if (!keepBackups) backups.clear();
+  // A page that never asked for the app info (a failed start-up) still gets the files and the menu's commands once it
+  // has loaded; so does each page reloaded after a crash or a hang.
+  menuCommands.windowMade();
+  win.webContents.on('did-finish-load', pageListens);
+  const closeQuestions = createCloseQuestions({
+    win,
+    ask: (options) => dialog.showMessageBox(win, options),
+    document: () => documentState,
+    builds,
+    saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
+    closing: () => {
+      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+      // A clean close: everything was saved or discarded, so no copy is kept.
+      if (!keepBackups) backups.clear();
+    },
+    kept: () => windows.closeKept(),
+  });
+  // A close held for the questions cancels a quit under way (Electron's): the slot knows, to quit again on macOS.
+  win.on('close', (event) =>
+    closeQuestions({
+      preventDefault: () => {
+        event.preventDefault();
+        windows.closeHeld();
       },
     }),
   );
@@ -649,13 +685,15 @@ function openWindow(services: Services): BrowserWindow {
   // The hung page answers again: its question goes away by itself (its record stays).
   win.on('responsive', () => recovery.pageAnswers());
   win.on('closed', () => {
-    windows.closed();
+    // A Cmd+Q whose close the questions held, answered Save or Discard: Electron cancelled that quit; it goes on now.
+    if (windows.closed().resumeQuit) app.quit();
+    menuCommands.windowClosed();
     // macOS goes on without a window: a file the OS hands over now waits for the window made again, which starts with
     // no document (its menu too).
     systemFiles.rendererGone();
-    const { menuChanged } = followDocumentReport(null, documentState, NO_DOCUMENT);
     documentState = NO_DOCUMENT;
-    if (menuChanged) services.rebuildMenu();
+    // With no window, only the commands that open something stay (menu.ts noWindow).
+    services.rebuildMenu();
   });
   return win;
 }
@@ -690,6 +728,10 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
   });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
+  // A quit asked (Cmd+Q, the Dock's Quit, File › Exit): no window is made again meanwhile, as between the window's
+  // close and 'will-quit' an 'open-file' or the Dock's icon would (appWindow.ts quitAsked); a close its questions keep
+  // cancels it.
+  app.on('before-quit', () => windows.quitAsked());
   app.on('will-quit', (event) => {
     quitting = true;
     windows.quitting();
@@ -708,6 +750,13 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
 export function compressWorkerPaths(dir: string): { workerPath: string; pool: { workerPath: string } } {
   const unpacked = (name: string) => join(dir, name).replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
   return { workerPath: unpacked('compressWorker.cjs'), pool: { workerPath: unpacked('compressPoolWorker.cjs') } };
+}
+
+/** A window whose page could not load, said in the terminal and in a box (there is no page to say it). */
+function sayCouldNotStart(e: unknown): void {
+  const message = e instanceof Error ? e.message : String(e);
+  console.error(`${APP_NAME} could not start: ${message}`);
+  dialog.showErrorBox(`${APP_NAME} could not start`, message);
 }
 
 /**
@@ -772,8 +821,8 @@ if (refusedDebugSwitches.length > 0) {
     windows.reopen();
     bringForward(windows.current(), windows.shown());
   });
-  start().catch((e) => {
-    dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));
+  start().catch((e: unknown) => {
+    sayCouldNotStart(e);
     app.exit(1);
   });
 }

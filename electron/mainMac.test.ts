@@ -91,9 +91,42 @@ describe('electron main on macOS', () => {
     expect(info.startupPath).toBe(info.samplePath);
   });
 
+  // Mutations that fail: the menu sending with sendMenuCommand as before (the command goes to no page, and no window
+  // is made); main not telling the menu there is no window (noWindow), or not rebuilding it as a window is made again
+  // or closes; getAppInfo not calling menuCommands.pageListens (the command is never sent); 'closed' not calling
+  // menuCommands.windowClosed (the command held for a window closed before its page listened goes to the next one).
+  it("the menu's File › Open… and Open Project… with no window make the window and go to its page once it listens", async () => {
+    closeWindow(fake.state.windows[3]);
+    const file = () => fake.state.menus.at(-1)!.template.find((m) => m.label === 'File')!.submenu!;
+    const enabled = (label: string) => file().find((i) => i.label === label)!.enabled !== false;
+    // No window: what acts on a document is greyed out; what opens something stays.
+    expect([enabled('Save'), enabled('Export .mt3…'), enabled('Open…'), enabled('Open Project…')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    const sentBefore = fake.state.sent.length;
+    file().find((i) => i.label === 'Open…')!.click!();
+    expect(fake.state.windows).toHaveLength(5);
+    expect(enabled('Save')).toBe(true);
+    // Closed before its page listened: the Open… goes with it.
+    closeWindow(fake.state.windows[4]);
+    file().find((i) => i.label === 'Open Project…')!.click!();
+    expect(fake.state.windows).toHaveLength(6);
+    file().find((i) => i.label === 'Save')!.click!();
+    expect(fake.state.windows).toHaveLength(6);
+    expect(fake.state.sent.slice(sentBefore)).toEqual([]);
+    await appInfoOf(fake.state.windows[5]);
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'project.open' } },
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.save' } },
+    ]);
+  });
+
   // Mutation that fails: the crash question's Quit closing the window only (the app would stay with no window).
   it("a crashed page's Quit quits the app, not only the window", async () => {
-    const win = fake.state.windows[3];
+    const win = fake.state.windows[5];
     const quits = fake.state.quits;
     fake.state.messageBoxResponse = 1; // Quit
     win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
@@ -101,12 +134,84 @@ describe('electron main on macOS', () => {
     expect(win.closed).toBe(0);
   });
 
-  // Mutation that fails: 'will-quit' not telling the window slot (a Dock click during the quit makes a window).
+  // Mutations that fail: the window made again whose load fails said only in the terminal, as before (no box); the
+  // broken window kept (the Dock's icon would then make none).
+  it('a window made again whose page fails to load says so as the first does, and goes; the Dock can try again', async () => {
+    closeWindow(fake.state.windows[5]);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.failLoads = 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html';
+    fake.state.keepErrorBoxes = true;
+    try {
+      appEvent('activate');
+      const broken = fake.state.windows[6];
+      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+      expect(fake.state.errorBoxes).toEqual([
+        { title: 'ActGuy could not start', message: 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html' },
+      ]);
+      expect(console.error).toHaveBeenCalledWith(
+        'ActGuy could not start: ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html',
+      );
+      expect(fake.state.exits).toBe(0);
+    } finally {
+      fake.state.failLoads = null;
+      fake.state.keepErrorBoxes = false;
+      vi.mocked(console.error).mockRestore();
+    }
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(8);
+    await vi.waitFor(() => expect(fake.state.windows[7].loadedUrl).toBe('actguy://app/index.html'));
+  });
+
+  /** The window's page reports unsaved work (the close then asks). */
+  async function reportDirty(win: FakeWindow) {
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
+      { sender: win.webContents, senderFrame: win.mainFrame },
+      { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] },
+    );
+  }
+  /** Cmd+Q: 'before-quit', then the window's 'close'; whether the close was held. */
+  function cmdQ(win: FakeWindow): boolean {
+    appEvent('before-quit', { preventDefault: vi.fn() });
+    let held = false;
+    win.events.get('close')!({ preventDefault: () => (held = true) });
+    return held;
+  }
+
+  // Mutations that fail: main not telling the slot of 'before-quit' (a window made between the close and
+  // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
+  // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
+  it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
+    const win = fake.state.windows[7];
+    fake.state.messageBoxResponse = 2; // Cancel
+    await reportDirty(win);
+    expect(cmdQ(win)).toBe(true);
+    await vi.waitFor(() => expect(fake.state.messageBoxes.at(-1)).toMatchObject({ title: 'Unsaved changes' }));
+    await new Promise((r) => setTimeout(r, 0));
+    // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
+    closeWindow(win);
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    expect(fake.state.windows).toHaveLength(9);
+    const again = fake.state.windows[8];
+    await appInfoOf(again);
+    await reportDirty(again);
+    fake.state.messageBoxResponse = 1; // Discard changes
+    const quits = fake.state.quits;
+    expect(cmdQ(again)).toBe(true);
+    await vi.waitFor(() => expect(again.closed).toBe(1));
+    closeWindow(again);
+    expect(fake.state.quits).toBe(quits + 1);
+    // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
+    appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(9);
+  });
+
+  // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
+  // makes a window); either alone is enough here, the first tested above.
   it('once the quit goes ahead, neither the Dock nor Finder makes a window', () => {
-    closeWindow(fake.state.windows[3]);
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(4);
+    expect(fake.state.windows).toHaveLength(9);
   });
 });

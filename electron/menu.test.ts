@@ -253,7 +253,7 @@ describe('keys the page owns (Space, arrows, Home/End, Delete, Alt+arrows)', () 
 });
 
 describe('the Events menu', () => {
-  const build = (o: { disabledCommands?: string[]; isMac?: boolean } = {}) => {
+  const build = (o: { disabledCommands?: string[]; isMac?: boolean; noWindow?: boolean } = {}) => {
     const sent: MenuCommand[] = [];
     const template = appMenuTemplate({
       appName: 'ActGuy',
@@ -264,6 +264,7 @@ describe('the Events menu', () => {
       showAbout: () => {},
       allowDevTools: false,
       disabledCommands: o.disabledCommands as never,
+      noWindow: o.noWindow,
     });
     const events = template.find((m) => m.label === 'Events');
     return { template, sent, items: (events?.submenu ?? []) as MenuItemConstructorOptions[] };
@@ -352,6 +353,27 @@ describe('the Events menu', () => {
     expect(enabled('Cut Events')).toBe(true);
     expect(enabled('Add Event at Playhead')).toBe(true);
     expect(build().items.every((i) => i.enabled !== false)).toBe(true);
+  });
+
+  // Mutations that fail: noWindow ignored (Save, Undo and the Events menu stay on with no window); every command greyed
+  // with no window (Open… too).
+  it('with no window (macOS), only the commands that open something stay; Open Recent keeps its files', () => {
+    const itemsOf = (t: MenuItemConstructorOptions[]) =>
+      t.flatMap((m) => (m.submenu ?? []) as MenuItemConstructorOptions[]);
+    const items = itemsOf(build({ isMac: true, noWindow: true }).template);
+    const on = items.filter((i) => i.click && i.enabled !== false).map((i) => i.label);
+    expect(on).toEqual([
+      'About ActGuy',
+      'Open…',
+      'Import Motion (BVH, glTF, FBX)…',
+      'Open Project…',
+      'Open .sev…',
+      'Keyboard Shortcuts',
+      'About ActGuy',
+    ]);
+    expect(items.find((i) => i.label === 'Save')!.enabled).toBe(false);
+    expect(items.find((i) => i.label === 'Open Recent')!.enabled).not.toBe(false);
+    expect(itemsOf(build({ isMac: true }).template).some((i) => i.enabled === false)).toBe(false);
   });
 });
 

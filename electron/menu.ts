@@ -17,7 +17,21 @@ export interface AppMenuOptions {
   allowDevTools: boolean;
   /** Commands the renderer says cannot run now (DocumentStateReport.disabledCommands): their items are greyed out. */
   disabledCommands?: readonly MenuCommandId[];
+  /**
+   * No window is open (macOS, where the app outlives it): only the commands that open something stay (they make the
+   * window again: appWindow.ts createMenuDelivery); the others, which act on a document, are greyed out.
+   */
+  noWindow?: boolean;
 }
+
+/** The commands that open something: with no window (macOS) they make one; every other command is greyed out. */
+const OPENING_COMMANDS: ReadonlySet<MenuCommandId> = new Set([
+  'file.open',
+  'file.import',
+  'project.open',
+  'sev.open',
+  'help.shortcuts',
+]);
 
 /** The native menu (see appMenuTemplate). */
 export function buildAppMenu(o: AppMenuOptions): Menu {
@@ -37,6 +51,7 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
 export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
   const platform = o.isMac ? 'mac' : 'other';
   const disabled = new Set(o.disabledCommands ?? []);
+  const greyed = (command: MenuCommandId) => disabled.has(command) || (o.noWindow && !OPENING_COMMANDS.has(command));
   // A key the page owns is shown on the item without being registered; macOS ignores registerAccelerator (the
   // menu would take Space from a text field), so there the item carries no accelerator at all.
   const hint = (accelerator: string, registered: boolean): MenuItemConstructorOptions =>
@@ -46,7 +61,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
     return {
       label,
       ...(binding ? hint(binding.accelerator, binding.native) : {}),
-      ...(disabled.has(command) ? { enabled: false } : {}),
+      ...(greyed(command) ? { enabled: false } : {}),
       click: () => o.send({ command }),
     };
   };

@@ -4,26 +4,19 @@
  * channel shares; and a budget build whose written entries keep the guarantee at the tolerances its report gives
  * (docs/compression.md#adversarial-harness-2026-12-03).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { buildProject } from './build';
-import {
-  answerPoolRequest,
-  inProcessCompressor,
-  SHARE_MIN_MTN_BYTES,
-  workerCompressor,
-  type MotionCompressor,
-} from './compressPool';
+import { answerPoolRequest, inProcessCompressor, SHARE_MIN_MTN_BYTES, workerCompressor } from './compressPool';
 import { readMar } from '../../shared/mar/read';
 import { MAX_BUDGET_SCALE } from '../../shared/project/budget';
 import { writeMtn } from '../../shared/mtn/write';
 import type { Motion } from '../../shared/motion/types';
-import type { BuildReport } from '../../shared/project/plan';
 import { adversarialCase, longAdversarialMotion } from '../../shared/testing/adversarialMotions';
 import { independentErrors } from '../../shared/testing/independentDecode';
+import { buildFiles, writeBudgetProject } from '../testing/budgetProjects';
 
 const poolWorker = useBundledWorker(resolve(__dirname, 'compressPoolWorker.ts'));
 const FPS = 60;
@@ -33,31 +26,8 @@ const motions = new Map<string, Motion>();
 /** Adversarial cases of these seeds at the project's rate (a frame rate changes no sample). */
 const SEEDS = [3, 5, 8, 11, 21, 34];
 
-function writeProject(file: string, entries: object[], budget?: number): string {
-  writeFileSync(
-    join(dir, file),
-    JSON.stringify({
-      version: 1,
-      fps: FPS,
-      motions: entries,
-      outputs: { mar: `${file}.out/stage.mar`, sar: `${file}.out/stage.sar` },
-      ...(budget ? { budget: { marBytes: budget } } : {}),
-    }),
-  );
-  return join(dir, file);
-}
-
-async function build(file: string, compressor: MotionCompressor): Promise<{ report: BuildReport; files: Buffer[] }> {
-  try {
-    const r = await buildProject(file, { compressor, cacheDir: null });
-    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-    const out = r.report!.outputs;
-    return { report: r.report!, files: [out.mar.path, out.sar.path, out.report].map((p) => readFileSync(p)) };
-  } finally {
-    await compressor.close();
-  }
-}
-
+const writeProject = (file: string, entries: object[], budget?: number) =>
+  writeBudgetProject(dir, file, { fps: FPS, motions: entries }, budget);
 const SHORT = SEEDS.map((seed, k) => ({
   name: `adv_${seed}`,
   mtn: `adv_${seed}.mtn`,
@@ -95,12 +65,12 @@ describe('adversarial motions through actguy build', () => {
       },
       ...SHORT,
     ]);
-    const one = (await build(project, inProcessCompressor())).files;
-    const again = (await build(project, inProcessCompressor())).files;
+    const one = (await buildFiles(project, inProcessCompressor())).files;
+    const again = (await buildFiles(project, inProcessCompressor())).files;
     again.forEach((f, k) => expect(f.equals(one[k]), `second run, file ${k}`).toBe(true));
     for (const jobs of [2, 3]) {
       const shared: number[] = [];
-      const many = await build(
+      const many = await buildFiles(
         project,
         workerCompressor(poolWorker(), jobs, (req) => {
           if (req.share) shared.push(req.share.index);
@@ -113,7 +83,7 @@ describe('adversarial motions through actguy build', () => {
   }, 240_000);
 
   it('keep the guarantee in a budget build at the tolerances its report gives, with 1 and 2 jobs alike', async () => {
-    const plain = await build(writeProject('plain.actguy.json', SHORT), inProcessCompressor());
+    const plain = await buildFiles(writeProject('plain.actguy.json', SHORT), inProcessCompressor());
     // Halfway between the default and the loosest allowed setting (every tolerance x4, overrides as set): these
     // motions are mostly noise and floors, so even x4 saves only a few per cent.
     const loosest = SHORT.map((e) => ({
@@ -122,13 +92,13 @@ describe('adversarial motions through actguy build', () => {
         Object.entries(e.tolerances).map(([k, v]) => [k, typeof v === 'number' ? v * MAX_BUDGET_SCALE : v]),
       ),
     }));
-    const loose = await build(writeProject('loose.actguy.json', loosest), inProcessCompressor());
+    const loose = await buildFiles(writeProject('loose.actguy.json', loosest), inProcessCompressor());
     const budget = Math.floor((plain.files[0].byteLength + loose.files[0].byteLength) / 2);
     const file = writeProject('budget.actguy.json', SHORT, budget);
-    const { report, files } = await build(file, inProcessCompressor());
+    const { report, files } = await buildFiles(file, inProcessCompressor());
     expect(files[0].byteLength).toBeLessThanOrEqual(budget);
     expect(report.budget!.motions.some((m) => m.scale > 1)).toBe(true);
-    const two = await build(file, workerCompressor(poolWorker(), 2));
+    const two = await buildFiles(file, workerCompressor(poolWorker(), 2));
     two.files.forEach((f, k) => expect(f.equals(files[k]), `jobs 2, file ${k}`).toBe(true));
     const mar = readMar(new Uint8Array(files[0]));
     const bad: string[] = [];

@@ -1,14 +1,12 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
-import { compressWithinBudget } from './budgetBuild';
-import { inProcessCompressor, workerCompressor, type MotionCompressor } from './compressPool';
+import { inProcessCompressor, workerCompressor } from './compressPool';
 import { MAX_BUDGET_SCALE } from '../../shared/project/budget';
-import { prepareBuild, type BuildReport } from '../../shared/project/plan';
-import { parseProject } from '../../shared/project/validate';
+import { buildFiles, compressedWithinBudget, writeBudgetProject } from '../testing/budgetProjects';
 
 /**
  * A project with a memory budget (docs/formats.md#budget): the .mar fits, per-joint overrides stay floors, the
@@ -26,45 +24,24 @@ const MOTIONS = [
   { name: 'walk_object', mtn: 'walk.mtn', tolerances: { object: 0.5 } },
 ];
 
-function writeProject(file: string, budget?: number): string {
-  writeFileSync(
-    join(dir, file),
-    JSON.stringify({
-      version: 1,
-      motions: MOTIONS,
-      aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }],
-      outputs: { mar: `${file}.out/stage.mar`, sar: `${file}.out/stage.sar` },
-      ...(budget ? { budget: { marBytes: budget } } : {}),
-    }),
+const writeProject = (file: string, budget?: number) =>
+  writeBudgetProject(
+    dir,
+    file,
+    { motions: MOTIONS, aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }] },
+    budget,
   );
-  return join(dir, file);
-}
-
-async function build(
-  file: string,
-  compressor: MotionCompressor,
-  cacheDir: string | null = null,
-): Promise<{ report: BuildReport; mar: Buffer }> {
-  try {
-    const r = await buildProject(file, { compressor, cacheDir });
-    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-    return { report: r.report!, mar: readFileSync(r.report!.outputs.mar.path) };
-  } finally {
-    await compressor.close();
-  }
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-budget-'));
   for (const f of ['walk.mtn', 'cmu_01_01.mtn']) copyFileSync(join(ASSETS, f), join(dir, f));
-  defaultMarBytes = (await build(writeProject('plain.actguy.json'), inProcessCompressor())).mar.byteLength;
+  defaultMarBytes = (await buildFiles(writeProject('plain.actguy.json'), inProcessCompressor())).mar.byteLength;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a budget build', () => {
   it("fits the .mar in 70 % of the default size, reports each motion's scale, bytes and error, and names the limiting motion", async () => {
     const budget = Math.floor(defaultMarBytes * 0.7);
-    const { report, mar } = await build(writeProject('b70.actguy.json', budget), inProcessCompressor());
+    const { report, mar } = await buildFiles(writeProject('b70.actguy.json', budget), inProcessCompressor());
     expect(mar.byteLength).toBeLessThanOrEqual(budget);
     const b = report.budget!;
     expect(b.marBytes).toBe(budget);
@@ -81,17 +58,7 @@ describe('a budget build', () => {
 
   it("keeps a per-joint override as set (a floor) while the motion's other tolerances are scaled", async () => {
     const budget = Math.floor(defaultMarBytes * 0.7);
-    const parsed = parseProject(
-      readFileSync(writeProject('floor.actguy.json', budget), 'utf8'),
-      join(dir, 'floor.actguy.json'),
-    );
-    const prep = prepareBuild(parsed.resolved!, (p) => new Uint8Array(readFileSync(p)));
-    if (!prep.ok) throw new Error(prep.errors.join('\n'));
-    const done = await compressWithinBudget(prep.prepared, {
-      compressor: inProcessCompressor(),
-      inputBytes: (p) => new Uint8Array(readFileSync(p)),
-    });
-    if (!done.ok) throw new Error(done.errors.join('\n'));
+    const done = await compressedWithinBudget(writeProject('floor.actguy.json', budget));
     const walk = done.prepared.motions[0];
     expect(walk.toleranceScale).toBeGreaterThan(1);
     const foot = walk.joints.findIndex((j) => j.name === 'LeftFoot');
@@ -104,11 +71,11 @@ describe('a budget build', () => {
 
   it('writes the same bytes with 1 or 2 worker threads, and again from the cache', async () => {
     const file = writeProject('jobs.actguy.json', Math.floor(defaultMarBytes * 0.75));
-    const one = await build(file, workerCompressor(poolWorker(), 1));
-    const two = await build(file, workerCompressor(poolWorker(), 2));
+    const one = await buildFiles(file, workerCompressor(poolWorker(), 1));
+    const two = await buildFiles(file, workerCompressor(poolWorker(), 2));
     const cacheDir = join(dir, 'cache');
-    const cold = await build(file, inProcessCompressor(), cacheDir);
-    const warm = await build(file, inProcessCompressor(), cacheDir);
+    const cold = await buildFiles(file, inProcessCompressor(), cacheDir);
+    const warm = await buildFiles(file, inProcessCompressor(), cacheDir);
     expect(two.mar.equals(one.mar)).toBe(true);
     expect(cold.mar.equals(one.mar)).toBe(true);
     expect(warm.mar.equals(one.mar)).toBe(true);
@@ -132,7 +99,7 @@ describe('a budget build', () => {
 
   it('keeps the tolerances as set when the default build fits (same bytes as without a budget)', async () => {
     const plain = readFileSync(join(dir, 'plain.actguy.json.out', 'stage.mar'));
-    const { report, mar } = await build(writeProject('roomy.actguy.json', defaultMarBytes), inProcessCompressor());
+    const { report, mar } = await buildFiles(writeProject('roomy.actguy.json', defaultMarBytes), inProcessCompressor());
     expect(mar.equals(plain)).toBe(true);
     expect(report.budget!.motions.every((m) => m.scale === 1)).toBe(true);
   });

@@ -11,6 +11,7 @@ import { FormatError } from '../../shared/errors';
 import type { ProjectExportFormat } from '../../shared/ipc/project';
 import { mshFilesOf } from '../../shared/msh/files';
 import { windowsNameProblem } from '../../shared/windowsNames';
+import { foldedTwins } from '../../shared/foldedNames';
 import { projectRedactor } from '../outsideQuotes';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { quotePath } from '../pathPolicy';
@@ -145,19 +146,19 @@ export function refusedOutputs(plan: ExportPlanOutline, checkWrite?: (path: stri
  * names that differ only in letter case (`walk`, `Walk`), one file on macOS, Windows and a FAT or exFAT disk, however
  * mounted: there the second's files replaced the first's inside the one commit, and the list said both were written.
  * This disk's own case rule (findOutputClashes) cannot be told from a Linux mount of such a disk (docs/security.md,
- * round 43). Motion names are ASCII (shared/motionName.ts), so lower case is the fold.
+ * round 43). The fold is the build's (shared/foldedNames.ts); motion names are ASCII (shared/motionName.ts), so it
+ * folds letter case alone here.
  */
 function entryNameProblems(entries: ExportPlanOutline['entries']): string[] {
   const problems: string[] = [];
-  const byFolded = new Map<string, string>();
+  const twins = foldedTwins<string>();
   for (const e of entries) {
     const what = e.of === undefined ? 'motion' : 'alias';
     const windows = windowsNameProblem(basename(e.files[0]));
     if (windows)
       problems.push(`${what} ${e.name}: ${windows}; projects are shared with Windows, so rename the ${what}`);
-    const earlier = byFolded.get(e.name.toLowerCase());
-    if (earlier === undefined) byFolded.set(e.name.toLowerCase(), e.name);
-    else
+    const earlier = twins.earlierTwin(e.name, e.name);
+    if (earlier !== undefined)
       problems.push(
         `${earlier} and ${e.name} differ only in letter case: their files are one file on macOS, Windows and FAT or exFAT ` +
           `disks (a USB stick), where one would replace the other: rename one (nothing was written)`,

@@ -1,21 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProject } from './build';
-import { compressWithinBudget } from './budgetBuild';
 import { inProcessCompressor } from './compressPool';
 import { compressMotion } from '../../shared/compress/compress';
 import { readMar } from '../../shared/mar/read';
 import { readMt3 } from '../../shared/mt3/read';
 import { writeMt3 } from '../../shared/mt3/write';
 import { writeMtn } from '../../shared/mtn/write';
-import { compressOptionsFor, prepareBuild } from '../../shared/project/plan';
-import { parseProject } from '../../shared/project/validate';
+import { compressOptionsFor } from '../../shared/project/plan';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
 import { objectBoundViolations } from '../../shared/testing/independentFk';
 import { seamCase } from '../../shared/testing/seamMotions';
 import { toleranceMismatches } from '../../shared/testing/toleranceMismatches';
+import { buildFiles, compressedWithinBudget, writeBudgetProject } from '../testing/budgetProjects';
 
 /**
  * Round 9 (docs/compression.md#round-9-the-seams): a budget build of three seam motions (shared/testing/seamMotions.ts:
@@ -31,25 +29,9 @@ const MOTIONS = [
 ];
 let dir: string;
 
-function writeProject(file: string, budget?: number): string {
-  writeFileSync(
-    join(dir, file),
-    JSON.stringify({
-      version: 1,
-      fps: 30,
-      motions: MOTIONS.map((m) => ({ ...m, mtn: `${m.name}.mtn` })),
-      outputs: { mar: `${file}.out/stage.mar`, sar: `${file}.out/stage.sar` },
-      ...(budget ? { budget: { marBytes: budget } } : {}),
-    }),
-  );
-  return join(dir, file);
-}
-
-async function marOf(file: string): Promise<Buffer> {
-  const r = await buildProject(file, { compressor: inProcessCompressor(), cacheDir: null });
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return readFileSync(r.report!.outputs.mar.path);
-}
+const writeProject = (file: string, budget?: number) =>
+  writeBudgetProject(dir, file, { fps: 30, motions: MOTIONS.map((m) => ({ ...m, mtn: `${m.name}.mtn` })) }, budget);
+const marOf = async (file: string) => (await buildFiles(file, inProcessCompressor())).mar;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-seams-budget-'));
@@ -66,14 +48,7 @@ describe('a budget build of seam motions', () => {
     const plain = await marOf(writeProject('plain.actguy.json'));
     const budget = Math.floor(plain.byteLength * 0.7);
     const file = writeProject('budget.actguy.json', budget);
-    const parsed = parseProject(readFileSync(file, 'utf8'), file);
-    const prep = prepareBuild(parsed.resolved!, (p) => new Uint8Array(readFileSync(p)));
-    if (!prep.ok) throw new Error(prep.errors.join('\n'));
-    const done = await compressWithinBudget(prep.prepared, {
-      compressor: inProcessCompressor(),
-      inputBytes: (p) => new Uint8Array(readFileSync(p)),
-    });
-    if (!done.ok) throw new Error(done.errors.join('\n'));
+    const done = await compressedWithinBudget(file);
     expect(done.budget!.usedBytes).toBeLessThanOrEqual(budget);
     expect(done.prepared.motions.some((p) => (p.toleranceScale ?? 1) > 1)).toBe(true);
 

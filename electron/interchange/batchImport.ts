@@ -291,18 +291,21 @@ export async function runBatchImport(
   const failed = items.filter((i) => i.error !== undefined).length;
   const ok = items.filter((i) => i.mtnBytes);
   const written: string[] = [];
-  if (cancelled) return { items, failed, written, cancelled, conclusion: 'cancelled; nothing was written' };
+  /** The batch's result, `written` as it stands: `failedBesides` counts a failure that is no item's (the project). */
+  const result = (conclusion: string, failedBesides = 0) => ({
+    items,
+    failed: failed + failedBesides,
+    written,
+    cancelled,
+    conclusion,
+  });
+  if (cancelled) return result('cancelled; nothing was written');
   if (options.project !== undefined) {
-    if (projectProblem)
-      return { items, failed: failed + 1, written, cancelled, conclusion: `${projectProblem}; nothing was written` };
+    if (projectProblem) return result(`${projectProblem}; nothing was written`, 1);
     if (failed)
-      return {
-        items,
-        failed,
-        written,
-        cancelled,
-        conclusion: `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)`,
-      };
+      return result(
+        `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)`,
+      );
     const text = projectWithMotions(projectText!, options.project, ok, options.parseProject!);
     const files: OutputFile[] = [
       ...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })),
@@ -310,26 +313,15 @@ export async function runBatchImport(
     ];
     await commit(files);
     written.push(...files.map((f) => f.path));
-    return {
-      items,
-      failed,
-      written,
-      cancelled,
-      conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})`,
-    };
+    return result(
+      `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})`,
+    );
   }
   if (options.allOrNothing) {
-    if (failed)
-      return {
-        items,
-        failed,
-        written,
-        cancelled,
-        conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)`,
-      };
+    if (failed) return result(`${failed} of ${items.length} failed; nothing was written (all or nothing)`);
     await commit(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
     written.push(...ok.map((i) => i.output!));
-    return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir}` };
+    return result(`wrote ${ok.length} motion(s) to ${outDir}`);
   }
   for (const i of ok) {
     try {

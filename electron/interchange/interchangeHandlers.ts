@@ -30,8 +30,7 @@ import type { Mt3Motion } from '../../shared/mt3/types';
 import type { CompressClient } from '../compressClient';
 import type { DocumentTable, HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
-import { baseNameOf, pinFolder, writeFileAtomicAsync } from '../fsutil';
+import { baseNameOf, pinFolder, writeExportedFile } from '../fsutil';
 import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from '../ipcArgs';
 import { allowDialogAnswer, quotePath, withExtension, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
@@ -159,13 +158,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       throw new Error(`Could not export ${path}: ${(e as Error).message}; nothing was written`);
     }
     const { glb } = exported;
-    try {
-      await writeFileAtomicAsync(path, glb, { folder });
-    } catch (e) {
-      throw new Error(
-        `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
-      );
-    }
+    await writeExportedFile(path, glb, folder);
     policy.allowFile(path);
     return {
       status: 'exported',

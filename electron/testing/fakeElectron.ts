@@ -26,6 +26,13 @@ function makeFake() {
     heldAnswers: [] as ((response: number) => void)[],
     /** While set, a reloaded page does not finish loading until the test says so ('did-finish-load'). */
     holdLoads: false,
+    /** While set, a window's page fails to load (loadURL rejects with this message). */
+    failLoads: null as string | null,
+    /** While set, error boxes are kept in `errorBoxes` (else one throws: a test expects none). */
+    keepErrorBoxes: false,
+    errorBoxes: [] as { title: string; message: string }[],
+    /** How many times main called app.exit. */
+    exits: 0,
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
     sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
@@ -124,6 +131,7 @@ function makeFake() {
       this.events.set(name, fn);
     }
     async loadURL(url: string) {
+      if (state.failLoads) throw new Error(state.failLoads);
       this.loadedUrl = url;
       state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
     }
@@ -155,6 +163,11 @@ function makeFake() {
     close() {
       if (this.destroyed) throw new TypeError('Object has been destroyed');
       this.closed++;
+    }
+    /** As Electron's: closed with no 'close' event (no question), then 'closed'. */
+    destroy() {
+      this.destroyed = true;
+      this.events.get('closed')?.({ preventDefault() {} });
     }
   }
   return { state, FakeWindow };
@@ -188,7 +201,9 @@ export function fakeElectronModule() {
       quit: () => {
         fake.state.quits++;
       },
-      exit: () => {},
+      exit: () => {
+        fake.state.exits++;
+      },
     },
     powerSaveBlocker: {
       start: (type: string) => {
@@ -244,7 +259,8 @@ export function fakeElectronModule() {
         return path ? { canceled: false, filePaths: [path] } : { canceled: true, filePaths: [] };
       },
       showErrorBox: (title: string, message: string) => {
-        throw new Error(`${title}: ${message}`);
+        if (!fake.state.keepErrorBoxes) throw new Error(`${title}: ${message}`);
+        fake.state.errorBoxes.push({ title, message });
       },
     },
     BrowserWindow: fake.FakeWindow,

@@ -9,6 +9,7 @@ import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { TUNING_SUFFIX } from '../tuning/sidecar';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
+import { foldedDifference, foldedTwins } from '../foldedNames';
 import { ownFileNameOf } from '../ownFileNames';
 import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
 import { PATH_MAX } from '../fileSystemLimits';
@@ -587,11 +588,9 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   if (p.slsPath) inputs.set(p.slsPath, 'seTables.sls');
   if (p.seDefinePath) inputs.set(p.seDefinePath, 'seTables.seDefine');
   const outs = projectOutputFiles(p);
-  // The first output at each path, and at each folded path: one lookup an output (a search of the earlier ones for
-  // each was quadratic: 4,000 motions with MSH outputs took 9.5 s to check).
-  const fold = (text: string) => text.normalize('NFC').toLowerCase();
+  // The first output at each path, and at each folded path: one lookup an output.
   const firstAt = new Map<string, (typeof outs)[number]>();
-  const firstFolded = new Map<string, (typeof outs)[number]>();
+  const twins = foldedTwins<(typeof outs)[number]>();
   outs.forEach((out) => {
     const { key, path, role } = out;
     const input = inputs.get(path);
@@ -626,24 +625,21 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
           p.projectFile,
         ),
       );
-    // A project travels: two outputs whose paths differ only in letter case (the MSH files of motions `walk` and
-    // `Walk`) are two files on Linux and one on macOS and Windows, where one build's file replaces the other's.
-    // macOS also takes a name's Unicode forms for one (`é` as one code point or as `e` + U+0301): NFC before folding.
-    const folded = earlier ? undefined : firstFolded.get(fold(path));
-    const how =
-      folded && folded.path.toLowerCase() !== path.toLowerCase() ? 'letter case and Unicode form' : 'letter case';
+    // A project travels: two outputs whose paths fold alike (the MSH files of motions `walk` and `Walk`) are two
+    // files on Linux and one on macOS and Windows, where one build's file replaces the other's.
+    const twin = twins.earlierTwin(path, out);
+    const folded = earlier ? undefined : twin;
     if (folded)
       errors.push(
         new FormatError(
           'PROJECT',
-          `${path}${who} and ${folded.path} (${folded.role}) differ only in ${how}: one file on macOS and Windows, ` +
-            `where projects are shared; ${key === 'outputs.msh' ? 'rename the motion' : 'rename one'}`,
+          `${path}${who} and ${folded.path} (${folded.role}) differ only in ${foldedDifference(folded.path, path)}: ` +
+            `one file on macOS and Windows, where projects are shared; ${key === 'outputs.msh' ? 'rename the motion' : 'rename one'}`,
           { where: key },
           p.projectFile,
         ),
       );
     if (!firstAt.has(path)) firstAt.set(path, out);
-    if (!firstFolded.has(fold(path))) firstFolded.set(fold(path), out);
   });
   return errors;
 }

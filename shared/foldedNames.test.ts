@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { foldName, foldedDifference, foldedTwins } from './foldedNames';
+
+// The one fold of a build's outputs (shared/project/validate.ts) and Export All's entries
+// (electron/build/projectExportPlan.ts); their own tests pin the words each says with it.
+describe('names that fold alike', () => {
+  // Mutation that fails: foldName without normalize('NFC') (an NFD `é` is another name).
+  it('folds letter case and the Unicode form', () => {
+    expect(foldName('Walk')).toBe('walk');
+    expect(foldName('Cafe\u0301')).toBe(foldName('CAF\u00c9'));
+    expect(foldName('walk')).not.toBe(foldName('walk_'));
+  });
+
+  // Mutations that fail: earlierTwin keeping the latest item instead of the first; earlierTwin keeping none.
+  it('answers the first item whose name folds alike, and keeps the first', () => {
+    const twins = foldedTwins<number>();
+    expect(twins.earlierTwin('walk', 0)).toBeUndefined();
+    expect(twins.earlierTwin('run', 1)).toBeUndefined();
+    expect(twins.earlierTwin('Walk', 2)).toBe(0);
+    expect(twins.earlierTwin('WALK', 3)).toBe(0);
+    expect(twins.earlierTwin('RUN', 4)).toBe(1);
+  });
+
+  // Mutation that fails: foldedDifference comparing with normalize('NFC') first.
+  it('says whether two twins differ in their Unicode form as well', () => {
+    expect(foldedDifference('msh/walk.res8', 'msh/WALK.res8')).toBe('letter case');
+    expect(foldedDifference('Caf\u00e9', 'CAFE\u0301')).toBe('letter case and Unicode form');
+  });
+});
