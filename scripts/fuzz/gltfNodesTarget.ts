@@ -14,7 +14,7 @@ import { readGltfContainer, writeGlb, type GltfJson } from '../../shared/interch
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { checkMotionSaves, judgeAsync, must, type FuzzTarget } from './judge';
-import { mutateBinary, pick } from './mutate';
+import { mutateRecipe } from './mutate';
 
 const RIG = (() => {
   const m = syntheticMotion({ frames: 4, joints: 4, seed: 8 });
@@ -74,11 +74,7 @@ export const gltfNodesTarget: FuzzTarget = {
       [2, 7, 0, 0, 0, 1, 0, 2, 0, 3, 0, 0, 0, 7, 1, 0x1f, 0, 0], // two extra nodes, the rig under one
       [0, 1, 0, 1, 0, 2, 0, 3, 0, 4, 0, 0, 0, 0x1e, 0, 3], // a cycle and a scene root listed twice
     ].map((r) => Uint8Array.from(r)),
-  mutate: (rnd, seed) => {
-    let b = seed;
-    for (let k = 1 + pick(rnd, 2); k > 0; k--) b = mutateBinary(rnd, b);
-    return b.subarray(0, 48);
-  },
+  mutate: mutateRecipe(48),
   run: (input) => {
     const glb = gltfOfRecipe(input);
     const nodes = (readGltfContainer(glb).json.nodes ?? []).length;
