@@ -378,7 +378,7 @@ const CASES: Case[] = [
   {
     // One line read whole: a name, a code and the blanks between (a code of n digits was refused by its value).
     name: 'sls: one long line',
-    n: 200_000,
+    n: 1_000_000,
     build: (n) => `SE_A${' \t'.repeat(n / 2)}1\n`,
     run: (t) => parseSls(text(t), 'x.sls'),
   },
@@ -587,7 +587,7 @@ const CASES: Case[] = [
   {
     // The frame's values with long blanks between them: a line read whole (n more values were refused at the first).
     name: 'bvh: one long line of numbers',
-    n: 50_000,
+    n: 500_000,
     build: (n) => {
       const lines = wideBvh(1, 1).trimEnd().split('\n');
       const row = lines.pop()!.trim().split(/\s+/);
