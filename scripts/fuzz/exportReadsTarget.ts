@@ -1,7 +1,7 @@
 /**
  * Fuzz target `export-reads` (added 2026-12-06): the files Export All's thread may read, as main hands them over
- * (`ProjectExportAllowed.reads`: each motion's path with its identity when main's policy allowed it, build/files.ts
- * judgeFile), and the thread's reads of them (electron/interchange/projectExportJob.ts: planExportJob, then
+ * (`ProjectExportAllowed.reads`: each motion's path with its identity when main's policy allowed it, as build/files.ts
+ * judgeFile gives it), and the thread's reads of them (electron/interchange/projectExportJob.ts: planExportJob, then
  * runProjectExportJob with the real reader, readBuildInput). Each input is a project text (mutated as the `project`
  * target's) naming files in a scratch project folder: motions, a link to one of them, a motion in a subfolder, a
  * name that is missing, a link out of the folder. Main's part is played as main plays it: a path outside the
@@ -14,11 +14,11 @@
  * once, none outside the export folder; one that read a changed file ends `failed`, naming that file. Nothing is
  * written: the project folder holds what it held. Accepted: `done`; rejected: refused by main, or `failed`.
  */
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeMtn } from '../../shared/mtn/write';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
-import { readBuildInput, judgeFile } from '../../electron/build/files';
+import { readBuildInput, type JudgedFile } from '../../electron/build/files';
 import {
   planExportJob,
   runProjectExportJob,
@@ -49,6 +49,19 @@ function makeProject(dir: string): void {
   writeFileSync(join(dir, 'sub', 'd.mtn'), writeMtn(syntheticMotion({ frames: 4, joints: 2, seed: 3 })));
   symlinkSync('a.mtn', join(dir, 'c.mtn'));
   symlinkSync(join('..', '..', 'outside', 'sentinel.txt'), join(dir, 'e.mtn'));
+}
+
+/**
+ * Main's judgement of an allowed path, played: the identity (`dev:ino`, links followed) of the file there now, null
+ * where nothing is (build/files.ts judgeFile gives the same for a path its policy allows).
+ */
+function judged(path: string): JudgedFile {
+  try {
+    const st = statSync(path, { bigint: true });
+    return { path, identity: `${st.dev}:${st.ino}` };
+  } catch {
+    return { path, identity: null };
+  }
 }
 
 /**
@@ -100,10 +113,10 @@ async function runIn(dir: string, outside: string, input: Uint8Array): Promise<O
   // Main's policy, played: only files in the project folder (a path elsewhere is refused before the work).
   if (answer.reads.some((r) => dirname(r.path) !== dir && dirname(r.path) !== join(dir, 'sub'))) return 'rejected';
   const allowed: ProjectExportAllowed = {
-    reads: [...new Set(answer.reads.map((m) => m.path))].map(judgeFile),
+    reads: [...new Set(answer.reads.map((m) => m.path))].map(judged),
     writes: answer.outline.writes,
   };
-  const judged = new Map(allowed.reads.map((r) => [r.path, r.identity]));
+  const identities = new Map(allowed.reads.map((r) => [r.path, r.identity]));
   const changed = change(dir, outside, changesOf(input));
   const before = namesIn(dir);
   const read: string[] = [];
@@ -111,8 +124,8 @@ async function runIn(dir: string, outside: string, input: Uint8Array): Promise<O
   try {
     end = await runProjectExportJob(plan!, { jobs: 1 }, allowed, () => undefined, {
       readFile: (path, as, identity) => {
-        must(judged.has(path), `reads ${path}, which main did not list`);
-        must(identity === judged.get(path), `reads ${path} as ${identity}, main judged it ${judged.get(path)}`);
+        must(identities.has(path), `reads ${path}, which main did not list`);
+        must(identity === identities.get(path), `reads ${path} as ${identity}, main judged it ${identities.get(path)}`);
         read.push(path);
         return readBuildInput(path, as, identity);
       },
