@@ -14,7 +14,7 @@ import { squadIllConditionedFrame } from '../../shared/compress/rotationFit';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
 import { mshViolations, recipeMotion } from '../../shared/testing/sweepMotions';
 import { equalBytes, judge, must, type FuzzTarget } from './judge';
-import { mutateBinary, pick } from './mutate';
+import { mutateRecipe } from './mutate';
 
 export const compressTarget: FuzzTarget = {
   name: 'compress',
@@ -27,11 +27,7 @@ export const compressTarget: FuzzTarget = {
       [4, 30, 0, 4, 1, 14, 14, 0, 9, 0], // random rotations and a root out to 6.5e4, tolerance 1e4
       [1, 63, 2, 5, 0, 0, 0, 0, 6, 0], // the smooth chain at tolerance 0, user keys and locks
     ].map((r) => Uint8Array.from(r)),
-  mutate: (rnd, seed) => {
-    let b = seed;
-    for (let k = 1 + pick(rnd, 2); k > 0; k--) b = mutateBinary(rnd, b);
-    return b.subarray(0, 16);
-  },
+  mutate: mutateRecipe(16),
   run: (input) => {
     const { motion, options } = recipeMotion(input);
     return judge(

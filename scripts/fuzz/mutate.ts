@@ -33,6 +33,15 @@ const INTERESTING_U32 = [
   0xfffffffe, 0xffffffff,
 ];
 
+/** A recipe's mutation (the `compress` and `gltf-nodes` targets): one or two binary edits, cut to `maxBytes`. */
+export const mutateRecipe =
+  (maxBytes: number) =>
+  (rnd: Rng, seed: Uint8Array): Uint8Array => {
+    let b = seed;
+    for (let k = 1 + pick(rnd, 2); k > 0; k--) b = mutateBinary(rnd, b);
+    return b.subarray(0, maxBytes);
+  };
+
 /** One binary mutation of `b` (returns a new array). `maxSize` bounds growth. */
 export function mutateBinary(rnd: Rng, input: Uint8Array, maxSize = 1 << 20): Uint8Array {
   let b = input.slice();

@@ -32,10 +32,10 @@ const STRINGS = [
   'x'.repeat(65),
 ];
 
-type Prefs = ReturnType<ReturnType<typeof createPreferencesStore>['getState']>;
+export type Prefs = ReturnType<ReturnType<typeof createPreferencesStore>['getState']>;
 
-/** A store started on `stored` (null: nothing stored), and what it wrote. */
-function startOn(stored: string | null): { state: Prefs; written: Map<string, string> } {
+/** A store started on `stored` (null: nothing stored), and what it wrote (the picker-folders target's too). */
+export function startOn(stored: string | null): { state: Prefs; written: Map<string, string> } {
   const written = new Map<string, string>();
   const storage = {
     getItem: (k: string) => (k === KEY ? stored : null),
@@ -57,7 +57,7 @@ function startOn(stored: string | null): { state: Prefs; written: Map<string, st
 }
 
 /** The preferences as the store persists them (its partialize). */
-const stored = (s: Prefs) => {
+export const stored = (s: Prefs) => {
   const { set: _set, ...rest } = s;
   return rest;
 };

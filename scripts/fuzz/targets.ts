@@ -55,6 +55,11 @@ import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { journalTarget, saveJournalTarget } from './journalTarget';
 import { runProjectExport } from './projectExportTarget';
+import { runExportNames } from './exportNamesTarget';
+import { exportReadsTarget } from './exportReadsTarget';
+import { pickerFoldersTarget } from './pickerFoldersTarget';
+import { lastFolderPickTarget } from './lastFolderPickTarget';
+import { gltfNodesTarget } from './gltfNodesTarget';
 import { savePickerTarget } from './savePickerTarget';
 import { workspaceTarget } from './workspaceTarget';
 import {
@@ -768,6 +773,18 @@ export const TARGETS: FuzzTarget[] = [
   },
   savePickerTarget,
   workspaceTarget,
+  // Round 4 (2026-12-06), after round 3's for the same reason.
+  {
+    name: 'export-names',
+    ext: 'json',
+    seeds: projectSeeds,
+    mutate: mutateProject,
+    run: runExportNames,
+  },
+  exportReadsTarget(mutateProject),
+  pickerFoldersTarget,
+  lastFolderPickTarget,
+  gltfNodesTarget,
 ];
 
 /**

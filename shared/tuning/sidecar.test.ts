@@ -95,4 +95,26 @@ describe('tuning file', () => {
       expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     }
   });
+
+  it('finds the joint of each override by name without searching the skeleton for each (fuzz round 4)', () => {
+    // 1,024 joints (the MTN bound) and an override of each by name: a search per override read ~525,000 names.
+    let reads = 0;
+    const skeleton = Array.from({ length: 1024 }, (_, i) => ({
+      get name() {
+        reads++;
+        return `j${i}`;
+      },
+    }));
+    const overrides = Object.fromEntries(skeleton.map((_, i) => [`j${1023 - i}`, 1 + (i % 7)]));
+    const t = parseTuning(JSON.stringify({ version: 1, rotationOverridesDeg: overrides }), F, skeleton);
+    expect(Object.keys(t.rotationOverridesDeg)).toHaveLength(1024);
+    expect(t.rotationOverridesDeg[1023]).toBe(1);
+    expect(reads).toBeLessThanOrEqual(2 * 1024);
+  });
+
+  it('an override by name is of the first joint so named, as before', () => {
+    expect(parseTuning('{"version":1,"rotationOverridesDeg":{"dup":2}}', F, joints).rotationOverridesDeg).toEqual({
+      2: 2,
+    });
+  });
 });

@@ -134,9 +134,16 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
   if (shell !== undefined) tuning.shell = shell;
   const overrides = json.rotationOverridesDeg ?? {};
   if (!isObject(overrides)) return fail('rotationOverridesDeg', 'must be an object of joint name or index -> degrees');
+  // Each name's first joint, found once: a search of the skeleton per override was overrides x joints (fuzz round 4,
+  // docs/testing.md).
+  const byName = new Map<string, number>();
+  joints.forEach((j, i) => {
+    const name = j.name;
+    if (!byName.has(name)) byName.set(name, i);
+  });
   for (const [key, deg] of Object.entries(overrides)) {
     const where = `rotationOverridesDeg.${key}`;
-    const joint = /^[0-9]+$/.test(key) ? Number(key) : joints.findIndex((j) => j.name === key);
+    const joint = /^[0-9]+$/.test(key) ? Number(key) : (byName.get(key) ?? -1);
     if (/^[0-9]+$/.test(key) && joint >= joints.length)
       fail(where, `joint ${joint} does not exist: the motion has joints 0..${joints.length - 1}`);
     if (joint < 0)
