@@ -18,12 +18,13 @@ import { gvStrCode } from '../strcode';
 import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { objectFloorUpperBound, precisionFloor, type PrecisionFloor } from './unreachable';
+import { constantChannelFloor } from './constantChannel';
 import { hasKeyFrame } from './keyList';
 import { KeySlerpCache } from './innerSearch';
 import { LocalKeys } from './localKeys';
 import { classicStrategy, methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
-import { squadIllConditionedFrame, type TangentBound } from './rotationFit';
+import { RotationFit, squadIllConditionedFrame, type TangentBound } from './rotationFit';
 import type { TrackOutcome } from './track';
 import {
   jointUserKeys,
@@ -207,6 +208,7 @@ export function compressSkeletonAware(
   const runCache = cache ?? new CompressCache();
   const local = new Map<number, LocalKeys>();
   const sources = new RotationSources(motion);
+  const raised = constantChannelsRaised(motion, options, sources, positionTolerance, offsetTolerance);
   /** One key slerp cache for the searches of every channel that takes keys in place (KeySlerpCache). */
   let slerps: KeySlerpCache | undefined;
   const prepared = new Map<number, CachedChannel<RotationTrack>>();
@@ -215,14 +217,15 @@ export function compressSkeletonAware(
     const last = fallback || rounds > SKELETON_ROUNDS;
     if (last) prepared.clear();
     const overrides: Record<number, number> = {};
-    for (let j = 0; j < J; j++) overrides[j] = last ? Math.min(userCap(j), guaranteed(j)) : start(j);
+    for (let j = 0; j < J; j++)
+      overrides[j] = Math.max(last ? Math.min(userCap(j), guaranteed(j)) : start(j), raised.rotation[j]);
     const r = compressChannels(
       motion,
-      { ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides },
+      { ...options, positionTolerance: raised.root, offsetTolerance, rotationToleranceOverridesDeg: overrides },
       strategy,
       runCache,
       shouldStop,
-      { extraKeys, prepared, rotationSource: (j) => sources.of(j) },
+      { extraKeys, prepared, rotationSource: (j) => sources.of(j), offsetTolerance: (j) => raised.offset[j] },
       false,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
@@ -282,6 +285,44 @@ export function compressSkeletonAware(
       }
     }
   }
+}
+
+/**
+ * The skeleton-aware mode's channel tolerances where a constant channel's is below its own key error
+ * (docs/compression.md, round 10): every frame of such a channel has that error, keyed or not, so a tolerance
+ * under it only keyed every frame (2,001 keys for the root of a constant pose of 2,001 frames held to its
+ * object-space floor, whose quarter is under the root's rounding). Such a channel is held to its key error instead,
+ * but never above what the options ask of it (the position and offset tolerances, a joint's override): `root` and
+ * `offset[j]` the root translation's and joint j's offset's tolerance, `rotation[j]` the least rotation tolerance
+ * of joint j (0 where not constant).
+ */
+function constantChannelsRaised(
+  motion: Motion,
+  options: CompressOptions,
+  sources: RotationSources,
+  positionTolerance: number,
+  offsetTolerance: number,
+): { root: number; offset: number[]; rotation: number[] } {
+  const J = motion.joints.length;
+  const frames = motion.frameCount >= 1;
+  const positionFloor = (source: Float64Array, where: string) =>
+    frames ? constantChannelFloor(new PositionFit(source.subarray(0, 6), 1, where), source, 3) : -Infinity;
+  const raise = (tolerance: number, asked: number, floor: number) => Math.max(tolerance, Math.min(asked, floor));
+  const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
+  return {
+    root: raise(positionTolerance, options.positionTolerance, positionFloor(translationSource(motion), 'translation')),
+    offset: Array.from({ length: J }, (_, j) =>
+      hasOffsets
+        ? raise(offsetTolerance, options.offsetTolerance, positionFloor(offsetSource(motion, j), `offset joint ${j}`))
+        : offsetTolerance,
+    ),
+    rotation: Array.from({ length: J }, (_, j) => {
+      if (!frames) return 0;
+      const source = sources.of(j);
+      const floor = constantChannelFloor(new RotationFit(source.subarray(0, 8), 1), source, 4);
+      return Math.max(0, Math.min(options.rotationToleranceOverridesDeg?.[j] ?? Infinity, floor));
+    }),
+  };
 }
 
 /**
@@ -441,6 +482,8 @@ interface RoundInputs {
   extraKeys: readonly (readonly number[])[];
   prepared: ReadonlyMap<number, CachedChannel<RotationTrack>>;
   rotationSource: (joint: number) => Float64Array;
+  /** Joint j's offset tolerance (the skeleton-aware mode's, raised where constantChannelsRaised says). */
+  offsetTolerance: (joint: number) => number;
 }
 
 /** One channel's compression: what compressChannels writes and reports. */
@@ -560,7 +603,7 @@ function runChannels(
         j,
         () => offsetSource(motion, j),
         jointUserKeys(motion, j),
-        options.offsetTolerance,
+        round ? round.offsetTolerance(j) : options.offsetTolerance,
         `offset joint ${j}`,
       );
   return runs;
