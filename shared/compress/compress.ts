@@ -208,7 +208,7 @@ export function compressSkeletonAware(
   const runCache = cache ?? new CompressCache();
   const local = new Map<number, LocalKeys>();
   const sources = new RotationSources(motion);
-  const raised = constantChannelsRaised(motion, options, sources, positionTolerance, offsetTolerance);
+  const raised = constantChannels(motion, options, sources, positionTolerance, offsetTolerance);
   /** One key slerp cache for the searches of every channel that takes keys in place (KeySlerpCache). */
   let slerps: KeySlerpCache | undefined;
   const prepared = new Map<number, CachedChannel<RotationTrack>>();
@@ -246,7 +246,7 @@ export function compressSkeletonAware(
     }
     const errors = runCache.objectMemo.lastErrors();
     const endgame = rounds >= SKELETON_ENDGAME;
-    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) {
+    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame, raised.constant) === 0) {
       fallback = true;
       continue;
     }
@@ -288,40 +288,56 @@ export function compressSkeletonAware(
 }
 
 /**
- * The skeleton-aware mode's channel tolerances where a constant channel's is below its own key error
- * (docs/compression.md, round 10): every frame of such a channel has that error, keyed or not, so a tolerance
- * under it only keyed every frame (2,001 keys for the root of a constant pose of 2,001 frames held to its
- * object-space floor, whose quarter is under the root's rounding). Such a channel is held to its key error instead,
- * but never above what the options ask of it (the position and offset tolerances, a joint's override): `root` and
- * `offset[j]` the root translation's and joint j's offset's tolerance, `rotation[j]` the least rotation tolerance
- * of joint j (0 where not constant).
+ * The skeleton-aware mode's constant channels (docs/compression.md, round 10): every frame of such a channel has its
+ * key's error, keyed or not (to a rounding step). So a tolerance under that error only keyed every frame (2,001 keys
+ * for the root of a constant pose of 2,001 frames held to its object-space floor, whose quarter is under the root's
+ * rounding): such a channel is held to its key error instead, never above what the options ask of it (the position
+ * and offset tolerances, a joint's override). And a key there removes nothing, so the rounds never key one where
+ * the object-space error goes over. `root` and `offset[j]`: the root translation's and joint j's offset's tolerance,
+ * `rotation[j]`: the least rotation tolerance of joint j (0 where not constant), `constant`: the constant channels'
+ * indices in MT3 order.
  */
-function constantChannelsRaised(
+function constantChannels(
   motion: Motion,
   options: CompressOptions,
   sources: RotationSources,
   positionTolerance: number,
   offsetTolerance: number,
-): { root: number; offset: number[]; rotation: number[] } {
+): { root: number; offset: number[]; rotation: number[]; constant: Set<number> } {
   const J = motion.joints.length;
   const frames = motion.frameCount >= 1;
-  const positionFloor = (source: Float64Array, where: string) =>
-    frames ? constantChannelFloor(new PositionFit(source.subarray(0, 6), 1, where), source, 3) : -Infinity;
+  const constant = new Set<number>();
+  /** Channel c's key error when constant (and put in `constant`), else -Infinity. */
+  const keyError = (c: number, floor: number) => {
+    if (floor > -Infinity) constant.add(c);
+    return floor;
+  };
+  const positionFloor = (c: number, source: Float64Array, where: string) =>
+    frames ? keyError(c, constantChannelFloor(new PositionFit(source.subarray(0, 6), 1, where), source, 3)) : -Infinity;
   const raise = (tolerance: number, asked: number, floor: number) => Math.max(tolerance, Math.min(asked, floor));
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
   return {
-    root: raise(positionTolerance, options.positionTolerance, positionFloor(translationSource(motion), 'translation')),
+    root: raise(
+      positionTolerance,
+      options.positionTolerance,
+      positionFloor(0, translationSource(motion), 'translation'),
+    ),
     offset: Array.from({ length: J }, (_, j) =>
       hasOffsets
-        ? raise(offsetTolerance, options.offsetTolerance, positionFloor(offsetSource(motion, j), `offset joint ${j}`))
+        ? raise(
+            offsetTolerance,
+            options.offsetTolerance,
+            positionFloor(1 + J + j, offsetSource(motion, j), `offset joint ${j}`),
+          )
         : offsetTolerance,
     ),
     rotation: Array.from({ length: J }, (_, j) => {
       if (!frames) return 0;
       const source = sources.of(j);
-      const floor = constantChannelFloor(new RotationFit(source.subarray(0, 8), 1), source, 4);
+      const floor = keyError(1 + j, constantChannelFloor(new RotationFit(source.subarray(0, 8), 1), source, 4));
       return Math.max(0, Math.min(options.rotationToleranceOverridesDeg?.[j] ?? Infinity, floor));
     }),
+    constant,
   };
 }
 
@@ -350,7 +366,8 @@ class RotationSources {
 /**
  * The skeleton-aware mode's keys for one round: at every frame where a joint's object-space error peaks over
  * `bound` (`errors`: S x J, frame-major), a key in the channel that contributes most to that joint's error
- * there and is not keyed at that frame: the root translation (its error moves every point), an offset of the
+ * there and is not keyed at that frame nor `constant` (a constant channel's key removes nothing: constantChannels):
+ * the root translation (its error moves every point), an offset of the
  * joint or an ancestor (the same), or a rotation of the joint or an ancestor (its error in radians times the
  * longest path from it to the joint's virtual points). In the `endgame`, every frame over the bound, in the
  * channels of the largest contributions until they reach twice the excess. Adds them to `extraKeys` (MT3
@@ -363,7 +380,8 @@ function keyOverPeaks(
   bound: number,
   geometry: { length: number[] },
   extraKeys: number[][],
-  endgame = false,
+  endgame: boolean,
+  constant: ReadonlySet<number>,
 ): number {
   const J = motion.joints.length;
   const S = motion.frameCount + 1;
@@ -384,7 +402,7 @@ function keyOverPeaks(
       if (!peak && !endgame) continue;
       candidates.length = 0;
       const consider = (c: number, contribution: number) => {
-        if (contribution > 0 && !isKey(c, f)) candidates.push([c, contribution]);
+        if (contribution > 0 && !isKey(c, f) && !constant.has(c)) candidates.push([c, contribution]);
       };
       consider(0, r.channels[0].errors[f]);
       let lever = shell;
@@ -482,7 +500,7 @@ interface RoundInputs {
   extraKeys: readonly (readonly number[])[];
   prepared: ReadonlyMap<number, CachedChannel<RotationTrack>>;
   rotationSource: (joint: number) => Float64Array;
-  /** Joint j's offset tolerance (the skeleton-aware mode's, raised where constantChannelsRaised says). */
+  /** Joint j's offset tolerance (the skeleton-aware mode's, raised where constantChannels says). */
   offsetTolerance: (joint: number) => number;
 }
 

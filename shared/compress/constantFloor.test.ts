@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { objectBoundViolations } from '../testing/independentFk';
 import { guaranteeViolations } from '../testing/hostileMotions';
+import { roundFiveCase } from '../testing/roundFiveMotions';
 import { constantPoseMotion } from '../testing/seamMotions';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { compressMotion } from './compress';
@@ -57,6 +58,23 @@ describe('a constant channel at exactly its precision floor', () => {
       ]).toEqual([]);
       // The root is held to its own rounding, the least error its frames can have, and no more than was asked.
       expect(r.channels[0].tolerance).toBe(floor.position);
+    }
+  });
+
+  it('keys a constant channel of a moving motion only at its start in the skeleton-aware mode, where a key removes nothing', () => {
+    // Round 5's seed 4: 256 frames, 4 joints, the root constant with a rounding of 0.0356 units, over the quarter of
+    // the bound (0.0125): it was keyed on all 257 frames (630 keys in all, refined), and once held to its key error
+    // it took 105 of the keys the rounds put where the object-space error went over (472 keys, 16 rounds).
+    const c = roundFiveCase(4);
+    const run = c.runs.find((x) => x.label === 'skeleton-aware at 0.05 u')!;
+    expect(isConstantSource(Float64Array.from(c.motion.translation.filter((_, i) => i % 4 !== 3)), 3)).toBe(true);
+    for (const method of ['refined', 'classic'] as const) {
+      const options = { ...run.options, method, name: 'r5' };
+      const r = compressMotion(c.motion, options);
+      expect(r.channels[0].keyFrames, method).toEqual([0, 128, 256]);
+      expect(r.skeleton!.met).toBe(true);
+      expect([...guaranteeViolations(c.motion, r), ...toleranceMismatches(c.motion, options, r)]).toEqual([]);
+      expect(objectBoundViolations(c.motion, r)).toEqual([]);
     }
   });
 
