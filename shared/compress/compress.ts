@@ -292,8 +292,9 @@ export function compressSkeletonAware(
  * key's error, keyed or not (to a rounding step). So a tolerance under that error only keyed every frame (2,001 keys
  * for the root of a constant pose of 2,001 frames held to its object-space floor, whose quarter is under the root's
  * rounding): such a channel is held to its key error instead, never above what the options ask of it (the position
- * and offset tolerances, a joint's override). And a key there removes nothing, so the rounds never key one where
- * the object-space error goes over. `root` and `offset[j]`: the root translation's and joint j's offset's tolerance,
+ * and offset tolerances, a joint's override). And a key there removes only the rounding step its frames decode off
+ * the key value, so the rounds key one where the object-space error goes over only when no other channel can take
+ * the key (a motion whose every channel is constant, held to its floor). `root` and `offset[j]`: the root translation's and joint j's offset's tolerance,
  * `rotation[j]`: the least rotation tolerance of joint j (0 where not constant), `constant`: the constant channels'
  * indices in MT3 order.
  */
@@ -366,8 +367,8 @@ class RotationSources {
 /**
  * The skeleton-aware mode's keys for one round: at every frame where a joint's object-space error peaks over
  * `bound` (`errors`: S x J, frame-major), a key in the channel that contributes most to that joint's error
- * there and is not keyed at that frame nor `constant` (a constant channel's key removes nothing: constantChannels):
- * the root translation (its error moves every point), an offset of the
+ * there and is not keyed at that frame, a `constant` channel only where no other is (a key there removes only a
+ * rounding step: constantChannels): the root translation (its error moves every point), an offset of the
  * joint or an ancestor (the same), or a rotation of the joint or an ancestor (its error in radians times the
  * longest path from it to the joint's virtual points). In the `endgame`, every frame over the bound, in the
  * channels of the largest contributions until they reach twice the excess. Adds them to `extraKeys` (MT3
@@ -402,7 +403,7 @@ function keyOverPeaks(
       if (!peak && !endgame) continue;
       candidates.length = 0;
       const consider = (c: number, contribution: number) => {
-        if (contribution > 0 && !isKey(c, f) && !constant.has(c)) candidates.push([c, contribution]);
+        if (contribution > 0 && !isKey(c, f)) candidates.push([c, contribution]);
       };
       consider(0, r.channels[0].errors[f]);
       let lever = shell;
@@ -411,7 +412,9 @@ function keyOverPeaks(
         if (extraKeys.length > 1 + J) consider(channelOf('offset', a), r.channels[channelOf('offset', a)].errors[f]);
         lever += geometry.length[a];
       }
-      candidates.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+      // A constant channel last: a key there removes only the rounding step its frames decode off the key value.
+      const last = (c: number) => (constant.has(c) ? 1 : 0);
+      candidates.sort((x, y) => last(x[0]) - last(y[0]) || y[1] - x[1] || x[0] - y[0]);
       const need = endgame ? 2 * (e - bound) : 0;
       let removed = 0;
       for (const [c, contribution] of candidates) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { objectBoundViolations } from '../testing/independentFk';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import { roundFiveCase } from '../testing/roundFiveMotions';
-import { constantPoseMotion } from '../testing/seamMotions';
+import { constantPoseMotion, seamCase } from '../testing/seamMotions';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { compressMotion } from './compress';
 import { constantChannelStart, isConstantSource } from './constantChannel';
@@ -75,6 +75,25 @@ describe('a constant channel at exactly its precision floor', () => {
       expect(r.skeleton!.met).toBe(true);
       expect([...guaranteeViolations(c.motion, r), ...toleranceMismatches(c.motion, options, r)]).toEqual([]);
       expect(objectBoundViolations(c.motion, r)).toEqual([]);
+    }
+  });
+
+  it('meets the object-space floor of a motion whose every channel is constant, both methods', () => {
+    // Round 9's seeds 91, 124, 179 and 223 (every channel constant, held to the object-space floor): with the
+    // constant channels held to their key error and never keyed by the rounds, frames between keys decoded a
+    // rounding step off and the FK went over the floor by as much: "NOT met". The rounds now key a constant channel
+    // where no other channel can take the key.
+    for (const seed of [91, 124, 179, 223]) {
+      const c = seamCase(seed);
+      const fl = precisionFloor(c.motion, defaultShell(c.motion));
+      for (const method of ['refined', 'classic'] as const) {
+        const options = { ...atFloor(1), name: 'still', method, objectTolerance: fl.object! };
+        const r = compressMotion(c.motion, options);
+        const where = `seed ${seed} ${method}`;
+        expect(r.skeleton!.met, where).toBe(true);
+        expect(objectBoundViolations(c.motion, r), where).toEqual([]);
+        expect(guaranteeViolations(c.motion, r), where).toEqual([]);
+      }
     }
   });
 
