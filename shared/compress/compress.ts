@@ -18,12 +18,13 @@ import { gvStrCode } from '../strcode';
 import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { objectFloorUpperBound, precisionFloor, type PrecisionFloor } from './unreachable';
+import { constantChannelFloor } from './constantChannel';
 import { hasKeyFrame } from './keyList';
 import { KeySlerpCache } from './innerSearch';
 import { LocalKeys } from './localKeys';
 import { classicStrategy, methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
-import { squadIllConditionedFrame, type TangentBound } from './rotationFit';
+import { RotationFit, squadIllConditionedFrame, type TangentBound } from './rotationFit';
 import type { TrackOutcome } from './track';
 import {
   jointUserKeys,
@@ -207,6 +208,7 @@ export function compressSkeletonAware(
   const runCache = cache ?? new CompressCache();
   const local = new Map<number, LocalKeys>();
   const sources = new RotationSources(motion);
+  const raised = constantChannels(motion, options, sources, positionTolerance, offsetTolerance);
   /** One key slerp cache for the searches of every channel that takes keys in place (KeySlerpCache). */
   let slerps: KeySlerpCache | undefined;
   const prepared = new Map<number, CachedChannel<RotationTrack>>();
@@ -215,14 +217,15 @@ export function compressSkeletonAware(
     const last = fallback || rounds > SKELETON_ROUNDS;
     if (last) prepared.clear();
     const overrides: Record<number, number> = {};
-    for (let j = 0; j < J; j++) overrides[j] = last ? Math.min(userCap(j), guaranteed(j)) : start(j);
+    for (let j = 0; j < J; j++)
+      overrides[j] = Math.max(last ? Math.min(userCap(j), guaranteed(j)) : start(j), raised.rotation[j]);
     const r = compressChannels(
       motion,
-      { ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides },
+      { ...options, positionTolerance: raised.root, offsetTolerance, rotationToleranceOverridesDeg: overrides },
       strategy,
       runCache,
       shouldStop,
-      { extraKeys, prepared, rotationSource: (j) => sources.of(j) },
+      { extraKeys, prepared, rotationSource: (j) => sources.of(j), offsetTolerance: (j) => raised.offset[j] },
       false,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
@@ -243,7 +246,7 @@ export function compressSkeletonAware(
     }
     const errors = runCache.objectMemo.lastErrors();
     const endgame = rounds >= SKELETON_ENDGAME;
-    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) {
+    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame, raised.constant) === 0) {
       fallback = true;
       continue;
     }
@@ -285,6 +288,61 @@ export function compressSkeletonAware(
 }
 
 /**
+ * The skeleton-aware mode's constant channels (docs/compression.md, round 10): every frame of such a channel has its
+ * key's error, keyed or not (to a rounding step). So a tolerance under that error only keyed every frame (2,001 keys
+ * for the root of a constant pose of 2,001 frames held to its object-space floor, whose quarter is under the root's
+ * rounding): such a channel is held to its key error instead, never above what the options ask of it (the position
+ * and offset tolerances, a joint's override). And a key there removes only the rounding step its frames decode off
+ * the key value, so the rounds key one where the object-space error goes over only when no other channel can take
+ * the key (a motion whose every channel is constant, held to its floor). `root` and `offset[j]`: the root translation's and joint j's offset's tolerance,
+ * `rotation[j]`: the least rotation tolerance of joint j (0 where not constant), `constant`: the constant channels'
+ * indices in MT3 order.
+ */
+function constantChannels(
+  motion: Motion,
+  options: CompressOptions,
+  sources: RotationSources,
+  positionTolerance: number,
+  offsetTolerance: number,
+): { root: number; offset: number[]; rotation: number[]; constant: Set<number> } {
+  const J = motion.joints.length;
+  const frames = motion.frameCount >= 1;
+  const constant = new Set<number>();
+  /** Channel c's key error when constant (and put in `constant`), else -Infinity. */
+  const keyError = (c: number, floor: number) => {
+    if (floor > -Infinity) constant.add(c);
+    return floor;
+  };
+  const positionFloor = (c: number, source: Float64Array, where: string) =>
+    frames ? keyError(c, constantChannelFloor(new PositionFit(source.subarray(0, 6), 1, where), source, 3)) : -Infinity;
+  const raise = (tolerance: number, asked: number, floor: number) => Math.max(tolerance, Math.min(asked, floor));
+  const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
+  return {
+    root: raise(
+      positionTolerance,
+      options.positionTolerance,
+      positionFloor(0, translationSource(motion), 'translation'),
+    ),
+    offset: Array.from({ length: J }, (_, j) =>
+      hasOffsets
+        ? raise(
+            offsetTolerance,
+            options.offsetTolerance,
+            positionFloor(1 + J + j, offsetSource(motion, j), `offset joint ${j}`),
+          )
+        : offsetTolerance,
+    ),
+    rotation: Array.from({ length: J }, (_, j) => {
+      if (!frames) return 0;
+      const source = sources.of(j);
+      const floor = keyError(1 + j, constantChannelFloor(new RotationFit(source.subarray(0, 8), 1), source, 4));
+      return Math.max(0, Math.min(options.rotationToleranceOverridesDeg?.[j] ?? Infinity, floor));
+    }),
+    constant,
+  };
+}
+
+/**
  * Each joint's rotationSource, computed once for the skeleton-aware mode's run and shared by its rounds'
  * compressions and the channel's LocalKeys (docs/compression.md, round 8): before, a channel that took keys in
  * place held a source of its own (2 MB at 65,536 frames) besides the one the first round had made, and every
@@ -309,7 +367,8 @@ class RotationSources {
 /**
  * The skeleton-aware mode's keys for one round: at every frame where a joint's object-space error peaks over
  * `bound` (`errors`: S x J, frame-major), a key in the channel that contributes most to that joint's error
- * there and is not keyed at that frame: the root translation (its error moves every point), an offset of the
+ * there and is not keyed at that frame, a `constant` channel only where no other is (a key there removes only a
+ * rounding step: constantChannels): the root translation (its error moves every point), an offset of the
  * joint or an ancestor (the same), or a rotation of the joint or an ancestor (its error in radians times the
  * longest path from it to the joint's virtual points). In the `endgame`, every frame over the bound, in the
  * channels of the largest contributions until they reach twice the excess. Adds them to `extraKeys` (MT3
@@ -322,7 +381,8 @@ function keyOverPeaks(
   bound: number,
   geometry: { length: number[] },
   extraKeys: number[][],
-  endgame = false,
+  endgame: boolean,
+  constant: ReadonlySet<number>,
 ): number {
   const J = motion.joints.length;
   const S = motion.frameCount + 1;
@@ -352,7 +412,9 @@ function keyOverPeaks(
         if (extraKeys.length > 1 + J) consider(channelOf('offset', a), r.channels[channelOf('offset', a)].errors[f]);
         lever += geometry.length[a];
       }
-      candidates.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+      // A constant channel last: a key there removes only the rounding step its frames decode off the key value.
+      const last = (c: number) => (constant.has(c) ? 1 : 0);
+      candidates.sort((x, y) => last(x[0]) - last(y[0]) || y[1] - x[1] || x[0] - y[0]);
       const need = endgame ? 2 * (e - bound) : 0;
       let removed = 0;
       for (const [c, contribution] of candidates) {
@@ -441,6 +503,8 @@ interface RoundInputs {
   extraKeys: readonly (readonly number[])[];
   prepared: ReadonlyMap<number, CachedChannel<RotationTrack>>;
   rotationSource: (joint: number) => Float64Array;
+  /** Joint j's offset tolerance (the skeleton-aware mode's, raised where constantChannels says). */
+  offsetTolerance: (joint: number) => number;
 }
 
 /** One channel's compression: what compressChannels writes and reports. */
@@ -560,7 +624,7 @@ function runChannels(
         j,
         () => offsetSource(motion, j),
         jointUserKeys(motion, j),
-        options.offsetTolerance,
+        round ? round.offsetTolerance(j) : options.offsetTolerance,
         `offset joint ${j}`,
       );
   return runs;

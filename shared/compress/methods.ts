@@ -1,3 +1,4 @@
+import { constantChannelStart } from './constantChannel';
 import { dpOptimalKeys } from './dp';
 import { greedyCompress, greedyInsert } from './greedy';
 import { initialKeys, type KeyList } from './keyList';
@@ -37,17 +38,21 @@ export interface CompressStrategy {
   ): ChannelKeys & { fit: RotationFit };
 }
 
-/** The classic rule with a given greedy loop (the incremental one, or the naive reference of naive.ts). */
+/**
+ * The classic rule with a given greedy loop (the incremental one, or the naive reference of naive.ts), from the
+ * evenly spread start, or a constant channel's where that start leaves a frame over the tolerance
+ * (constantChannelStart).
+ */
 export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: number) => TrackOutcome): CompressStrategy {
   return {
     method: 'classic',
     positionKeys(fit, userKeys, tolerance) {
-      const keys = initialKeys(fit.N, userKeys);
+      const keys = constantChannelStart(fit, fit.source, 3, userKeys, tolerance) ?? initialKeys(fit.N, userKeys);
       return { keys, outcome: loop(fit, keys, tolerance) };
     },
     rotationKeys(source, N, userKeys, tolerance, tangents) {
       const fit = new RotationFit(source, N, tangents);
-      const keys = initialKeys(N, userKeys);
+      const keys = constantChannelStart(fit, source, 4, userKeys, tolerance) ?? initialKeys(N, userKeys);
       return { fit, keys, outcome: loop(fit, keys, tolerance) };
     },
   };

@@ -329,3 +329,13 @@ export function seamRefusals(): SeamRefusal[] {
   refuse('an override of -0.5', base(), 'compression options', 'rotation tolerance override of joint 1', overrides);
   return out;
 }
+
+/** A smooth motion with a user key on every frame of every channel (round 10's budget build: no scale moves a key). */
+export function userKeysEverywhereMotion(N = 60, J = 3): Motion {
+  const m = smoothMotion(N, J, seededRandom(21), true);
+  for (let f = 0; f <= N; f++) {
+    m.translationKeyInfo[f * 4] |= KeyFlag.KEY;
+    for (let j = 0; j < J; j++) m.jointKeyInfo[(f * J + j) * 4] |= KeyFlag.KEY;
+  }
+  return m;
+}
