@@ -48,6 +48,11 @@ interface ProjectExportContext {
   workerPath?: string;
   /** How that thread is run; a test seam (one that records where the work ran), startWorkerTalk by default. */
   startWorker?: typeof startWorkerTalk;
+  /**
+   * The build cache of a project (canonical path) as the app's Build takes it (projectHandlers.ts `buildCacheDir`), or
+   * null: a glTF of the compressed motions reuses and fills it as a build does. Without it, no cache.
+   */
+  cacheDirOf?: (projectPath: string) => string | null;
 }
 
 /** How either turn of an export's thread says it failed (ProjectExportPlanned, ProjectExportJobMessage). */
@@ -101,7 +106,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
   const start = (req: StartProjectExportRequest, chosen?: string): ProjectExportStatus => {
     const format = requireFormat(req.format, 'startProjectExport');
     const given = requirePath(req.projectPath, 'startProjectExport: projectPath');
-    policy.check(given, 'read');
+    const projectPath = policy.check(given, 'read');
     if (typeof req.projectText !== 'string') throw new Error('startProjectExport: projectText must be a string');
     const gltfSource = requireGltfSource(req.gltfSource, format);
     const folder = dirname(requirePath(req.path, 'startProjectExport: path'));
@@ -122,7 +127,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     for (const id of [...exports.keys()].slice(0, Math.max(0, exports.size + 1 - KEPT_EXPORTS)))
       if (exports.get(id)!.status.state !== 'exporting') exports.delete(id);
     exports.set(status.exportId, { status, controller });
-    void run(status, controller.signal, req, chosen);
+    const cacheDir = gltfSource === 'compressed' ? (ctx.cacheDirOf?.(projectPath) ?? null) : null;
+    void run(status, controller.signal, req, chosen, cacheDir);
     return { ...status };
   };
 
@@ -131,6 +137,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     signal: AbortSignal,
     req: StartProjectExportRequest,
     chosen: string | undefined,
+    cacheDir: string | null,
   ): Promise<void> => {
     const fail = (errors: BuildProblem[], warnings: string[] = []) => {
       status.current = null;
@@ -171,7 +178,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
             projectText: req.projectText,
             format: status.format,
             folder: status.folder,
-            ...(status.gltfSource === 'compressed' && { compressed: true }),
+            ...(status.gltfSource === 'compressed' && { compressed: true, cacheDir }),
           },
         } satisfies ProjectExportWorkerData,
         { signal },
@@ -245,6 +252,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         ...answer.entries.flatMap((e) => e.warnings.map((w) => `${e.name}: ${w}`)),
         ...(note ? [`note: ${note}`] : []),
       ];
+      if (answer.cache) status.cache = answer.cache;
       status.state = 'done';
     } catch (e) {
       fail([toBuildProblem(e)]);

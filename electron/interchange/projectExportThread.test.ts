@@ -4,7 +4,16 @@
  * bundle's, which the counts do not see). The worker reads and makes only what main listed, and main commits only
  * the files it allowed, whatever the worker hands back.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -269,5 +278,36 @@ describe('Export All off the main thread', () => {
     expect(noWrite.type === 'failed' && noWrite.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(folder, 'walk_slow.glb')}: the app did not allow it`,
     ]);
+  });
+});
+
+describe("Export All of the compressed motions in the app uses the project's build cache", () => {
+  // Mutations that fail: the handler not handing the worker the cache main chose (every motion compressed again, no
+  // cache line); the worker's job not handing it on to the export (projectExportJob.ts).
+  it('as its Build: the entries it finds are reused, those it makes are kept, and the files are the same bytes', async () => {
+    const cache = join(workspace, 'app-cache');
+    const asked: string[] = [];
+    const h = handlers({
+      cacheDirOf: (path) => {
+        asked.push(path);
+        return cache;
+      },
+    });
+    const cold = await exported(h, 'gltf', freshFolder(), 'compressed');
+    const warmFolder = freshFolder();
+    const warm = await exported(h, 'gltf', warmFolder, 'compressed');
+    expect([cold.state, warm.state, cold.errors, warm.errors]).toEqual(['done', 'done', [], []]);
+    expect(cold.cache).toBe('cache: 0 reused, 0 rejected, 1 compressed');
+    expect(warm.cache).toBe('cache: 1 reused, 0 rejected, 0 compressed');
+    // Asked for the project main allowed, as its Build asks (the canonical path).
+    expect(asked).toEqual([realpathSync(projectPath), realpathSync(projectPath)]);
+    const none = freshFolder();
+    const noCache = await exported(handlers(), 'gltf', none, 'compressed');
+    expect(noCache.cache).toBeUndefined();
+    expect(filesOf(warmFolder)).toEqual(filesOf(none));
+    // The source motions compress nothing: no cache asked for.
+    const source = await exported(h, 'gltf', freshFolder());
+    expect(source.cache).toBeUndefined();
+    expect(asked).toHaveLength(2);
   });
 });
