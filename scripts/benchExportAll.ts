@@ -14,6 +14,10 @@
  * remembered: every motion reused), the two alternated in each round, on the sample project and on a generated
  * project of 120 short clips (30..89 frames, a third of them at 15 fps and resampled; benchBuild.ts
  * generateProject). Prints the medians of the whole export and their ratio.
+ *
+ * `… benchExportAll.cjs [rounds] worker`: the export's thread started fresh for each export (keepWorkerMs 0, as before
+ * 2026-12-06) against the one kept between exports (the default), alternated, for glTF and MSH of the sample project:
+ * the medians of the first progress and of the whole export, and the load.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -142,9 +146,58 @@ async function cacheBench(root: string, rounds: number): Promise<void> {
   console.log(`load average (1 min) ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}`);
 }
 
+/** Fresh against kept export threads (see the file comment), `rounds` rounds alternated, on the sample project. */
+async function workerBench(root: string, rounds: number): Promise<void> {
+  const ws = join(root, 'ws');
+  cpSync(resolve(__dirname, '..', '..', 'assets'), ws, { recursive: true });
+  const projectPath = join(ws, 'sample.actguy.json');
+  const projectText = readFileSync(projectPath, 'utf8');
+  const policy = createPathPolicy();
+  policy.allowTree(root);
+  const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
+  const workerPath = join(__dirname, 'buildWorker.cjs');
+  const fresh = createProjectExportHandlers({ policy, dialogs, workerPath, keepWorkerMs: 0 });
+  const kept = createProjectExportHandlers({ policy, dialogs, workerPath });
+  let n = 0;
+  const once = (h: typeof fresh, format: 'gltf' | 'msh') => {
+    const out = join(root, `out${n++}`);
+    mkdirSync(out);
+    return oneRun(h, { projectPath, projectText, format, path: join(out, format === 'msh' ? 'x.res8' : 'x.glb') });
+  };
+  const loads = [loadavg()[0]];
+  for (const format of ['gltf', 'msh'] as const) {
+    // The kept thread's first export starts it: not one of the timed runs.
+    await once(kept, format);
+    const runs: Record<'fresh' | 'kept', Run[]> = { fresh: [], kept: [] };
+    for (let k = 0; k < rounds; k++) {
+      for (const which of k % 2 === 0 ? (['fresh', 'kept'] as const) : (['kept', 'fresh'] as const)) {
+        const r = await once(which === 'fresh' ? fresh : kept, format);
+        runs[which].push(r);
+        console.log(JSON.stringify({ format, thread: which, round: k, ...r }));
+      }
+      loads.push(loadavg()[0]);
+    }
+    const m = (rs: Run[], f: (r: Run) => number) => Math.round(median(rs.map(f)));
+    console.log(
+      `${format}, sample project, median of ${rounds}: first progress ${m(runs.fresh, (r) => r.firstProgressMs)} → ${m(runs.kept, (r) => r.firstProgressMs)} ms, ` +
+        `whole export ${m(runs.fresh, (r) => r.wholeMs)} → ${m(runs.kept, (r) => r.wholeMs)} ms, ` +
+        `longest stall ${m(runs.fresh, (r) => r.longestStallMs)} → ${m(runs.kept, (r) => r.longestStallMs)} ms (fresh thread → kept thread)`,
+    );
+  }
+  console.log(`load average (1 min) ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}`);
+}
+
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 5);
   const kind = process.argv[3] ?? 'gltf';
+  if (kind === 'worker') {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-export-bench-'));
+    try {
+      return await workerBench(dir, runs);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   if (kind === 'cache') {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-export-bench-'));
     try {
