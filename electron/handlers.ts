@@ -613,7 +613,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   /** Grants the file a save dialog's answer names once its extension is added (pathPolicy.ts allowDialogAnswer). */
   const allowCompleted = (chosen: string, path: string): void => allowDialogAnswer(policy, chosen, path);
 
-  const projectHandlers = createProjectHandlers({
+  const { buildCacheDir, ...projectHandlers } = createProjectHandlers({
     policy,
     loadedFiles,
     dialogs,
@@ -653,7 +653,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
     ...createMshExportHandlers({ policy, dialogs, compress, documents, commit: ctx.mshCommit }),
     // Project › Export All as MSH… / glTF…: every motion and alias into one folder, as one unit.
-    ...createProjectExportHandlers({ policy, dialogs, commit: ctx.mshCommit }),
+    ...createProjectExportHandlers({ policy, dialogs, commit: ctx.mshCommit, cacheDirOf: buildCacheDir }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 

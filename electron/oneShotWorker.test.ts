@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOneShotWorker, startWorkerTalk } from './oneShotWorker';
+import { keptWorkerTalks, runOneShotWorker, startWorkerTalk } from './oneShotWorker';
 
 let dir: string;
 beforeAll(() => {
@@ -139,5 +139,53 @@ describe('runOneShotWorker', () => {
     expect(await waiting).toEqual({ end: 'cancelled' });
     expect(await exited).toBe(1);
     expect(await talk.next()).toEqual({ end: 'cancelled' });
+  });
+});
+
+describe('keptWorkerTalks', () => {
+  /** Answers each job with it and its thread's id; `bye` answers, then exits by itself. */
+  const echo = () =>
+    worker(
+      'echo',
+      `const { threadId } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  parentPort.postMessage({ got: m, threadId });
+  if (m === 'bye') setImmediate(() => process.exit(0));
+});`,
+    );
+  const ask = async (talks: ReturnType<typeof keptWorkerTalks>, job: string, end: 'release' | 'close') => {
+    let thread: Worker | undefined;
+    const talk = talks.start(job, { onWorker: (w) => (thread = w) });
+    const answer = await talk.next<{ got: string; threadId: number }>();
+    if (end === 'release') talk.release!();
+    else talk.close();
+    if (answer.end !== 'answer') throw new Error(`no answer: ${JSON.stringify(answer)}`);
+    return { ...answer.value, thread: thread! };
+  };
+
+  // Mutations that fail: release terminating the thread as close does; a kept thread handed out after it exited.
+  it('hands a released thread the next job; one closed, exited by itself or not kept (keepMs 0) is not reused', async () => {
+    const talks = keptWorkerTalks(echo(), 60_000);
+    const a = await ask(talks, 'a', 'release');
+    const b = await ask(talks, 'b', 'release');
+    expect([a.got, b.got]).toEqual(['a', 'b']);
+    expect(b.threadId).toBe(a.threadId);
+    // Closed (Cancel, a refusal): terminated, and the next job has a thread of its own.
+    const c = await ask(talks, 'c', 'close');
+    expect(c.threadId).toBe(a.threadId);
+    const d = await ask(talks, 'd', 'release');
+    expect(d.threadId).not.toBe(a.threadId);
+    // Kept, then exited by itself: not handed out again.
+    const exited = new Promise((done) => d.thread.once('exit', done));
+    const bye = await ask(talks, 'bye', 'release');
+    expect(bye.threadId).toBe(d.threadId);
+    await exited;
+    expect((await ask(talks, 'e', 'release')).threadId).not.toBe(d.threadId);
+    // Not kept at all.
+    const none = keptWorkerTalks(echo(), 0);
+    const f = await ask(none, 'f', 'release');
+    const gone = new Promise((done) => f.thread.once('exit', done));
+    expect((await ask(none, 'g', 'release')).threadId).not.toBe(f.threadId);
+    await gone;
   });
 });

@@ -67,6 +67,11 @@ export interface WorkerTalk {
   send(message: unknown): void;
   /** Terminates the thread (a `next` still waiting resolves as cancelled). */
   close(): void;
+  /**
+   * A kept worker's talk (keptWorkerTalks): hands the thread back to be kept for the next job rather than terminated,
+   * once its job ended on its own; after it the talk is over (as after close). Absent on a one-shot thread.
+   */
+  release?(): void;
 }
 
 /** Starts `workerPath` with `workerData` for a WorkerTalk (runOneShotWorker: one turn, then close). */
@@ -75,7 +80,20 @@ export function startWorkerTalk(
   workerData: unknown,
   options: Omit<OneShotOptions, 'progress'> = {},
 ): WorkerTalk {
-  const { signal, budgetMs, onWorker, transferList } = options;
+  const { transferList } = options;
+  return talkWith(() => startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) }), options);
+}
+
+/**
+ * A WorkerTalk with the thread `start` gives (a fresh one, or a kept one), ended as startWorkerTalk's; with
+ * `keep`, `release` detaches the talk from the thread and hands it to `keep` instead of terminating it.
+ */
+function talkWith(
+  start: () => Worker,
+  options: Omit<OneShotOptions, 'progress' | 'transferList'>,
+  keep?: (worker: Worker) => void,
+): WorkerTalk {
+  const { signal, budgetMs, onWorker } = options;
   /** How the thread ended (the first end wins). */
   let ended: OneShotEnd<never> | undefined;
   /** Messages that came while no `next` waited, in order. */
@@ -105,28 +123,41 @@ export function startWorkerTalk(
   else {
     signal?.addEventListener('abort', onAbort);
     try {
-      worker = startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) });
+      worker = start();
     } catch (e) {
       finish({ end: 'failed', started: false, detail: (e as Error).message });
     }
   }
+  const onMessage = (value: unknown) => {
+    if (ended) return;
+    if (waiting) take(value, waiting);
+    else inbox.push(value);
+  };
+  const onError = (e: Error) =>
+    finish(
+      isBundleRefusal(e) ? { end: 'refused', message: e.message } : { end: 'failed', started: true, detail: e.message },
+    );
+  const onExit = (code: number) =>
+    finish({ end: 'failed', started: true, detail: `exit code ${code}`, exitCode: code });
   if (worker) {
     onWorker?.(worker);
-    worker.on('message', (value: unknown) => {
-      if (ended) return;
-      if (waiting) take(value, waiting);
-      else inbox.push(value);
-    });
-    worker.on('error', (e) =>
-      finish(
-        isBundleRefusal(e)
-          ? { end: 'refused', message: e.message }
-          : { end: 'failed', started: true, detail: e.message },
-      ),
-    );
-    worker.on('exit', (code) => finish({ end: 'failed', started: true, detail: `exit code ${code}`, exitCode: code }));
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
   }
+  const release = () => {
+    const w = worker;
+    if (ended || !w || !keep) return finish({ end: 'cancelled' });
+    w.off('message', onMessage);
+    w.off('error', onError);
+    w.off('exit', onExit);
+    // Ended for this talk, not terminated: the keeper has it now.
+    worker = undefined;
+    finish({ end: 'cancelled' });
+    keep(w);
+  };
   return {
+    ...(keep && { release }),
     next: <T>(progress?: (message: unknown) => boolean) =>
       new Promise<OneShotEnd<T>>((resolve) => {
         const w = { resolve: resolve as (end: OneShotEnd<unknown>) => void, progress };
@@ -138,5 +169,61 @@ export function startWorkerTalk(
       if (!ended) worker?.postMessage(message);
     },
     close: () => finish({ end: 'cancelled' }),
+  };
+}
+
+/**
+ * Worker threads of `workerPath` kept between jobs (Export All's, interchange/projectExportHandlers.ts): `start`
+ * posts `job` to a kept thread, or to a fresh one started without workerData, and talks with it as startWorkerTalk
+ * does. A talk whose job ended on its own is `release`d and its thread kept, one at most, for `keepMs` idle; a thread
+ * that is closed (Cancel, a refusal), fails or exits is not kept. A kept thread never keeps the process from exiting.
+ * The thread keeps no job's data by its own contract (buildWorker.ts): each job brings everything it may use.
+ */
+export function keptWorkerTalks(
+  workerPath: string,
+  keepMs: number,
+): { start(job: unknown, options?: Omit<OneShotOptions, 'progress' | 'transferList'>): WorkerTalk } {
+  let kept: { worker: Worker; timer: ReturnType<typeof setTimeout>; gone: () => void } | undefined;
+  const take = (): Worker | undefined => {
+    const k = kept;
+    kept = undefined;
+    if (!k) return undefined;
+    clearTimeout(k.timer);
+    k.worker.off('exit', k.gone);
+    k.worker.off('error', k.gone);
+    k.worker.ref();
+    return k.worker;
+  };
+  const keep = (worker: Worker): void => {
+    // Two exports at once: one thread is enough to keep.
+    const other = take();
+    if (other) void other.terminate();
+    if (keepMs <= 0) return void worker.terminate();
+    worker.unref();
+    const gone = () => {
+      if (kept?.worker === worker) take();
+    };
+    const timer = setTimeout(() => {
+      if (kept?.worker !== worker) return;
+      take();
+      void worker.terminate();
+    }, keepMs);
+    timer.unref();
+    // A kept thread that ends by itself (or fails) is not kept any longer.
+    worker.once('exit', gone);
+    worker.once('error', gone);
+    kept = { worker, timer, gone };
+  };
+  return {
+    start: (job, options = {}) =>
+      talkWith(
+        () => {
+          const worker = take() ?? startWorkerBundle(workerPath);
+          worker.postMessage(job);
+          return worker;
+        },
+        options,
+        keep,
+      ),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Every export of electron/ is imported by another file (docs/architecture.md, Electron round 6: 81 exports used
  * only in their own file were made local). Mutation that fails: `export` put back on any of them, e.g.
- * build/build.ts `defaultCacheDir`.
+ * build/build.ts `outputsOutsideFolder`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

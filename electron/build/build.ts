@@ -495,11 +495,19 @@ function interruptedSaves(project: ResolvedProject): FormatError[] {
  * project file kept there could be deleted by a later build (docs/security.md, round 13). Refused before any work.
  */
 export function filesInsideCache(project: ResolvedProject, cacheDir: string): FormatError[] {
-  const cache = canonicalPath(cacheDir);
   const named = [
     ...projectInputFiles(project),
     ...projectOutputFiles(project).map(({ path, key }) => ({ path, role: key })),
   ];
+  return pathsInsideCache(named, cacheDir, project.projectFile);
+}
+
+/**
+ * Those of `named` (a project's inputs and what a run of it writes) that lie inside the cache's folder, links
+ * resolved, each an error of `projectFile` (filesInsideCache; Export All of the compressed motions, projectExport.ts).
+ */
+export function pathsInsideCache(named: readonly RolePath[], cacheDir: string, projectFile: string): FormatError[] {
+  const cache = canonicalPath(cacheDir);
   const seen = new Set<string>();
   const errors: FormatError[] = [];
   for (const { path, role } of named) {
@@ -517,15 +525,15 @@ export function filesInsideCache(project: ResolvedProject, cacheDir: string): Fo
         'PROJECT',
         `${path} (${role}) lies inside the build cache's folder ${cache}, whose files the cache deletes as its own when it prunes; move it out of that folder`,
         {},
-        project.projectFile,
+        projectFile,
       ),
     );
   }
   return errors;
 }
 
-/** `.actguy-cache/` in the project's folder. */
-function defaultCacheDir(projectFile: string): string {
+/** `.actguy-cache/` in the project's folder (the default of `build` and of Export All's `--compressed`). */
+export function defaultCacheDir(projectFile: string): string {
   return join(dirname(resolve(projectFile)), '.actguy-cache');
 }
 

@@ -21,6 +21,7 @@ import { cacheKey, canonicalJson, decodeEntry, encodeEntry, entryStampsProve, op
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
 import { openVerdictStore, parseVerdicts, stampOf, verdictLogKey } from './verdicts';
+import { cacheEntries } from '../testing/cacheEntries';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -35,14 +36,6 @@ function tempDir(): string {
 }
 const walk = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
 const options = { ...DEFAULT_TOLERANCES, name: 'walk' };
-
-/** Every cache entry file under dir. */
-function entries(dir: string): string[] {
-  return readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.mt3c'))
-    .sort();
-}
 
 describe('cacheKey', () => {
   it('changes with the MTN bytes, every setting (even one added later), and the compressor version', () => {
@@ -180,7 +173,7 @@ describe('openBuildCache', () => {
     const dir = tempDir();
     const cache = openBuildCache(dir);
     cache.put(key, value);
-    const [file] = entries(dir);
+    const [file] = cacheEntries(dir);
     const good = readFileSync(join(dir, file));
     const damage = [
       (b: Buffer) => {
@@ -201,7 +194,7 @@ describe('openBuildCache', () => {
     for (const d of damage) {
       writeFileSync(join(dir, file), d(Buffer.from(good)));
       expect(cache.read(key)).toBeUndefined();
-      expect(entries(dir)).toEqual([]);
+      expect(cacheEntries(dir)).toEqual([]);
       cache.put(key, value);
       expect(cache.read(key)?.claim.totalKeys).toBe(value.totalKeys);
     }
@@ -224,7 +217,7 @@ describe('openBuildCache', () => {
     cache.prune();
     expect(cache.stats.evicted).toBe(2);
     expect(keys.map((k) => cache.read(k) !== undefined)).toEqual([true, false, false, true, true]);
-    const total = entries(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+    const total = cacheEntries(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
     expect(total).toBeLessThanOrEqual(size * 3);
   });
 });
@@ -337,7 +330,7 @@ describe('build cache in builds', () => {
       return r.cache;
     };
     expect(await build(1)).toMatchObject({ written: 1, evicted: 0 });
-    const entrySize = statSync(join(cache, entries(cache)[0])).size;
+    const entrySize = statSync(join(cache, cacheEntries(cache)[0])).size;
     // An old entry as large as the limit: any walk evicts it.
     const planted = join(cache, 'ab', `${'ab'.repeat(32)}.mt3c`);
     const plant = () => {
@@ -396,7 +389,7 @@ describe('build cache in builds', () => {
     const first = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1, lastBuild: false });
     if (!first.ok) throw new Error('build failed');
     expect(first.cache).toMatchObject({ hits: 0, misses: 2, written: 2 });
-    expect(entries(join(dir, '.actguy-cache'))).toHaveLength(2);
+    expect(cacheEntries(join(dir, '.actguy-cache'))).toHaveLength(2);
     const cached: boolean[] = [];
     const second = await buildProject(join(dir, 'p.actguy.json'), {
       jobs: 1,

@@ -148,6 +148,11 @@ export interface CacheStats {
   unusable?: string;
 }
 
+/** How a run used the cache, as `actguy build` and `export-gltf --project --compressed` print it. */
+export function cacheUse(c: CacheStats): string {
+  return `cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`;
+}
+
 /** An entry as read: untrusted until verified. */
 export interface CacheCandidate {
   key: string;

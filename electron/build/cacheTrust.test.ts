@@ -29,6 +29,7 @@ import { buildProject } from './build';
 import { builtOk, type BuiltOk } from '../testing/buildOutcome';
 import { openVerdictStore, parseVerdicts } from './verdicts';
 import { atomicWriteIo } from '../fsutil';
+import { cacheEntryOf } from '../testing/cacheEntries';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -40,14 +41,6 @@ function tempDir(prefix = 'actguy-trust-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);
   return d;
-}
-
-/** Every entry file under a cache folder, relative. */
-function entries(dir: string): string[] {
-  return readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.mt3c'))
-    .sort();
 }
 
 /** Everything under a folder with its bytes, to prove nothing there changed. */
@@ -114,27 +107,14 @@ function project(): {
 const outputs = (dir: string) =>
   ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f)));
 
-/** The entry of the motion named `name` in a cache (by the name hash its MT3 carries). */
-function entryOf(
-  cache: string,
-  name: string,
-): { file: string; key: string; claim: Record<string, unknown>; bytes: Uint8Array } {
-  for (const f of entries(cache)) {
-    const key = f.split('/').pop()!.replace('.mt3c', '');
-    const e = decodeEntry(key, readFileSync(join(cache, f)))!;
-    if (readMt3(e.bytes).name === gvStrCode(name)) return { file: join(cache, f), key, ...e };
-  }
-  throw new Error(`no entry for ${name}`);
-}
-
 describe('a shared cache is verified, not trusted', () => {
   it("an entry rewritten with another motion's MT3 (renamed to this hash, checksum recomputed) is rejected, recompressed and counted; outputs equal a build without cache", async () => {
     const p = project();
     const reference = await p.reference();
     const cold = await p.build();
     expect(cold.cache).toMatchObject({ hits: 0, misses: 2, written: 2 });
-    const walk = entryOf(p.cache, 'walk');
-    const cmu = entryOf(p.cache, 'cmu');
+    const walk = cacheEntryOf(p.cache, 'walk');
+    const cmu = cacheEntryOf(p.cache, 'cmu');
     // cmu's MT3 under walk's name hash, with walk's own summary (so the claim looks right), under walk's key.
     writeFileSync(
       walk.file,
@@ -144,7 +124,7 @@ describe('a shared cache is verified, not trusted', () => {
     expect(again.cache).toMatchObject({ hits: 1, rejected: 1, misses: 1, verified: 1 });
     expect(outputs(p.dir)).toEqual(reference);
     // The rejected entry was replaced by the recompressed one, and that one is used next time.
-    expect(Buffer.from(entryOf(p.cache, 'walk').bytes).equals(Buffer.from(walk.bytes))).toBe(true);
+    expect(Buffer.from(cacheEntryOf(p.cache, 'walk').bytes).equals(Buffer.from(walk.bytes))).toBe(true);
     expect((await p.build()).cache).toMatchObject({ hits: 2, rejected: 0, misses: 0 });
   }, 120_000);
 
@@ -152,8 +132,8 @@ describe('a shared cache is verified, not trusted', () => {
     const p = project();
     const reference = await p.reference();
     await p.build();
-    const walk = entryOf(p.cache, 'walk');
-    const cmu = entryOf(p.cache, 'cmu');
+    const walk = cacheEntryOf(p.cache, 'walk');
+    const cmu = cacheEntryOf(p.cache, 'cmu');
     writeFileSync(
       walk.file,
       encodeEntry(walk.key, { ...walk.claim, bytes: withMt3Name(cmu.bytes, gvStrCode('walk')) } as never),
@@ -167,8 +147,8 @@ describe('a shared cache is verified, not trusted', () => {
     const p = project();
     const reference = await p.reference();
     await p.build();
-    const walk = entryOf(p.cache, 'walk');
-    const cmu = entryOf(p.cache, 'cmu');
+    const walk = cacheEntryOf(p.cache, 'walk');
+    const cmu = cacheEntryOf(p.cache, 'cmu');
     const mt3 = readMt3(walk.bytes);
     const entry = (claim: object, bytes: Uint8Array) => encodeEntry(walk.key, { ...claim, bytes } as never);
     const bad: [string, () => Uint8Array, 'rejected' | 'damaged'][] = [
@@ -220,7 +200,7 @@ describe('a shared cache is verified, not trusted', () => {
     const p = project();
     const cli = cliOf(p);
     expect(cli().status).toBe(0);
-    const walk = entryOf(p.cache, 'walk');
+    const walk = cacheEntryOf(p.cache, 'walk');
     writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, channels: null, bytes: walk.bytes } as never));
     const r = cli();
     expect(r.status).toBe(0);
@@ -233,7 +213,7 @@ describe('a shared cache is verified, not trusted', () => {
       const p = project();
       const cli = cliOf(p);
       expect(cli().status).toBe(0);
-      const walk = entryOf(p.cache, 'walk');
+      const walk = cacheEntryOf(p.cache, 'walk');
       rmSync(walk.file);
       spawnSync('mkfifo', [walk.file]);
       // The entry was opened for reading without O_NONBLOCK: the build waited forever for a writer (killed here).
@@ -302,7 +282,7 @@ describe('links are never followed', () => {
     const p = project();
     await p.build();
     const outside = tempDir('actguy-outside-');
-    const walk = entryOf(p.cache, 'walk');
+    const walk = cacheEntryOf(p.cache, 'walk');
     // A good entry, but reached through a link: not read (its target must stay untouched), the link goes.
     copyFileSync(walk.file, join(outside, 'target.mt3c'));
     rmSync(walk.file);
@@ -341,7 +321,7 @@ describe('local verdicts', () => {
     const second = await p.build();
     expect(second.cache).toMatchObject({ hits: 2, verified: 0 });
     // The same entry, its content changed (a key reordered in the summary): the digest differs, so it is checked.
-    const walk = entryOf(p.cache, 'walk');
+    const walk = cacheEntryOf(p.cache, 'walk');
     const reordered = Object.fromEntries(Object.entries(walk.claim).reverse());
     writeFileSync(walk.file, encodeEntry(walk.key, { ...reordered, bytes: walk.bytes } as never));
     const third = await p.build();
@@ -390,7 +370,7 @@ describe('local verdicts', () => {
       expect(outputs(p.dir)).toEqual(reference);
     }
     // A verdict file that vouches for a rewritten entry's digest while the entry is not of our shape still never fails a build.
-    const walk = entryOf(p.cache, 'walk');
+    const walk = cacheEntryOf(p.cache, 'walk');
     writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, channels: null, bytes: walk.bytes } as never));
     // From the file the first build wrote (the last tampered one is still there: a build appends its records to the log).
     const forged = structuredClone(doc);

@@ -25,15 +25,18 @@ import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMt3 } from '../../shared/mt3/read';
 import type { Motion } from '../../shared/motion/types';
 import {
-  compressOptionsFor,
   prepareBuild,
+  type CompressedMotion,
   type PreparedBuild,
   type PreparedMotion,
   type ReadFile,
 } from '../../shared/project/plan';
 import { pinFoldersOf } from '../fsutil';
 import { projectRedactor } from '../outsideQuotes';
+import { defaultCacheDir, pathsInsideCache } from './build';
+import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs, type CommitOptions } from './commit';
+import { compressMotions, fileStamp, recordingReader } from './compressMotions';
 import {
   answerPoolRequest,
   compressorFor,
@@ -46,6 +49,8 @@ import {
   type PoolCompressor,
 } from './compressPool';
 import { readBuildInput } from './files';
+import type { FileStamp } from './fileStamp';
+import { openVerdictStore } from './verdicts';
 import { planProjectExport } from './projectExportParse';
 import {
   exportFailure,
@@ -73,6 +78,12 @@ interface ProjectExportWork {
   glb?: { scale: number; boneMesh: boolean; compressed?: boolean };
   /** What compresses the motions of a compressed glTF; default: a pool of `jobs` threads (the CLI's), closed after. */
   compressor?: MotionCompressor;
+  /**
+   * A compressed glTF's build cache, used as `actguy build` uses it (compressMotions: every entry verified before
+   * reuse, or known verified by this user's local verdicts): `dir` the cache folder (null: none), `stateDir` the
+   * verdicts' folder (default defaultStateDir()). Default: none.
+   */
+  cache?: { dir: string | null; stateDir?: string };
 }
 
 interface ProjectExportOptions extends ProjectExportWork {
@@ -95,13 +106,23 @@ export interface ProjectExportEntry {
 }
 
 type ProjectExportOutcome =
-  | { ok: true; entries: ProjectExportEntry[]; written: string[]; note?: string; warnings: FormatError[] }
+  | {
+      ok: true;
+      entries: ProjectExportEntry[];
+      written: string[];
+      note?: string;
+      warnings: FormatError[];
+      /** A compressed glTF's use of the build cache, when it had one. */
+      cache?: CacheStats;
+    }
   | ProjectExportFailure;
 
 /** The plan's motions as the build reads them, and the warnings so far (the project text's, then the inputs'). */
 interface ReadForExport {
   prepared: PreparedBuild;
-  bytesOf: Map<string, Uint8Array>;
+  /** Each file's bytes as read, and its stamp when it held still while read (recordingReader, as a build's). */
+  bytesOf: (path: string) => Uint8Array | undefined;
+  stampOf: (path: string) => FileStamp | undefined;
   warnings: FormatError[];
 }
 
@@ -110,15 +131,12 @@ export function readForExport(
   plan: ProjectExportPlan,
   readFile: ReadFile = readBuildInput,
 ): { ok: true; read: ReadForExport } | ProjectExportFailure {
-  const bytesOf = new Map<string, Uint8Array>();
-  const prep = prepareBuild(plan.motionsOnly, (path, as) => {
-    const bytes = readFile(path, as);
-    bytesOf.set(path, bytes);
-    return bytes;
-  });
+  const recorded = recordingReader(readFile, fileStamp);
+  const prep = prepareBuild(plan.motionsOnly, recorded.read);
   const warnings = [...plan.warnings, ...(prep.ok ? prep.prepared.warnings : prep.warnings)];
   if (!prep.ok) return exportFailure(plan.projectFile, prep.errors, warnings);
-  return { ok: true, read: { prepared: prep.prepared, bytesOf, warnings } };
+  const { bytesOf, stampOf } = recorded;
+  return { ok: true, read: { prepared: prep.prepared, bytesOf, stampOf, warnings } };
 }
 
 /**
@@ -130,13 +148,21 @@ export async function exportEntries(
   read: ReadForExport,
   options: ProjectExportWork = {},
 ): Promise<
-  | { ok: true; files: { path: string; bytes: Uint8Array }[]; entries: ProjectExportEntry[] }
+  | { ok: true; files: { path: string; bytes: Uint8Array }[]; entries: ProjectExportEntry[]; cache?: CacheStats }
   | { ok: false; errors: FormatError[] }
 > {
   const { prepared, bytesOf } = read;
   const byIndex = new Map(prepared.motions.map((p) => [p.resolved.index, p]));
   const source = (p: PreparedMotion) => sourceName(plan.motionsOnly.projectFile, p.resolved.mtnPath);
-  const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf.get(p.resolved.mtnPath)?.byteLength ?? 0));
+  const largest = Math.max(0, ...prepared.motions.map((p) => bytesOf(p.resolved.mtnPath)?.byteLength ?? 0));
+  const compressed = options.glb?.compressed && plan.format === 'gltf';
+  const cacheDir = compressed ? options.cache?.dir : undefined;
+  if (cacheDir) {
+    // As a build refuses them (build.ts filesInsideCache): the cache prunes its folder as its own.
+    const named = [...plan.inputs, ...plan.writes.map((path) => ({ path, role: 'a file of the export' }))];
+    const inside = pathsInsideCache(named, cacheDir, plan.projectFile);
+    if (inside.length) return { ok: false, errors: inside };
+  }
   const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
   // The glTF files are made in memory before the commit: their sum is bounded before any is made (glbBudget.ts).
   const tooLarge =
@@ -151,7 +177,7 @@ export async function exportEntries(
         )
       : undefined;
   if (tooLarge) return { ok: false, errors: [tooLarge] };
-  const decoded = options.glb?.compressed && plan.format === 'gltf' ? compressedMotions(read, options) : undefined;
+  const decoded = compressed ? compressedMotions(read, options) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
   const entries: ProjectExportEntry[] = [];
   const made = (e: ProjectExportPlan['entries'][number], bytes: Uint8Array[], warnings: string[]) => {
@@ -193,7 +219,7 @@ export async function exportEntries(
         let fit = fitted.get(motion);
         if (!fit) {
           // The pool fits the file as read: a resampled motion is fitted here, from the motion the game plays.
-          const raw = motion.resampledFrom ? undefined : bytesOf.get(r.mtnPath);
+          const raw = motion.resampledFrom ? undefined : bytesOf(r.mtnPath);
           const shares = raw && fitter ? await fitter.fits(raw, mshOptions, motion.joints.length) : null;
           fit = fitMsh(motion.motion, mshOptions, shares ?? undefined);
           fitted.set(motion, fit);
@@ -207,41 +233,64 @@ export async function exportEntries(
     }
   } finally {
     await fitter?.close();
-    await decoded?.close();
+    await decoded?.close(entries.length === plan.entries.length);
   }
-  return { ok: true, files, entries };
+  return { ok: true, files, entries, ...(decoded?.cache && { cache: decoded.cache }) };
 }
 
 /**
  * The motions of a glTF of the compressed motions: each compressed with its project settings as a build compresses
- * it (compressOptionsFor; resampled first where the project says, from the file as read), all of them handed to the
- * compressor at once, then decoded onto the motion as the single export decodes it (glbExportJob.ts): the skeleton,
- * rate and names of the motion the game plays. An alias takes its target's.
+ * it, by the build's own stage (compressMotions: compressOptionsFor, resampled first where the project says, from the
+ * file as read; with a cache, each entry verified before reuse as a build's), then decoded onto the motion as the
+ * single export decodes it (glbExportJob.ts): the skeleton, rate and names of the motion the game plays. An alias
+ * takes its target's. `close(complete)`: the pool closed, and after a complete export the stage's end awaited (its
+ * local verdicts saved).
  */
 function compressedMotions(
   read: ReadForExport,
   options: ProjectExportWork,
-): { of(motion: PreparedMotion): Promise<Motion>; close(): Promise<void> } {
-  const { prepared, bytesOf } = read;
+): { of(motion: PreparedMotion): Promise<Motion>; close(complete: boolean): Promise<void>; cache?: CacheStats } {
+  const { prepared } = read;
   const own = options.compressor ? undefined : compressorFor(options.jobs ?? defaultJobs());
   const compressor = (options.compressor ?? own)!;
-  const started = new Map(
-    prepared.motions.map((p) => {
-      const r = p.resolved;
-      const bytes = bytesOf.get(r.mtnPath);
-      const compressed = bytes
-        ? compressor.compress(bytes, compressOptionsFor(p), p.resampledFrom ? prepared.project.fps : undefined)
-        : Promise.reject(new Error(`the export did not read ${r.mtnPath}`));
-      // Awaited in the entries' order; one that fails before its turn is told then (or not at all, after another's).
-      compressed.catch(() => {});
-      return [p, compressed];
-    }),
+  const dir = options.cache?.dir;
+  const cache = dir ? openBuildCache(dir) : undefined;
+  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, options.cache?.stateDir) : undefined;
+  const results = prepared.motions.map(() => {
+    let resolve!: (m: CompressedMotion) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<CompressedMotion>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    // Awaited in the entries' order; one that fails before its turn is told then (or not at all, after another's).
+    promise.catch(() => {});
+    return { promise, resolve, reject };
+  });
+  const ended = compressMotions(prepared, {
+    compressor,
+    cache,
+    verdicts,
+    inputBytes: read.bytesOf,
+    inputStamp: read.stampOf,
+    onMotion: (m) => results[m.index].resolve(m.result),
+  }).then(
+    (r) => {
+      // A motion that failed is told by its file (compressMotions names each); those finished are resolved already.
+      if (!r.ok)
+        prepared.motions.forEach((p, k) =>
+          results[k].reject(r.errors.find((e) => e.file === p.resolved.mtnPath) ?? r.errors[0]),
+        );
+    },
+    (e: unknown) => results.forEach((r) => r.reject(e)),
   );
   return {
-    of: async (p) => decodeMt3ToMotion(readMt3((await started.get(p)!).bytes), p.motion),
-    close: async () => {
+    of: async (p) => decodeMt3ToMotion(readMt3((await results[prepared.motions.indexOf(p)].promise).bytes), p.motion),
+    close: async (complete) => {
       await own?.close();
+      if (complete) await ended;
     },
+    ...(cache && { cache: cache.stats }),
   };
 }
 
@@ -266,7 +315,12 @@ export async function exportProject(
   if (refused.length) return exportFailure(plan.projectFile, refused, warnings);
   // The folder as checked: the fits take seconds to minutes, and the commit goes nowhere else (docs/security.md).
   const folders = pinFoldersOf(plan.writes);
-  const made = await exportEntries(plan, got.read, options);
+  // The build's cache beside the project unless told (`--cache DIR`, `--no-cache`), as `actguy build` takes it.
+  const cache = {
+    ...options.cache,
+    dir: options.cache?.dir === undefined ? defaultCacheDir(plan.projectFile) : options.cache.dir,
+  };
+  const made = await exportEntries(plan, got.read, { ...options, cache });
   if (!made.ok) return exportFailure(plan.projectFile, made.errors, warnings);
   await options.checkpoint?.();
   const note = commitOutputs(exportOutputFiles(format, made.files), { ...options.commit, folders });
@@ -278,6 +332,7 @@ export async function exportProject(
     written: plan.writes,
     ...(note && { note }),
     warnings: warnings.map(redact),
+    ...(made.cache && { cache: made.cache }),
   };
 }
 

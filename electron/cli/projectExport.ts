@@ -3,6 +3,7 @@
  * project, one output set each named after it, committed as one unit (electron/build/projectExport.ts,
  * docs/cli.md#whole-project-export).
  */
+import { cacheUse } from '../build/buildCache';
 import { exportProject, type ProjectExportFormat } from '../build/projectExport';
 import { diagnosticLines } from '../build/inputs';
 import { requiredOption, stringOption, UsageError, type ParsedArgs } from './args';
@@ -28,7 +29,12 @@ export function refuseWithProject(args: ParsedArgs, notWith: readonly string[]):
 export async function runProjectExport(
   args: ParsedArgs,
   format: ProjectExportFormat,
-  extra: { jobs?: number; glb?: { scale: number; boneMesh: boolean; compressed?: boolean } } = {},
+  extra: {
+    jobs?: number;
+    glb?: { scale: number; boneMesh: boolean; compressed?: boolean };
+    /** The compressed motions' build cache: `dir` undefined for the default beside the project, null for none. */
+    cache?: { dir: string | null | undefined };
+  } = {},
 ): Promise<number> {
   const project = stringOption(args, 'project')!;
   const dir = requiredOption(args, 'o', 'DIR');
@@ -42,8 +48,10 @@ export async function runProjectExport(
   );
   let outcome;
   try {
+    const { cache, ...work } = extra;
     outcome = await exportProject(project, format, dir, {
-      ...extra,
+      ...work,
+      ...(cache?.dir !== undefined && { cache: { dir: cache.dir } }),
       checkpoint: () => interruption.checkpoint(),
       onCommitted: (paths) => (committed = paths),
     });
@@ -82,7 +90,8 @@ export async function runProjectExport(
         ...(lines.length > LISTED_ENTRIES ? [`… and ${lines.length - LISTED_ENTRIES} more`] : []),
         `exported ${outcome.entries.length - aliases} motion${outcome.entries.length - aliases === 1 ? '' : 's'}` +
           (aliases ? ` and ${aliases} alias${aliases === 1 ? '' : 'es'}` : '') +
-          ` as ${format === 'msh' ? 'MSH' : extra.glb?.compressed ? 'glTF of the compressed motions' : 'glTF'} into ${dir}: ${outcome.written.length} files, written as one unit`,
+          ` as ${format === 'msh' ? 'MSH' : extra.glb?.compressed ? 'glTF of the compressed motions' : 'glTF'} into ${dir}: ${outcome.written.length} files, written as one unit` +
+          (outcome.cache && !outcome.cache.unusable ? `; ${cacheUse(outcome.cache)}` : ''),
       ].join('\n'),
     );
   }

@@ -20,7 +20,7 @@ import type { ProjectExportStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { startWorkerTalk } from '../oneShotWorker';
+import { keptWorkerTalks } from '../oneShotWorker';
 import { createProjectExportHandlers } from './projectExportHandlers';
 
 // The work runs in the build bundle's worker, built here as scripts/build.mjs builds it.
@@ -45,6 +45,11 @@ const text = (mtn: string) =>
     outputs: { mar: 'stage.mar', sar: 'stage.sar' },
   });
 writeFileSync(projectPath, text('walk.mtn'));
+
+/** How the handlers have an export's thread (their `startWorker` seam). */
+type WorkerStart = NonNullable<Parameters<typeof createProjectExportHandlers>[0]['startWorker']>;
+/** A fresh thread for each export (none kept), for the tests that wrap the talk (the bundle is built before each file). */
+const fresh: { start: WorkerStart } = { start: (job, options) => keptWorkerTalks(workerPath(), 0).start(job, options) };
 
 function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
   const policy = extra.policy ?? createPathPolicy();
@@ -231,8 +236,8 @@ describe('Export All in main', () => {
     // The plan is judged as it would be; right before the work's worker starts, whoever may write the project's
     // folder puts a link to a file the policy refuses at the motion's name (the thread plans first, then main tells
     // it what it may read: the swap comes between main's judgement and that message).
-    const startWorker: typeof startWorkerTalk = (path, data, options = {}) => {
-      const talk = startWorkerTalk(path, data, options);
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = fresh.start(job, options);
       return {
         ...talk,
         send: (message) => {

@@ -28,11 +28,12 @@ import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '.
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
-import { startWorkerTalk, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
+import { keptWorkerTalks, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
 import { allowDialogAnswer, allowUnlessLinkedOut, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
-import type { ProjectExportWorkerData } from '../project/buildWorker';
+import { BUILD_WORKER_KEEP_MS } from '../project/buildRunner';
+import type { ProjectExportWorkerJob } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
 import type { ProjectExportAllowed, ProjectExportJobMessage, ProjectExportPlanned } from './projectExportJob';
 
@@ -46,8 +47,18 @@ interface ProjectExportContext {
   commit?: CommitOptions;
   /** The build bundle the work runs in; default buildWorker.cjs beside the running bundle (a test's own). */
   workerPath?: string;
-  /** How that thread is run; a test seam (one that records where the work ran), startWorkerTalk by default. */
-  startWorker?: typeof startWorkerTalk;
+  /**
+   * How an export's thread is had and talked with: by default a kept thread of `workerPath` (keptWorkerTalks, kept
+   * `keepWorkerMs` after an export that ended on its own); a test seam (one that records where the work ran).
+   */
+  startWorker?: (job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => WorkerTalk;
+  /** How long an export's thread is kept for the next export; default BUILD_WORKER_KEEP_MS; 0: a fresh one each. */
+  keepWorkerMs?: number;
+  /**
+   * The build cache of a project (canonical path) as the app's Build takes it (projectHandlers.ts `buildCacheDir`), or
+   * null: a glTF of the compressed motions reuses and fills it as a build does. Without it, no cache.
+   */
+  cacheDirOf?: (projectPath: string) => string | null;
 }
 
 /** How either turn of an export's thread says it failed (ProjectExportPlanned, ProjectExportJobMessage). */
@@ -81,6 +92,14 @@ const FORMATS: Record<ProjectExportFormat, { what: string; writes: string; exten
 export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectExportHandlers {
   const { policy, dialogs } = ctx;
   const exports = new Map<string, { status: ProjectExportStatus; controller: AbortController }>();
+  /** The export's thread, kept between exports (made at the first export: the bundle's path is looked up then). */
+  let kept: ReturnType<typeof keptWorkerTalks> | undefined;
+  const startWorker =
+    ctx.startWorker ??
+    ((job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => {
+      kept ??= keptWorkerTalks(ctx.workerPath ?? defaultBuildWorkerPath(), ctx.keepWorkerMs ?? BUILD_WORKER_KEEP_MS);
+      return kept.start(job, options);
+    });
 
   const requireFormat = (format: unknown, what: string): ProjectExportFormat => {
     if (format !== 'msh' && format !== 'gltf') throw new Error(`${what}: format must be "msh" or "gltf"`);
@@ -105,7 +124,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
   const start = (req: StartProjectExportRequest, grant?: (path: string) => void): ProjectExportStatus => {
     const format = requireFormat(req.format, 'startProjectExport');
     const given = requirePath(req.projectPath, 'startProjectExport: projectPath');
-    policy.check(given, 'read');
+    const projectPath = policy.check(given, 'read');
     if (typeof req.projectText !== 'string') throw new Error('startProjectExport: projectText must be a string');
     const gltfSource = requireGltfSource(req.gltfSource, format);
     const folder = dirname(requirePath(req.path, 'startProjectExport: path'));
@@ -126,7 +145,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     for (const id of [...exports.keys()].slice(0, Math.max(0, exports.size + 1 - KEPT_EXPORTS)))
       if (exports.get(id)!.status.state !== 'exporting') exports.delete(id);
     exports.set(status.exportId, { status, controller });
-    void run(status, controller.signal, req, grant);
+    const cacheDir = gltfSource === 'compressed' ? (ctx.cacheDirOf?.(projectPath) ?? null) : null;
+    void run(status, controller.signal, req, grant, cacheDir);
     return { ...status };
   };
 
@@ -135,6 +155,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     signal: AbortSignal,
     req: StartProjectExportRequest,
     grant: ((path: string) => void) | undefined,
+    cacheDir: string | null,
   ): Promise<void> => {
     const fail = (errors: BuildProblem[], warnings: string[] = []) => {
       status.current = null;
@@ -163,21 +184,21 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     };
     let talk: WorkerTalk | undefined;
     try {
-      const workerPath = ctx.workerPath ?? defaultBuildWorkerPath();
-      // One thread per export, kept from its plan to its end: the project text is parsed there, never here (main's
-      // bundle holds no project parser). Its first turn plans the export; here, on the main thread, what it may
-      // read and write is decided from the plan; its second turn does the work.
-      talk = (ctx.startWorker ?? startWorkerTalk)(
-        workerPath,
+      // One thread per export, kept from its plan to its end (and then, its export ended on its own, for the next
+      // export): the project text is parsed there, never here (main's bundle holds no project parser). Its first
+      // turn plans the export; here, on the main thread, what it may read and write is decided from the plan; its
+      // second turn does the work.
+      talk = startWorker(
         {
-          projectExport: {
+          type: 'export',
+          req: {
             projectPath: req.projectPath,
             projectText: req.projectText,
             format: status.format,
             folder: status.folder,
-            ...(status.gltfSource === 'compressed' && { compressed: true }),
+            ...(status.gltfSource === 'compressed' && { compressed: true, cacheDir }),
           },
-        } satisfies ProjectExportWorkerData,
+        },
         { signal },
       );
       const planned = answerOf(await talk.next<ProjectExportPlanned>());
@@ -219,9 +240,10 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         status.current = step.name;
         return true;
       });
-      // Its work is done: the thread and its pool end before the commit.
-      talk.close();
       const answer = answerOf(end);
+      // Its work ended on its own, done or failed: the thread is kept for the next export (it keeps nothing of this
+      // one: buildWorker.ts); cancelled or in trouble, it is ended in `finally`.
+      if (answer || (end.end === 'answer' && !signal.aborted)) talk.release?.();
       if (!answer) return;
       // Only the files main allowed, each once, are committed, whatever the thread handed back.
       const allowed = new Set(outline.writes);
@@ -249,6 +271,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         ...answer.entries.flatMap((e) => e.warnings.map((w) => `${e.name}: ${w}`)),
         ...(note ? [`note: ${note}`] : []),
       ];
+      if (answer.cache) status.cache = answer.cache;
       status.state = 'done';
     } catch (e) {
       fail([toBuildProblem(e)]);

@@ -8,6 +8,7 @@
  * outside its list, and writes nothing at all. Main commits what it hands back.
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
+import { cacheUse } from '../build/buildCache';
 import { readBuildInput, type JudgedFile } from '../build/files';
 import type { MotionCompressor } from '../build/compressPool';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
@@ -28,6 +29,11 @@ export interface ProjectExportRequest {
   folder: string;
   /** glTF: each motion compressed with its project settings, as a build compresses it, then decoded. */
   compressed?: boolean;
+  /**
+   * With `compressed`: the build cache main chose for the project as for its Build (projectHandlers.ts
+   * `buildCacheDir`), reused and filled as a build does (compressMotions); null or absent: none.
+   */
+  cacheDir?: string | null;
   /** Threads a long motion's MSH fit uses; default: the cores. */
   jobs?: number;
 }
@@ -53,6 +59,8 @@ export type ProjectExportJobMessage =
       warnings: string[];
       /** The identities of the files the job read (tempFiles.ts inputsRead): the commit's sweep keeps them. */
       inputsRead: string[];
+      /** A glTF of the compressed motions with a usable build cache: how it was used (buildCache.ts cacheUse). */
+      cache?: string;
     }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
@@ -117,10 +125,10 @@ function allowedReader(allowed: ProjectExportAllowed, readFile: JudgedReader = r
  */
 export async function runProjectExportJob(
   plan: ProjectExportPlan,
-  req: Pick<ProjectExportRequest, 'compressed' | 'jobs'>,
+  req: Pick<ProjectExportRequest, 'compressed' | 'jobs' | 'cacheDir'>,
   allowed: ProjectExportAllowed,
   post: (m: ProjectExportJobMessage & { type: 'entry' }) => void,
-  options: { readFile?: JudgedReader; compressor?: MotionCompressor } = {},
+  options: { readFile?: JudgedReader; compressor?: MotionCompressor; stateDir?: string } = {},
 ): Promise<ProjectExportJobMessage & { type: 'done' | 'failed' }> {
   try {
     const writes = new Set(allowed.writes);
@@ -133,7 +141,11 @@ export async function runProjectExportJob(
     if (!got.ok) return failed(got.errors, got.warnings);
     const made = await exportEntries(plan, got.read, {
       jobs: req.jobs,
-      ...(req.compressed && { glb: { scale: 1, boneMesh: true, compressed: true }, compressor: options.compressor }),
+      ...(req.compressed && {
+        glb: { scale: 1, boneMesh: true, compressed: true },
+        compressor: options.compressor,
+        cache: { dir: req.cacheDir ?? null, stateDir: options.stateDir },
+      }),
       onEntry: (done, count, name) => post({ type: 'entry', done, count, name }),
     });
     if (!made.ok) {
@@ -147,6 +159,7 @@ export async function runProjectExportJob(
       entries: made.entries,
       warnings: got.read.warnings.map((w) => redact(w).message),
       inputsRead: inputsRead(),
+      ...(made.cache && !made.cache.unusable && { cache: cacheUse(made.cache) }),
     };
   } catch (e) {
     return failed([e]);

@@ -22,7 +22,7 @@ import { judgeFile } from '../build/files';
 import { exportProject } from '../build/projectExport';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import type { DialogPort } from '../dialogPort';
-import { startWorkerTalk, type OneShotEnd } from '../oneShotWorker';
+import { keptWorkerTalks, type OneShotEnd } from '../oneShotWorker';
 import { createPathPolicy } from '../pathPolicy';
 import { planExportJob, runProjectExportJob, type ProjectExportAllowed } from './projectExportJob';
 import { createProjectExportHandlers } from './projectExportHandlers';
@@ -82,6 +82,13 @@ const freshFolder = () => {
 
 beforeEach(() => Object.assign(onThisThread, { prepares: 0, fits: 0, glbs: 0 }));
 
+/** How the handlers have an export's thread (their `startWorker` seam). */
+type WorkerStart = NonNullable<Parameters<typeof createProjectExportHandlers>[0]['startWorker']>;
+/** A fresh thread for each export (none kept), for the tests that wrap the talk (the bundle is built before each file). */
+const fresh: Pick<ReturnType<typeof keptWorkerTalks>, 'start'> = {
+  start: (job, options) => keptWorkerTalks(workerPath(), 0).start(job, options),
+};
+
 function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
   const policy = createPathPolicy();
   policy.allowTree(workspace);
@@ -117,8 +124,8 @@ describe('Export All off the main thread', () => {
   // Mutation that fails: the work in a thread of its own after the plan's (two starts per export, as before).
   it('reads, fits and encodes in the one worker of each export: none on this thread, and the files the CLI writes', async () => {
     const started: string[] = [];
-    const startWorker: typeof startWorkerTalk = (path, data, options = {}) =>
-      startWorkerTalk(path, data, { ...options, onWorker: (w) => started.push(`thread ${w.threadId}`) });
+    const startWorker: WorkerStart = (job, options) =>
+      fresh.start(job, { ...options, onWorker: (w) => started.push(`thread ${w.threadId}`) });
     const h = handlers({ startWorker });
     const msh = freshFolder();
     const gl = freshFolder();
@@ -162,8 +169,8 @@ describe('Export All off the main thread', () => {
     let cancel!: (press: Promise<ProjectExportStatus>) => void;
     const pressed = new Promise<Promise<ProjectExportStatus>>((r) => (cancel = r));
     const steps: string[] = [];
-    const startWorker: typeof startWorkerTalk = (path, data, options = {}) => {
-      const talk = startWorkerTalk(path, data, {
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = fresh.start(job, {
         ...options,
         onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
       });
@@ -197,8 +204,8 @@ describe('Export All off the main thread', () => {
   // exit never comes, the test times out).
   it("a refusal of the plan ends the export's thread, which was waiting for main's answer", async () => {
     let exited: Promise<number> | undefined;
-    const startWorker: typeof startWorkerTalk = (path, data, options = {}) =>
-      startWorkerTalk(path, data, {
+    const startWorker: WorkerStart = (job, options) =>
+      fresh.start(job, {
         ...options,
         onWorker: (w) => (exited = new Promise((done) => w.once('exit', done))),
       });
@@ -221,8 +228,8 @@ describe('Export All off the main thread', () => {
     const folder = freshFolder();
     const stray = join(workspace, 'stray.glb');
     // The plan's turn runs as it would; the work's hands back a file main did not allow.
-    const startWorker: typeof startWorkerTalk = (path, data, options) => {
-      const talk = startWorkerTalk(path, data, options);
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = fresh.start(job, options);
       let turn = 0;
       return {
         ...talk,
@@ -278,5 +285,68 @@ describe('Export All off the main thread', () => {
     expect(noWrite.type === 'failed' && noWrite.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(folder, 'walk_slow.glb')}: the app did not allow it`,
     ]);
+  });
+});
+
+describe("Export All's thread is kept between exports", () => {
+  // Mutations that fail: the handler closing the thread at the work's end rather than releasing it (three threads);
+  // the worker keeping the files main allowed for one export for the next (the narrowed export reads walk.mtn).
+  it("an export that ended on its own leaves its thread for the next, which reads only what main allowed it, none of the last one's", async () => {
+    const threads = new Set<number>();
+    const kept = keptWorkerTalks(workerPath(), 60_000);
+    let narrow = false;
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = kept.start(job, { ...options, onWorker: (w) => threads.add(w.threadId) });
+      // Main's answer as a main that allowed no read at all would send it.
+      return { ...talk, send: (m) => talk.send(narrow ? { ...(m as ProjectExportAllowed), reads: [] } : m) };
+    };
+    const h = handlers({ startWorker });
+    const a = await exported(h, 'msh', freshFolder());
+    const b = await exported(h, 'gltf', freshFolder(), 'compressed');
+    expect([a.state, b.state, a.errors, b.errors]).toEqual(['done', 'done', [], []]);
+    expect(threads.size).toBe(1);
+    narrow = true;
+    const folder = freshFolder();
+    const c = await exported(h, 'gltf', folder);
+    expect(c.state).toBe('failed');
+    expect(c.errors.map((e) => e.message).join('\n')).toContain('ActGuy refused to read');
+    expect(readdirSync(folder)).toEqual([]);
+    // Its failure was its own (not a crash, not a Cancel): the thread is kept still.
+    narrow = false;
+    const d = await exported(h, 'gltf', freshFolder());
+    expect([d.state, d.errors]).toEqual(['done', []]);
+    expect(threads.size).toBe(1);
+    expect(onThisThread).toEqual({ prepares: 0, fits: 0, glbs: 0 });
+  });
+});
+
+describe("Export All of the compressed motions in the app uses the project's build cache", () => {
+  // Mutations that fail: the handler not handing the worker the cache main chose (every motion compressed again, no
+  // cache line); the worker's job not handing it on to the export (projectExportJob.ts).
+  it('as its Build: the entries it finds are reused, those it makes are kept, and the files are the same bytes', async () => {
+    const cache = join(workspace, 'app-cache');
+    const asked: string[] = [];
+    const h = handlers({
+      cacheDirOf: (path) => {
+        asked.push(path);
+        return cache;
+      },
+    });
+    const cold = await exported(h, 'gltf', freshFolder(), 'compressed');
+    const warmFolder = freshFolder();
+    const warm = await exported(h, 'gltf', warmFolder, 'compressed');
+    expect([cold.state, warm.state, cold.errors, warm.errors]).toEqual(['done', 'done', [], []]);
+    expect(cold.cache).toBe('cache: 0 reused, 0 rejected, 1 compressed');
+    expect(warm.cache).toBe('cache: 1 reused, 0 rejected, 0 compressed');
+    // Asked for the project main allowed, as its Build asks (the canonical path).
+    expect(asked).toEqual([realpathSync(projectPath), realpathSync(projectPath)]);
+    const none = freshFolder();
+    const noCache = await exported(handlers(), 'gltf', none, 'compressed');
+    expect(noCache.cache).toBeUndefined();
+    expect(filesOf(warmFolder)).toEqual(filesOf(none));
+    // The source motions compress nothing: no cache asked for.
+    const source = await exported(h, 'gltf', freshFolder());
+    expect(source.cache).toBeUndefined();
+    expect(asked).toHaveLength(2);
   });
 });

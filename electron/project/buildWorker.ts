@@ -11,13 +11,16 @@
  * clicks): what it keeps is its compression pool's threads, never data; each
  * build reads the project, its inputs, the cache and the local state again.
  *
- * Started with `{ projectExport }` as its workerData it serves that one Export All
+ * Sent `{ type: 'export', req }` (ProjectExportWorkerJob) it serves that one Export All
  * (interchange/projectExportJob.ts) in two turns: it plans the export from the
  * project text and posts the plan's outline (main checks it against its path
  * policy: main's bundle holds no project parser), then, once main answers
  * with what it may read and make, does the work from the plan it kept: a
- * message per entry, then the files made, which main commits; main
- * terminates it at its end, at a refusal or at Cancel.
+ * message per entry, then the files made, which main commits. Main
+ * terminates it at a refusal or at Cancel; after an export that ended on its
+ * own, main keeps it for the next export (oneShotWorker.ts keptWorkerTalks),
+ * which brings its own plan, allowed files and cache: nothing of an export
+ * is kept here but the pool's threads.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -56,36 +59,41 @@ export interface BuildWorkerJob {
   req: BuildJobRequest;
 }
 
-/** The workerData of an Export All (projectExportHandlers.ts): its plan, then its work, in this one thread. */
-export interface ProjectExportWorkerData {
-  projectExport: ProjectExportRequest;
+/** An Export All for this worker (projectExportHandlers.ts): its plan, then its work, in this one thread. */
+export interface ProjectExportWorkerJob {
+  type: 'export';
+  req: ProjectExportRequest;
 }
 
-const exportReq = (workerData as Partial<ProjectExportWorkerData> | null)?.projectExport;
-if (exportReq) {
-  const { answer, plan } = planExportJob(exportReq);
-  port.postMessage(answer);
-  // Main's answer: what the work may read and make (a refusal terminates this thread instead).
-  if (plan)
+/** Serves one Export All (see the file comment); resolves at its end, or never once main refused its plan. */
+const serveExport = (req: ProjectExportRequest): Promise<void> =>
+  new Promise((done) => {
+    const { answer, plan } = planExportJob(req);
+    port.postMessage(answer);
+    if (!plan) return done();
+    // Main's answer: what the work may read and make (a refusal terminates this thread instead).
     port.once(
       'message',
       (allowed: ProjectExportAllowed) =>
-        void runProjectExportJob(plan, exportReq, allowed, (m) => port.postMessage(m), { compressor }).then((end) =>
+        void runProjectExportJob(plan, req, allowed, (m) => port.postMessage(m), { compressor }).then((end) => {
           // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
-          port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []),
-        ),
+          port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []);
+          done();
+        }),
     );
-} else if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
+  });
+
+if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
 else {
   /** One build at a time, in the order they came (main sends the next only after the last one's end). */
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (m: BuildWorkerJob) => {
-    if (m?.type !== 'job') return;
+  port.on('message', (m: BuildWorkerJob | ProjectExportWorkerJob) => {
+    if (m?.type !== 'job' && m?.type !== 'export') return;
     queue = queue.then(() => {
       // The files the builds before it read are not this build's: its commit keeps only its own (round 22: a warm
       // worker handed each commit every file any earlier build read, another project's too, up to 65,536).
       forgetInputsRead();
-      return run(m.req).catch((e: unknown) => {
+      return (m.type === 'export' ? serveExport(m.req) : run(m.req)).catch((e: unknown) => {
         // A build that throws ends this worker with its error (main reports it and starts a fresh one next time), as
         // a one-build worker's uncaught error does.
         setImmediate(() => {

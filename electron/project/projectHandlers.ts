@@ -146,7 +146,13 @@ export function defaultBuildWorkerPath(): string {
   return join(__dirname, 'buildWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
-export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandlers {
+/**
+ * The project handlers, and `buildCacheDir`: the build cache the app uses for a project (canonical path), that of its
+ * Build, which Export All of the compressed motions uses too (interchange/projectExportHandlers.ts).
+ */
+export function createProjectHandlers(
+  ctx: ProjectHandlerContext,
+): ProjectHandlers & { buildCacheDir: (projectPath: string) => string | null } {
   const { policy, dialogs } = ctx;
   const runner: BuildRunner = createBuildRunner(ctx.launchBuild ?? workerLauncher(defaultBuildWorkerPath()));
   const checkText: TextChecker = ctx.checkText ?? workerTextChecker();
@@ -578,6 +584,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         if (judged !== undefined) closeSync(judged);
       }
     },
+
+    buildCacheDir: appCacheDir,
   };
 }
 

@@ -21,7 +21,8 @@ export function ProjectExportDialog() {
   const stateText = {
     exporting: s.count ? `Exporting motion ${Math.min(s.done + 1, s.count)} of ${s.count}…` : 'Reading the project…',
     writing: `Writing ${s.count} motions' files as one unit…`,
-    done: `Exported ${entriesText(s.written)} as ${what} into ${s.folder}, as one unit.`,
+    // The compressed motions' use of the project's build cache, in Build's words (a reused motion was not compressed).
+    done: `Exported ${entriesText(s.written)} as ${what} into ${s.folder}, as one unit${s.cache ? ` (${s.cache})` : ''}.`,
     failed: 'Export refused: nothing was written.',
     cancelled: 'Cancelled: nothing was written.',
   }[s.state];

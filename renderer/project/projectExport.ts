@@ -97,7 +97,9 @@ export async function exportAllMotions(format: ProjectExportFormat): Promise<voi
     if (s.state === 'done') {
       const files = s.written.reduce((n, e) => n + e.files.length, 0);
       const what = format === 'msh' ? 'MSH' : s.gltfSource === 'compressed' ? 'glTF of the compressed motions' : 'glTF';
-      notify('info', `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files.`);
+      // The compressed motions' use of the build cache, as Build says it (a reused motion was not compressed again).
+      const cache = s.cache ? `; ${s.cache}` : '';
+      notify('info', `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files${cache}.`);
     }
   } catch (e) {
     notify('error', `Export All failed: ${message(e)}`);

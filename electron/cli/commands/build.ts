@@ -4,7 +4,7 @@ import { watchBuilds } from '../../build/watch';
 import { commandError } from '../runCommand';
 import { noteCodePath } from '../codePaths';
 import { FEW_MOTIONS } from '../../build/fewChanged';
-import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
+import { cacheUse, DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
 import { diagnosticLines, sortDiagnostics } from '../../build/inputs';
 import { shownBuildWarnings } from '../../build/reportWarnings';
@@ -157,9 +157,7 @@ async function buildOnce(
       outcome.upToDate
         ? `up to date: ${built}; nothing was written: every input and setting is the last build's and its outputs are as it left them (docs/cache.md#up-to-date)`
         : `built ${built}` +
-            (c && !c.unusable
-              ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
-              : '') +
+            (c && !c.unusable ? `; ${cacheUse(c)}` : '') +
             (outcome.carried ? `; ${outcome.carried} unchanged since the last build` : ''),
     );
     if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);

@@ -15,25 +15,35 @@ import { refuseWithProject, runProjectExport } from '../projectExport';
 export const exportGltfCommand: CliCommand = {
   name: 'export-gltf',
   usage:
-    'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet] | export-gltf --project P.actguy.json -o DIR [--compressed] [--scale S] [--no-mesh] [--quiet]',
+    'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet] | export-gltf --project P.actguy.json -o DIR [--compressed [--cache DIR | --no-cache]] [--scale S] [--no-mesh] [--quiet]',
   summary:
     'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation; ' +
-    '--project: every motion and alias of the project (resampled as the build does) as DIR/<name>.glb, written as one unit; --compressed: each motion compressed with its project settings as the build does, then decoded (docs/cli.md#whole-project-export)',
+    '--project: every motion and alias of the project (resampled as the build does) as DIR/<name>.glb, written as one unit; --compressed: each motion compressed with its project settings as the build does, then decoded, reusing the build cache as build does (default .actguy-cache/ beside the project; docs/cli.md#whole-project-export)',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name', 'project'], ['no-mesh', 'quiet', 'compressed'], {
-      out: 'o',
-    });
+    const args = parseArgs(
+      argv,
+      ['o', 'skeleton', 'scale', 'name', 'project', 'cache'],
+      ['no-mesh', 'quiet', 'compressed', 'no-cache'],
+      { out: 'o' },
+    );
+    const compressed = args.options.has('compressed');
+    // The build's cache, taken as `actguy build` takes it: only a glTF of the compressed motions compresses.
+    const cacheOption = stringOption(args, 'cache');
+    for (const o of ['cache', 'no-cache'])
+      if (args.options.has(o) && !(compressed && args.options.has('project')))
+        throw new UsageError(
+          `--${o} applies with --project --compressed: only the compressed motions use the build's cache`,
+        );
+    if (cacheOption !== undefined && args.options.has('no-cache'))
+      throw new UsageError('--cache and --no-cache contradict each other');
     if (args.options.has('project')) {
       refuseWithProject(args, ['skeleton', 'name']);
       return runProjectExport(args, 'gltf', {
-        glb: {
-          scale: positiveNumberOption(args, 'scale', 1),
-          boneMesh: !args.options.has('no-mesh'),
-          compressed: args.options.has('compressed'),
-        },
+        glb: { scale: positiveNumberOption(args, 'scale', 1), boneMesh: !args.options.has('no-mesh'), compressed },
+        ...(compressed && { cache: { dir: args.options.has('no-cache') ? null : cacheOption } }),
       });
     }
-    if (args.options.has('compressed'))
+    if (compressed)
       throw new UsageError(
         '--compressed applies with --project: for one motion, compress it (actguy compress) and export the .mt3 with --skeleton',
       );
