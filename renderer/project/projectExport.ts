@@ -8,6 +8,7 @@ import type { GltfExportSource, ProjectExportFormat, ProjectExportStatus } from 
 import { requireApi } from '../app/appApi';
 import { message, notify } from './projectMessages';
 import { projectStore } from './projectStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { mshFilesOf } from '../../shared/msh/files';
 
 /**
@@ -53,8 +54,8 @@ export interface GltfSourceRequest {
 export const gltfSourceStore = createStore<{ request: GltfSourceRequest | null }>()(() => ({ request: null }));
 
 /**
- * Asks which motion each glTF file holds (ProjectExportGltfDialog); resolves with it, or null when the user cancels.
- * Not remembered, as the single export's choice (its two menu items) is not: each Export All starts at the source.
+ * Asks which motion each glTF file holds (ProjectExportGltfDialog, which offers the one a glTF export wrote last);
+ * resolves with it, kept with the preferences for the next export, or null when the user cancels.
  */
 export function askGltfSource(): Promise<GltfExportSource | null> {
   return new Promise((resolve) => {
@@ -62,6 +63,7 @@ export function askGltfSource(): Promise<GltfExportSource | null> {
       request: {
         resolve: (source) => {
           gltfSourceStore.setState({ request: null });
+          if (source) preferencesStore.getState().set({ gltfExportSource: source });
           resolve(source);
         },
       },
