@@ -44,7 +44,7 @@ export function entriesText(written: readonly { of?: string }[]): string {
 
 /** Whether an export in this state may still end otherwise (the dialog shows Cancel, not Close). */
 export const exportRunning = (s: ProjectExportStatus | null): boolean =>
-  !!s && (s.state === 'exporting' || s.state === 'writing');
+  !!s && (s.state === 'exporting' || s.state === 'confirm' || s.state === 'writing');
 
 /** Export All as glTF's question, asked before the folder: the source motions or the compressed ones. */
 export interface GltfSourceRequest {
@@ -114,6 +114,17 @@ export async function cancelProjectExport(): Promise<void> {
     projectExportStore.setState({ status: await requireApi().cancelProjectExport({ exportId: s.exportId }) });
   } catch (e) {
     notify('error', `Cancel failed: ${message(e)}`);
+  }
+}
+
+/** The dialog's Export, in state 'confirm' (the desktop app's export, its files named): the work begins. */
+export async function confirmProjectExport(): Promise<void> {
+  const s = projectExportStore.getState().status;
+  if (s?.state !== 'confirm') return;
+  try {
+    projectExportStore.setState({ status: await requireApi().confirmProjectExport({ exportId: s.exportId }) });
+  } catch (e) {
+    notify('error', `Export failed: ${message(e)}`);
   }
 }
 
