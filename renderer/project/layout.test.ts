@@ -5,7 +5,6 @@ import {
   COLLAPSED_COLUMN,
   DEFAULT_HEIGHTS,
   TIMELINE_DEFAULT_MAX,
-  TUNING_SHORT,
   SEV_DEFAULT_MAX,
   VIEWPORT_SHARE,
   defaultHeights,
@@ -16,7 +15,6 @@ import {
   MODE_PANELS,
   PANEL_MIN,
   ROW_HEIGHT_MAX,
-  ROW_COMFORT,
   SIDE_MAX,
   SIDE_MIN,
   SIDE_TIMELINE_MIN,
@@ -421,34 +419,12 @@ describe('defaultHeights (a layout the user has not resized)', () => {
   it('gives every row what it needs in a 1280x800 window and the viewport the rest', () => {
     for (const key of ['all', ...WORK_MODES] as const) {
       const h = defaultHeights(key, 800);
-      // Tuning mode gives its curves' spare to the timeline (round 19): its header is one line there.
-      expect(h.curvesHeight, key).toBeGreaterThanOrEqual(key === 'tuning' ? TUNING_SHORT.curvesHeight : 262);
+      expect(h.curvesHeight, key).toBeGreaterThanOrEqual(262);
       // The sound-events mode keeps the lock row and three joint rows, its SEV editor eight events (round 12).
       expect(rows(h.timelineHeight), key).toBeGreaterThanOrEqual(key === 'sev' ? 3 : 6);
       expect(h.sevHeight, key).toBeGreaterThanOrEqual(key === 'sev' ? 300 : 220);
     }
     for (const mode of WORK_MODES) expect(viewport(mode, 800), mode).toBeGreaterThanOrEqual(250);
-  });
-
-  it('gives Tuning mode’s timeline nine rows in a short window, from the viewport’s spare and then the curves', () => {
-    // A grouped timeline with a leg open showed three chain headers above three of its joints at 208 px (tried cold,
-    // rounds 17 to 19): nine rows show the headers and five or six of the chain's joints.
-    const h = defaultHeights('tuning', 800);
-    expect(rows(h.timelineHeight)).toBe(9);
-    expect(h.timelineHeight).toBe(TUNING_SHORT.timelineHeight);
-    expect(viewport('tuning', 800)).toBe(ROW_COMFORT.viewport);
-    expect(h.curvesHeight).toBe(TUNING_SHORT.curvesHeight);
-    expect(h.curvesHeight).toBeGreaterThanOrEqual(PANEL_MIN.curves);
-    // Taller, the curves get their height back before the timeline grows past it (no jump between sizes).
-    const sizes = [800, 820, 840, 860, 880].map((height) => defaultHeights('tuning', height));
-    for (let i = 1; i < sizes.length; i++) {
-      expect(sizes[i].curvesHeight).toBeGreaterThanOrEqual(sizes[i - 1].curvesHeight);
-      expect(sizes[i].timelineHeight).toBeGreaterThanOrEqual(sizes[i - 1].timelineHeight);
-    }
-    expect(defaultHeights('tuning', 1080).curvesHeight).toBe(DEFAULT_HEIGHTS.tuning.curvesHeight);
-    // The other layouts keep theirs.
-    expect(defaultHeights('all', 800).timelineHeight).toBe(DEFAULT_HEIGHTS.all.timelineHeight);
-    expect(defaultHeights('project', 800).curvesHeight).toBe(DEFAULT_HEIGHTS.project.curvesHeight);
   });
 
   it('gives a tall window’s spare height to the timeline (the SEV editor in the sound-events mode), the viewport keeping its share', () => {
@@ -459,8 +435,7 @@ describe('defaultHeights (a layout the user has not resized)', () => {
         expect(large.sevHeight).toBeGreaterThanOrEqual(small.sevHeight + 100);
       } else {
         expect(rows(large.timelineHeight), mode).toBeGreaterThanOrEqual(12);
-        // Tuning mode's short window lends the curves' height to the timeline (round 19): a tall one gives it back.
-        expect([large.curvesHeight, large.sevHeight]).toEqual([DEFAULT_HEIGHTS[mode].curvesHeight, small.sevHeight]);
+        expect([large.curvesHeight, large.sevHeight]).toEqual([small.curvesHeight, small.sevHeight]);
       }
       expect(viewport(mode, 1080), mode).toBeGreaterThanOrEqual(Math.round(VIEWPORT_SHARE * (1080 - WINDOW_CHROME)));
     }

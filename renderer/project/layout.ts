@@ -143,28 +143,8 @@ export function defaultHeights(key: LayoutKey, windowHeight: number, arrangement
     sevHeight = Math.min(SEV_DEFAULT_MAX, want.sevHeight + spare);
     spare -= sevHeight - want.sevHeight;
   }
-  const timelineHeight = Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + spare);
-  if (key !== 'tuning' || timelineHeight >= TUNING_SHORT.timelineHeight) return { ...want, sevHeight, timelineHeight };
-  // A short window in Tuning mode: the timeline's rows come before a larger picture or more curve height.
-  const need = TUNING_SHORT.timelineHeight - timelineHeight;
-  const fromViewport = Math.min(need, Math.max(0, column - used - ROW_COMFORT.viewport));
-  const fromCurves = Math.min(need - fromViewport, want.curvesHeight - TUNING_SHORT.curvesHeight);
-  return {
-    ...want,
-    sevHeight,
-    curvesHeight: want.curvesHeight - fromCurves,
-    timelineHeight: timelineHeight + fromViewport + fromCurves,
-  };
+  return { ...want, sevHeight, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + spare) };
 }
-
-/**
- * Tuning mode in a short window (1280x800): the timeline's least default height and the least the curve view gives
- * up for it. At DEFAULT_HEIGHTS.tuning's 208 px a grouped timeline with a leg open showed three chain headers above
- * three of its joints (tried cold, rounds 17 to 19); at 250 it shows six, the room taken from the viewport down to
- * ROW_COMFORT's 250 px, then from the curves, whose header is one line in that mode, down to 230 px (their canvas
- * keeps its ruler, about 110 px of values, the key band and the error band).
- */
-export const TUNING_SHORT = { timelineHeight: 250, curvesHeight: 230 } as const;
 
 /**
  * The SEV editor's default height (px) in the full layout's beside arrangement (a window 1593 px or wider and 976 px
