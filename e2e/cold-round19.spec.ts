@@ -250,6 +250,14 @@ test('the desktop path’s Export All says what it writes and replaces before wr
   expect(asked).toEqual(['cancel']);
   expect(readdirSync(folder)).toEqual([]);
   await dialog.getByTestId('project-export-close').click();
+  // Escape is the question's Cancel (mutation that fails: the confirm state's onEscape left out).
+  status = waiting(['walk.glb']);
+  await exportAll();
+  await expect(state).toHaveAttribute('data-state', 'confirm');
+  await page.keyboard.press('Escape');
+  await expect(state).toHaveText('Cancelled: nothing was written.');
+  expect(asked).toEqual(['cancel', 'cancel']);
+  await dialog.getByTestId('project-export-close').click();
 
   // Again, nothing there: no replaced line; Export writes both.
   status = waiting([]);
@@ -258,7 +266,7 @@ test('the desktop path’s Export All says what it writes and replaces before wr
   await expect(dialog.getByTestId('project-export-will-replace')).toHaveCount(0);
   await dialog.getByTestId('project-export-confirm').click();
   await expect(state).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
-  expect(asked).toEqual(['cancel', 'confirm']);
+  expect(asked).toEqual(['cancel', 'cancel', 'confirm']);
   expect(readdirSync(folder).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
   await dialog.getByTestId('project-export-close').click();
   expect(pageErrors).toEqual([]);
