@@ -12,7 +12,7 @@ import { clickPickerFile, pickerGoTo, waitForDocument } from './ui';
  * Answers the file dialog that `click` opens with a workspace file: the in-app
  * picker over loopback (open: pick the file; save: type its name; folder: go to
  * the file's folder and choose it), a stubbed native dialog under Electron (a
- * folder choice is its save dialog there, answered with the file).
+ * folder choice is its folder dialog there, then the page's Export for the files named).
  */
 export async function chooseFile(
   page: Page,
@@ -33,6 +33,8 @@ export async function chooseFile(
           : { savePath: workspace.path(relative) },
     );
     await click();
+    // Export All's folder from the system's dialog: the page names the files and asks before writing (round 19).
+    if (mode === 'folder') await page.getByTestId('project-export-confirm').click();
     return;
   }
   await click();

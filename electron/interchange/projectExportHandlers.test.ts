@@ -6,8 +6,8 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -75,7 +75,10 @@ async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<Project
     defaultName: 'walk.glb',
   });
   if ('status' in started) throw new Error('cancelled');
-  return finished(h, started);
+  // The desktop path waits for the page's answer before any work (tried cold, round 19): answered Export.
+  const waiting = await finished(h, started);
+  if (waiting.state !== 'confirm') return waiting;
+  return finished(h, await h.confirmProjectExport({ exportId: started.exportId }));
 }
 
 describe('Export All in main', () => {
@@ -113,7 +116,17 @@ describe('Export All in main', () => {
       chooseFolder: async (o: unknown) => (asked.push(o), chosenFolder),
     } as unknown as DialogPort;
     const h = handlers({ dialogs });
-    const s = await exportedByDialog(h);
+    const started = await h.startProjectExportDialog({
+      projectPath,
+      projectText: text('walk.mtn'),
+      format: 'gltf',
+      defaultName: 'walk.glb',
+    });
+    if ('status' in started) throw new Error('cancelled');
+    // It waits for the page's answer before any work (round 19), then goes on.
+    const waiting = await finished(h, started);
+    expect(waiting.state).toBe('confirm');
+    const s = await finished(h, await h.confirmProjectExport({ exportId: started.exportId }));
     expect(asked).toEqual([
       {
         title: 'Export All as glTF: choose the folder to export into (every motion gets its .glb)',
@@ -163,6 +176,54 @@ describe('Export All in main', () => {
       h.startProjectExportDialog({ projectPath: join(outside, 'x.actguy.json'), projectText: '{}', format: 'msh' }),
     ).rejects.toThrow(/not a file you chose/);
     expect(asked).toEqual([]);
+  });
+
+  // Tried cold, round 19: the desktop app's folder dialog says nothing of the files written there, so the export
+  // waits, its files and those it replaces named, for the page's answer. Mutations that fail: the wait left out
+  // (files written unasked); presentNames not asked (no replaced names); the abort not ending the wait (Cancel
+  // writes); confirmProjectExport not resolving the wait; the wait asked of the browser build's path too.
+  it('the desktop path names the files it writes and replaces, and writes nothing until confirmed', async () => {
+    const chosenFolder = join(root, 'asked');
+    mkdirSync(chosenFolder);
+    const dialogs = { chooseFolder: async () => chosenFolder } as unknown as DialogPort;
+    const h = handlers({ dialogs });
+    const req = { projectPath, projectText: text('walk.mtn'), format: 'gltf' as const };
+    const ask = async () => {
+      const started = await h.startProjectExportDialog(req);
+      if ('status' in started) throw new Error('cancelled');
+      return finished(h, started);
+    };
+    const files = ['walk.glb', 'walk_slow.glb'];
+    let s = await ask();
+    expect([s.state, s.folder, s.planned]).toEqual(['confirm', chosenFolder, { files, replaced: [] }]);
+    // Polled again, it still waits: nothing is written.
+    expect((await h.getProjectExportStatus({ exportId: s.exportId })).state).toBe('confirm');
+    expect(readdirSync(chosenFolder)).toEqual([]);
+    // Cancel: nothing written, and it cannot be confirmed afterwards.
+    expect((await h.cancelProjectExport({ exportId: s.exportId })).state).toBe('cancelled');
+    await expect(h.confirmProjectExport({ exportId: s.exportId })).rejects.toThrow(
+      'confirmProjectExport: the export is cancelled, not waiting for an answer',
+    );
+    expect(readdirSync(chosenFolder)).toEqual([]);
+    // A new export cancels one left waiting (its page gone).
+    const left = await ask();
+    s = await ask();
+    expect((await h.getProjectExportStatus({ exportId: left.exportId })).state).toBe('cancelled');
+    // Confirmed: written.
+    const going = await h.confirmProjectExport({ exportId: s.exportId });
+    expect(going.state).toBe('exporting');
+    s = await finished(h, going);
+    expect([s.state, s.errors]).toEqual(['done', []]);
+    expect(readdirSync(chosenFolder).sort()).toEqual(files);
+    // Again: both are there already and would be replaced; cancelled, they are as they were.
+    const before = readFileSync(join(chosenFolder, 'walk.glb'));
+    s = await ask();
+    expect(s.planned).toEqual({ files, replaced: files });
+    await h.cancelProjectExport({ exportId: s.exportId });
+    expect(readFileSync(join(chosenFolder, 'walk.glb')).equals(before)).toBe(true);
+    // The page's own picker has said it (startProjectExport, the browser build): no wait.
+    const direct = await finished(h, await h.startProjectExport({ ...req, path: join(workspace, 'gl', 'y.glb') }));
+    expect(direct.state).toBe('done');
   });
 
   // Mutations that fail: gltfSource taken from an MSH request; any value taken as the source.

@@ -12,7 +12,8 @@
  * thread commits what it hands back. Cancel before the commit terminates the thread, in either turn.
  */
 import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { GltfExportSource } from '../../shared/ipc/interchange';
 import type {
   ProjectExportFormat,
@@ -76,8 +77,25 @@ function workerTrouble(end: Exclude<OneShotEnd<unknown>, { end: 'answer' | 'canc
 }
 
 type ProjectExportHandlers = ApiHandlersOf<
-  'startProjectExport' | 'startProjectExportDialog' | 'getProjectExportStatus' | 'cancelProjectExport'
+  | 'startProjectExport'
+  | 'startProjectExportDialog'
+  | 'getProjectExportStatus'
+  | 'cancelProjectExport'
+  | 'confirmProjectExport'
 >;
+
+/** The names of `paths` (one folder's files) that are there now, whatever they are (a link too: it is replaced). */
+async function presentNames(paths: readonly string[]): Promise<string[]> {
+  const here = await Promise.all(
+    paths.map((p) =>
+      lstat(p).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => e.code !== 'ENOENT' && e.code !== 'ENOTDIR',
+      ),
+    ),
+  );
+  return paths.filter((_, k) => here[k]).map((p) => basename(p));
+}
 
 const FORMATS: Record<ProjectExportFormat, { what: string; writes: string; extension: string; filter: string }> = {
   msh: {
@@ -91,7 +109,10 @@ const FORMATS: Record<ProjectExportFormat, { what: string; writes: string; exten
 
 export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectExportHandlers {
   const { policy, dialogs } = ctx;
-  const exports = new Map<string, { status: ProjectExportStatus; controller: AbortController }>();
+  const exports = new Map<
+    string,
+    { status: ProjectExportStatus; controller: AbortController; confirmed?: () => void }
+  >();
   /** The export's thread, kept between exports (made at the first export: the bundle's path is looked up then). */
   let kept: ReturnType<typeof keptWorkerTalks> | undefined;
   const startWorker =
@@ -120,8 +141,14 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
   /**
    * `grant`: how a dialog's answer grants each file the export writes (a folder dialog's: each only where it really
    * lies in the folder; a save dialog's: the file named as the user named it). None: the files must be allowed already.
+   * `askFirst`: the export waits in state 'confirm', its files named, before any of its work (the desktop app's folder
+   * dialog says nothing of them).
    */
-  const start = (req: StartProjectExportRequest, grant?: (path: string) => void): ProjectExportStatus => {
+  const start = (
+    req: StartProjectExportRequest,
+    grant?: (path: string) => void,
+    askFirst = false,
+  ): ProjectExportStatus => {
     const format = requireFormat(req.format, 'startProjectExport');
     const given = requirePath(req.projectPath, 'startProjectExport: projectPath');
     const projectPath = policy.check(given, 'read');
@@ -142,13 +169,26 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       warnings: [],
     };
     const controller = new AbortController();
+    // One export waits for its answer at a time: an earlier one left waiting (its page reloaded) is cancelled.
+    for (const e of exports.values()) if (e.confirmed) e.controller.abort();
     for (const id of [...exports.keys()].slice(0, Math.max(0, exports.size + 1 - KEPT_EXPORTS)))
-      if (exports.get(id)!.status.state !== 'exporting') exports.delete(id);
-    exports.set(status.exportId, { status, controller });
+      if (!running(exports.get(id)!.status)) exports.delete(id);
+    const entry: { status: ProjectExportStatus; controller: AbortController; confirmed?: () => void } = {
+      status,
+      controller,
+    };
+    exports.set(status.exportId, entry);
+    const confirmation = askFirst
+      ? new Promise<void>((resolve) => {
+          entry.confirmed = resolve;
+        })
+      : undefined;
     const cacheDir = gltfSource === 'compressed' ? (ctx.cacheDirOf?.(projectPath) ?? null) : null;
-    void run(status, controller.signal, req, grant, cacheDir);
+    void run(status, controller.signal, req, grant, cacheDir, confirmation);
     return { ...status };
   };
+
+  const running = (s: ProjectExportStatus) => s.state === 'exporting' || s.state === 'confirm';
 
   const run = async (
     status: ProjectExportStatus,
@@ -156,6 +196,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     req: StartProjectExportRequest,
     grant: ((path: string) => void) | undefined,
     cacheDir: string | null,
+    confirmation: Promise<void> | undefined,
   ): Promise<void> => {
     const fail = (errors: BuildProblem[], warnings: string[] = []) => {
       status.current = null;
@@ -204,6 +245,22 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const planned = answerOf(await talk.next<ProjectExportPlanned>());
       if (!planned) return;
       const { outline, reads } = planned;
+      if (confirmation) {
+        // The files as main plans them, and which the folder holds now: the page says so, and nothing goes on (no
+        // motion read, no file written) until the user answers there.
+        status.planned = {
+          files: outline.writes.map((p) => basename(p)),
+          replaced: await presentNames(outline.writes),
+        };
+        status.state = 'confirm';
+        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+        await Promise.race([confirmation, aborted]);
+        if (signal.aborted) {
+          status.state = 'cancelled';
+          return;
+        }
+        status.state = 'exporting';
+      }
       const refused = [
         ...reads
           .filter((m) => !policy.isAllowed(m.path))
@@ -301,10 +358,10 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const f = FORMATS[format];
       const offered = offeredFileName(req.defaultName, `motion.${f.extension}`);
       // A folder dialog where the port has one (the desktop app's): the export writes a folder's worth of files, and
-      // naming one of them to choose their folder read as a riddle (tried cold, round 18). The folder's answer
-      // grants as the file named in it would: the offered entry's file there (allowDialogAnswer below).
-      // A folder dialog's answer names no file: each file there is the app's name, granted only where it really lies in
-      // the folder chosen (a link at `walk.glb` leading out grants nothing: docs/security.md, round 44).
+      // naming one of them to choose their folder read as a riddle (tried cold, round 18). Its answer names no file:
+      // each file there is the app's name, granted only where it really lies in
+      // the folder chosen (a link at `walk.glb` leading out grants nothing: docs/security.md, round 44). It says
+      // nothing of the files it writes, so the export asks the page first (askFirst).
       const inFolder = dialogs.chooseFolder !== undefined;
       const chosen = dialogs.chooseFolder
         ? await dialogs
@@ -324,7 +381,11 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const grant = inFolder
         ? (path: string) => void allowUnlessLinkedOut(policy, dirname(path), path)
         : (path: string) => allowDialogAnswer(policy, chosen, path);
-      return start({ projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen }, grant);
+      return start(
+        { projectPath, projectText, format, ...(gltfSource && { gltfSource }), path: chosen },
+        grant,
+        inFolder,
+      );
     },
 
     getProjectExportStatus: async (raw) => ({ ...requireExport(raw, 'getProjectExportStatus').status }),
@@ -333,7 +394,17 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       const found = requireExport(raw, 'cancelProjectExport');
       found.controller.abort();
       // Before the commit the worker is terminated at once; wait for the export to say so.
-      while (found.status.state === 'exporting') await new Promise((r) => setTimeout(r, 20));
+      while (running(found.status)) await new Promise((r) => setTimeout(r, 20));
+      return { ...found.status };
+    },
+
+    confirmProjectExport: async (raw) => {
+      const found = requireExport(raw, 'confirmProjectExport');
+      if (found.status.state !== 'confirm' || !found.confirmed)
+        throw new Error(`confirmProjectExport: the export is ${found.status.state}, not waiting for an answer`);
+      found.confirmed();
+      found.confirmed = undefined;
+      found.status.state = 'exporting';
       return { ...found.status };
     },
   };

@@ -252,6 +252,8 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
   const base = doc.name.replace(/[:/\\]/g, '_');
   const scale = await askGltfScale();
   if (scale === null) return;
+  // The menu item is the single export's choice; Export All as glTF offers it next.
+  preferencesStore.getState().set({ gltfExportSource: source });
   await busy('Export glTF', async () => {
     const r = await requireApi().exportGltfDialog({
       documentId: doc.documentId!,

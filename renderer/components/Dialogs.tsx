@@ -1,4 +1,5 @@
 import { escapeControls } from '../../shared/errors';
+import { WillWrite } from './WillWrite';
 import { FILE_NAME_MAX_BYTES } from '../../shared/fileSystemLimits';
 import { joinPath } from '../../shared/project/paths';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -219,36 +220,18 @@ export function emptyListText(req: Pick<PickerRequest, 'mode' | 'extensions'>, f
 /** What the folder bar calls the folder shown, by the picker's mode. */
 const FOLDER_WORDS: Record<PickerRequest['mode'], string> = { open: 'Look in', save: 'Save in', folder: 'Export into' };
 
-/** Names shown in full before the list of what a folder choice writes is cut ("… and 30 more"). */
-const WILL_WRITE_SHOWN = 12;
-
-/**
- * A folder choice's files, said before anything is written (tried cold, round 18: Export All asked for a file name,
- * took its folder and said only afterwards what it had written there): how many and their names, and which of them
- * the folder shown holds already, which the export replaces.
- */
-function WillWrite({ names, req, folder }: { names: readonly string[]; req: PickerRequest; folder: string }) {
+/** A folder choice's files (WillWrite), and which of them the folder shown holds already. */
+function PickerWillWrite({ names, req, folder }: { names: readonly string[]; req: PickerRequest; folder: string }) {
   const here = new Set(
     req.files.filter((f) => folderOf(f.relativePath) === folder).map((f) => shownIn(f.relativePath, folder)),
   );
-  const replaced = names.filter((n) => here.has(n));
-  const list = (of: readonly string[]) =>
-    of.slice(0, WILL_WRITE_SHOWN).join(', ') +
-    (of.length > WILL_WRITE_SHOWN ? `, … and ${of.length - WILL_WRITE_SHOWN} more` : '');
   return (
-    <>
-      <p className="small" data-testid="picker-will-write" title={names.join('\n')}>
-        Writes {names.length} file{names.length === 1 ? '' : 's'} here: {escapeControls(list(names))}
-      </p>
-      {replaced.length > 0 && (
-        <p className="picker-replace" role="alert" data-testid="picker-will-replace">
-          {replaced.length === names.length
-            ? `${names.length === 1 ? 'It is' : `All ${names.length} are`} here already and ${names.length === 1 ? 'is' : 'are'} replaced.`
-            : `${replaced.length} of them ${replaced.length === 1 ? 'is' : 'are'} here already and ${replaced.length === 1 ? 'is' : 'are'} replaced: ${escapeControls(list(replaced))}.`}{' '}
-          Choose another folder (or make a new one) to keep them.
-        </p>
-      )}
-    </>
+    <WillWrite
+      names={names}
+      replaced={names.filter((n) => here.has(n))}
+      wayOut="Choose another folder (or make a new one) to keep them."
+      testId="picker"
+    />
   );
 }
 
@@ -588,7 +571,7 @@ export function FilePicker() {
           </li>
         ))}
       </ul>
-      {req.mode === 'folder' && req.willWrite && <WillWrite names={req.willWrite} req={req} folder={folder} />}
+      {req.mode === 'folder' && req.willWrite && <PickerWillWrite names={req.willWrite} req={req} folder={folder} />}
       {replaceTarget && (
         <p className="picker-replace" role="alert" data-testid="picker-replace">
           {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name to

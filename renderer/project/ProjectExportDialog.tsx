@@ -2,9 +2,11 @@ import { useStore } from 'zustand';
 import { Modal } from '../components/Modal';
 import { basenameOf } from '../../shared/project/paths';
 import { exactBytes, sizeText } from './byteSize';
+import { WillWrite } from '../components/WillWrite';
 import {
   cancelProjectExport,
   closeProjectExportDialog,
+  confirmProjectExport,
   entriesText,
   exportRunning,
   projectExportStore,
@@ -20,6 +22,7 @@ export function ProjectExportDialog() {
   const what = FORMAT_NAME[s.format] + (s.gltfSource === 'compressed' ? ' (compressed motions)' : '');
   const stateText = {
     exporting: s.count ? `Exporting motion ${Math.min(s.done + 1, s.count)} of ${s.count}…` : 'Reading the project…',
+    confirm: `Export into ${s.folder}?`,
     writing: `Writing ${s.count} motions' files as one unit…`,
     // The compressed motions' use of the project's build cache, in Build's words (a reused motion was not compressed).
     done: `Exported ${entriesText(s.written)} as ${what} into ${s.folder}, as one unit${s.cache ? ` (${s.cache})` : ''}.`,
@@ -30,12 +33,34 @@ export function ProjectExportDialog() {
     <Modal
       title={`Export All as ${what}`}
       focusHeading={running}
-      focusKey={running}
+      focusKey={s.state === 'confirm' ? s.state : running}
       testId="project-export-dialog"
       className="build-dialog"
-      onEscape={running ? undefined : closeProjectExportDialog}
+      onEscape={
+        // A question's Escape is its Cancel; a running export is not stopped by a stray Escape.
+        s.state === 'confirm' ? () => void cancelProjectExport() : running ? undefined : closeProjectExportDialog
+      }
       buttons={
-        running ? (
+        s.state === 'confirm' ? (
+          <>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void confirmProjectExport()}
+              data-testid="project-export-confirm"
+            >
+              Export
+            </button>
+            <button
+              type="button"
+              onClick={() => void cancelProjectExport()}
+              data-testid="project-export-cancel"
+              title="Stop; nothing is written"
+            >
+              Cancel
+            </button>
+          </>
+        ) : running ? (
           <button
             type="button"
             onClick={() => void cancelProjectExport()}
@@ -66,7 +91,16 @@ export function ProjectExportDialog() {
         {stateText}
         {s.current && running && <span className="dim"> {s.current}</span>}
       </p>
-      {running && (
+      {s.state === 'confirm' && s.planned && (
+        // The desktop app's folder dialog says nothing of the files (round 19): they are named here before any work.
+        <WillWrite
+          names={s.planned.files}
+          replaced={s.planned.replaced}
+          wayOut="Cancel and choose another folder to keep them."
+          testId="project-export"
+        />
+      )}
+      {running && s.state !== 'confirm' && (
         <progress
           data-testid="project-export-progress"
           max={Math.max(1, s.count)}

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import type { GltfExportSource } from '../../shared/ipc';
 import { ChooseFileModal } from '../interchange/ChooseFileModal';
-import { gltfSourceStore } from './projectExport';
+import { gltfSourceStore, type GltfSourceRequest } from './projectExport';
+import { preferencesStore } from '../state/preferencesStore';
 import '../interchange/interchange.css';
 
 const CHOICES: readonly { value: GltfExportSource; label: string; hint: string }[] = [
@@ -24,11 +25,11 @@ const CHOICES: readonly { value: GltfExportSource; label: string; hint: string }
  */
 export function ProjectExportGltfDialog() {
   const req = useStore(gltfSourceStore, (s) => s.request);
-  const [source, setSource] = useState<GltfExportSource>('source');
-  useEffect(() => {
-    if (req) setSource('source');
-  }, [req]);
+  const [picked, setPicked] = useState<{ req: GltfSourceRequest; source: GltfExportSource } | null>(null);
   if (!req) return null;
+  // Each Export All starts at the motion a glTF export wrote last (a preference, kept across restarts), the focus on it.
+  const source = picked?.req === req ? picked.source : preferencesStore.getState().gltfExportSource;
+  const setSource = (s: GltfExportSource) => setPicked({ req, source: s });
   return (
     <ChooseFileModal
       title="Export All as glTF"
@@ -51,6 +52,7 @@ export function ProjectExportGltfDialog() {
               value={c.value}
               checked={source === c.value}
               onChange={() => setSource(c.value)}
+              data-autofocus={source === c.value || undefined}
               data-testid={`export-all-gltf-${c.value}`}
             />
             <span>

@@ -8,6 +8,7 @@ import type { GltfExportSource, ProjectExportFormat, ProjectExportStatus } from 
 import { requireApi } from '../app/appApi';
 import { message, notify } from './projectMessages';
 import { projectStore } from './projectStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { mshFilesOf } from '../../shared/msh/files';
 
 /**
@@ -43,7 +44,7 @@ export function entriesText(written: readonly { of?: string }[]): string {
 
 /** Whether an export in this state may still end otherwise (the dialog shows Cancel, not Close). */
 export const exportRunning = (s: ProjectExportStatus | null): boolean =>
-  !!s && (s.state === 'exporting' || s.state === 'writing');
+  !!s && (s.state === 'exporting' || s.state === 'confirm' || s.state === 'writing');
 
 /** Export All as glTF's question, asked before the folder: the source motions or the compressed ones. */
 export interface GltfSourceRequest {
@@ -53,8 +54,8 @@ export interface GltfSourceRequest {
 export const gltfSourceStore = createStore<{ request: GltfSourceRequest | null }>()(() => ({ request: null }));
 
 /**
- * Asks which motion each glTF file holds (ProjectExportGltfDialog); resolves with it, or null when the user cancels.
- * Not remembered, as the single export's choice (its two menu items) is not: each Export All starts at the source.
+ * Asks which motion each glTF file holds (ProjectExportGltfDialog, which offers the one a glTF export wrote last);
+ * resolves with it, kept with the preferences for the next export, or null when the user cancels.
  */
 export function askGltfSource(): Promise<GltfExportSource | null> {
   return new Promise((resolve) => {
@@ -62,6 +63,7 @@ export function askGltfSource(): Promise<GltfExportSource | null> {
       request: {
         resolve: (source) => {
           gltfSourceStore.setState({ request: null });
+          if (source) preferencesStore.getState().set({ gltfExportSource: source });
           resolve(source);
         },
       },
@@ -114,6 +116,17 @@ export async function cancelProjectExport(): Promise<void> {
     projectExportStore.setState({ status: await requireApi().cancelProjectExport({ exportId: s.exportId }) });
   } catch (e) {
     notify('error', `Cancel failed: ${message(e)}`);
+  }
+}
+
+/** The dialog's Export, in state 'confirm' (the desktop app's export, its files named): the work begins. */
+export async function confirmProjectExport(): Promise<void> {
+  const s = projectExportStore.getState().status;
+  if (s?.state !== 'confirm') return;
+  try {
+    projectExportStore.setState({ status: await requireApi().confirmProjectExport({ exportId: s.exportId }) });
+  } catch (e) {
+    notify('error', `Export failed: ${message(e)}`);
   }
 }
 

@@ -145,6 +145,7 @@ describe('preferences read back from storage', () => {
   it('the glTF units, the channel sort, Audition, the footstep settings, the curve channel and the chain outlast the window', () => {
     const kept = {
       gltfExportScale: 1,
+      gltfExportSource: 'compressed',
       channelSortByError: false,
       auditionEnabled: false,
       footContactOptions: {
@@ -164,6 +165,7 @@ describe('preferences read back from storage', () => {
       'actguy.preferences': JSON.stringify({
         state: {
           gltfExportScale: 0.5,
+          gltfExportSource: 'decoded',
           channelSortByError: 'no',
           auditionEnabled: 0,
           footContactOptions: { ...kept.footContactOptions, maxSpeed: -1 },
@@ -175,12 +177,30 @@ describe('preferences read back from storage', () => {
     });
     expect(createPreferencesStore().getState()).toMatchObject({
       gltfExportScale: null,
+      gltfExportSource: 'source',
       channelSortByError: true,
       auditionEnabled: true,
       footContactOptions: defaults().footContactOptions,
       curveChannel: 'euler',
       timelineChain: null,
     });
+  });
+
+  // Export All as glTF's choice (round 19): a value the app does not write falls back to the source, and is said.
+  // Mutation that fails: gltfExportSource taken whatever its value (or not taken: the choice is not read back).
+  it('the glTF export’s motion is read back as input', () => {
+    for (const [stored, read, warned] of [
+      ['compressed', 'compressed', false],
+      ['source', 'source', false],
+      ['Compressed', 'source', true],
+      [1, 'source', true],
+      [null, 'source', true],
+    ] as const) {
+      withStorage({ 'actguy.preferences': JSON.stringify({ state: { gltfExportSource: stored }, version: 1 }) });
+      expect(createPreferencesStore().getState().gltfExportSource, String(stored)).toBe(read);
+      if (warned) expect(preferencesReadWarning()).toContain('gltfExportSource is of the wrong kind');
+      else expect(preferencesReadWarning()).toBeNull();
+    }
   });
 
   it('storage that does not parse keeps every default (the store is still made)', () => {

@@ -8,7 +8,7 @@ import type { Tolerances } from './documentStore';
 import { EULER_ORDERS, type EulerOrder } from '../math/euler';
 import { DEFAULT_FOOT_CONTACT_OPTIONS, type FootContactOptions } from '../../shared/sev/footsteps';
 import { storedPickerFolders } from './rememberedFolders';
-import { IMPORT_FPS_MAX } from '../../shared/ipc/interchange';
+import { IMPORT_FPS_MAX, type GltfExportSource } from '../../shared/ipc/interchange';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -47,6 +47,11 @@ export interface PreferencesState {
   mshExportOptions: { positionTolerance: number; rotationToleranceDeg: number; useJointOverrides: boolean };
   /** File > Export glTF's units as last chosen (0.01: centimetres to metres, 1: as is), offered first; null: none yet. */
   gltfExportScale: 0.01 | 1 | null;
+  /**
+   * The motion a glTF export wrote last, the source or the compressed one (Export All's choice, or the single export's
+   * menu item): Export All as glTF offers it first.
+   */
+  gltfExportSource: GltfExportSource;
   /** The tuning panel's "Keys per channel" table sorted worst first (else in the motion's channel order). */
   channelSortByError: boolean;
   /** The SEV editor's Audition: events play their sound during playback. */
@@ -341,6 +346,10 @@ export function mergeStoredPreferences(
     out.gltfExportScale = s.gltfExportScale;
     taken('gltfExportScale');
   }
+  if (s.gltfExportSource === 'source' || s.gltfExportSource === 'compressed') {
+    out.gltfExportSource = s.gltfExportSource;
+    taken('gltfExportSource');
+  }
   if (s.curveChannel === 'euler' || s.curveChannel === 'quat' || s.curveChannel === 'offset') {
     out.curveChannel = s.curveChannel;
     taken('curveChannel');
@@ -419,6 +428,7 @@ export function createPreferencesStore() {
           useJointOverrides: true,
         },
         gltfExportScale: null,
+        gltfExportSource: 'source',
         channelSortByError: true,
         auditionEnabled: true,
         footContactOptions: { ...DEFAULT_FOOT_CONTACT_OPTIONS },

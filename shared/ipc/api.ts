@@ -158,11 +158,16 @@ export interface ActGuyApi {
   cancelBuild(req: { buildId: string }): Promise<BuildStatus>;
   /** Exports every motion and alias of the project into the folder of `path`, as one unit; poll getProjectExportStatus. */
   startProjectExport(req: StartProjectExportRequest): Promise<ProjectExportStatus>;
-  /** Shows a save dialog for a file in the folder to export into, then behaves as startProjectExport. */
+  /**
+   * Shows a dialog for the folder to export into (the desktop app's waits in state 'confirm' for confirmProjectExport),
+   * then behaves as startProjectExport.
+   */
   startProjectExportDialog(req: StartProjectExportDialogRequest): Promise<ProjectExportStatus | Cancelled>;
   getProjectExportStatus(req: { exportId: string }): Promise<ProjectExportStatus>;
   /** Stops an export before its commit; nothing is written once this resolves with state 'cancelled'. */
   cancelProjectExport(req: { exportId: string }): Promise<ProjectExportStatus>;
+  /** Lets an export waiting in state 'confirm' (the files it writes said in the page) go on. */
+  confirmProjectExport(req: { exportId: string }): Promise<ProjectExportStatus>;
   /** Sound files (.wav/.ogg/.mp3/.flac) in an allowed folder, named by SE name. */
   listSounds(req: { folder: string }): Promise<SoundFolderListing>;
   /** The bytes of one sound file (at most 16 MiB), for Web Audio's decodeAudioData. */
@@ -245,6 +250,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'startProjectExportDialog',
   'getProjectExportStatus',
   'cancelProjectExport',
+  'confirmProjectExport',
   'listSounds',
   'readSound',
   'importMotion',

@@ -213,7 +213,11 @@ export interface Cancelled {
   status: 'cancelled';
 }
 
-export type ProjectExportState = 'exporting' | 'writing' | 'done' | 'failed' | 'cancelled';
+/**
+ * 'confirm': the desktop app's export, its folder chosen in the system's dialog, waits before any work for the page to
+ * say what it writes there (`planned`) and for confirmProjectExport (or cancelProjectExport).
+ */
+export type ProjectExportState = 'exporting' | 'confirm' | 'writing' | 'done' | 'failed' | 'cancelled';
 
 /** Where a whole-project export is: poll it with getProjectExportStatus. */
 export interface ProjectExportStatus {
@@ -224,6 +228,11 @@ export interface ProjectExportStatus {
   state: ProjectExportState;
   /** The folder it writes into. */
   folder: string;
+  /**
+   * State 'confirm': the names of the files main plans to write in `folder`, and those of them the folder holds now
+   * (replaced by the export).
+   */
+  planned?: { files: string[]; replaced: string[] };
   /** Entries (motions, then aliases) exported so far, and how many there are (0 until the project read). */
   done: number;
   count: number;
