@@ -39,6 +39,8 @@ export function SevBody(props: { list: ReactNode; table: ReactNode }) {
   const max = Math.round(Math.max(min, Math.min(room - SEV_TABLE_MIN, room * SEV_LIST_SHARE.max)));
   // A share set in a wider editor keeps both sides their least widths in a narrower one (the saved share stays).
   const shown = share === null || widths.body === 0 ? share : Math.max(min, Math.min(max, share * room)) / room;
+  // The divider steps from the split as stored, not as last measured: the list is measured again a frame or more after
+  // it moves, and keys pressed before that (a loaded machine) stepped from a stale width, losing steps.
   const resize = (px: number) =>
     projectLayoutStore.getState().set({ sevListShare: Math.max(min, Math.min(max, px)) / room });
   return (
@@ -61,7 +63,7 @@ export function SevBody(props: { list: ReactNode; table: ReactNode }) {
         label="Resize event list and SE table"
         title="Drag (or ←/→ when focused) to share the width between the event list and the SE table · double-click or Enter: default split"
         testid="sev-divider"
-        size={widths.list}
+        size={shown === null ? widths.list : shown * room}
         min={min}
         max={max}
         onResize={resize}
