@@ -66,8 +66,11 @@ async function finished(h: ReturnType<typeof handlers>, s: ProjectExportStatus):
   return s;
 }
 
-/** Export All as glTF through the dialog (the offered name walk.glb), to its end. */
-async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<ProjectExportStatus> {
+/**
+ * Export All as glTF through the dialog (the offered name walk.glb), until it ends or, on the desktop path (a folder
+ * dialog), waits for the page's answer before any work (tried cold, round 19).
+ */
+async function settledByDialog(h: ReturnType<typeof handlers>): Promise<ProjectExportStatus> {
   const started = await h.startProjectExportDialog({
     projectPath,
     projectText: text('walk.mtn'),
@@ -75,10 +78,14 @@ async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<Project
     defaultName: 'walk.glb',
   });
   if ('status' in started) throw new Error('cancelled');
-  // The desktop path waits for the page's answer before any work (tried cold, round 19): answered Export.
-  const waiting = await finished(h, started);
-  if (waiting.state !== 'confirm') return waiting;
-  return finished(h, await h.confirmProjectExport({ exportId: started.exportId }));
+  return finished(h, started);
+}
+
+/** The same to its end, a wait for the page's answer answered Export. */
+async function exportedByDialog(h: ReturnType<typeof handlers>): Promise<ProjectExportStatus> {
+  const settled = await settledByDialog(h);
+  if (settled.state !== 'confirm') return settled;
+  return finished(h, await h.confirmProjectExport({ exportId: settled.exportId }));
 }
 
 describe('Export All in main', () => {
@@ -116,17 +123,10 @@ describe('Export All in main', () => {
       chooseFolder: async (o: unknown) => (asked.push(o), chosenFolder),
     } as unknown as DialogPort;
     const h = handlers({ dialogs });
-    const started = await h.startProjectExportDialog({
-      projectPath,
-      projectText: text('walk.mtn'),
-      format: 'gltf',
-      defaultName: 'walk.glb',
-    });
-    if ('status' in started) throw new Error('cancelled');
     // It waits for the page's answer before any work (round 19), then goes on.
-    const waiting = await finished(h, started);
+    const waiting = await settledByDialog(h);
     expect(waiting.state).toBe('confirm');
-    const s = await finished(h, await h.confirmProjectExport({ exportId: started.exportId }));
+    const s = await finished(h, await h.confirmProjectExport({ exportId: waiting.exportId }));
     expect(asked).toEqual([
       {
         title: 'Export All as glTF: choose the folder to export into (every motion gets its .glb)',
@@ -188,13 +188,8 @@ describe('Export All in main', () => {
     const dialogs = { chooseFolder: async () => chosenFolder } as unknown as DialogPort;
     const h = handlers({ dialogs });
     const req = { projectPath, projectText: text('walk.mtn'), format: 'gltf' as const };
-    const ask = async () => {
-      const started = await h.startProjectExportDialog(req);
-      if ('status' in started) throw new Error('cancelled');
-      return finished(h, started);
-    };
     const files = ['walk.glb', 'walk_slow.glb'];
-    let s = await ask();
+    let s = await settledByDialog(h);
     expect([s.state, s.folder, s.planned]).toEqual(['confirm', chosenFolder, { files, replaced: [] }]);
     // Polled again, it still waits: nothing is written.
     expect((await h.getProjectExportStatus({ exportId: s.exportId })).state).toBe('confirm');
@@ -206,8 +201,8 @@ describe('Export All in main', () => {
     );
     expect(readdirSync(chosenFolder)).toEqual([]);
     // A new export cancels one left waiting (its page gone).
-    const left = await ask();
-    s = await ask();
+    const left = await settledByDialog(h);
+    s = await settledByDialog(h);
     expect((await h.getProjectExportStatus({ exportId: left.exportId })).state).toBe('cancelled');
     // Confirmed: written.
     const going = await h.confirmProjectExport({ exportId: s.exportId });
@@ -217,7 +212,7 @@ describe('Export All in main', () => {
     expect(readdirSync(chosenFolder).sort()).toEqual(files);
     // Again: both are there already and would be replaced; cancelled, they are as they were.
     const before = readFileSync(join(chosenFolder, 'walk.glb'));
-    s = await ask();
+    s = await settledByDialog(h);
     expect(s.planned).toEqual({ files, replaced: files });
     await h.cancelProjectExport({ exportId: s.exportId });
     expect(readFileSync(join(chosenFolder, 'walk.glb')).equals(before)).toBe(true);
