@@ -86,8 +86,8 @@ export async function compressWithinBudget(
       errors: [
         new FormatError(
           'PROJECT',
-          `the .mar cannot fit ${budget.marBytes} bytes: at the loosest allowed setting (every motion's tolerances x${MAX_BUDGET_SCALE}, per-joint overrides as set) ` +
-            `it takes ${search.loosestMarBytes} bytes, ${search.missingBytes} bytes too many; raise budget.marBytes, loosen the overrides or split the stage`,
+          `the .mar cannot fit ${bytes(budget.marBytes)}: at the loosest allowed setting (every motion's tolerances x${MAX_BUDGET_SCALE}, per-joint overrides as set) ` +
+            `it takes ${bytes(search.loosestMarBytes)}, ${bytes(search.missingBytes)} too many; raise budget.marBytes, loosen the overrides or split the stage`,
           { where: 'budget.marBytes' },
           prepared.project.projectFile,
         ),
@@ -124,4 +124,9 @@ class BudgetAbort extends Error {}
 /** Report figures to 4 decimals: enough to read, and the same text on every machine. */
 function round(x: number): number {
   return Number(x.toFixed(4));
+}
+
+/** A count of bytes in words: "1 byte", "2 bytes" (a budget or a miss of one byte is a case the refusal meets). */
+function bytes(n: number): string {
+  return `${n} byte${n === 1 ? '' : 's'}`;
 }

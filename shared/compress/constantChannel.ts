@@ -1,4 +1,6 @@
+import { S12_SCALE } from '../math/s12';
 import { initialKeys, KeyList, MAX_KEY_GAP } from './keyList';
+import { RotationFit } from './rotationFit';
 import type { TrackFit } from './track';
 
 /**
@@ -68,6 +70,71 @@ export function constantChannelStart(
     }
   }
   return KeyList.fromFrames(N, frames);
+}
+
+/** How many inner quaternions constantRotationInner measures, the nearest its target first. */
+const INNER_TRIES = 16;
+
+/**
+ * The inner quaternion (s12 integers x, y, z, w) that lets a constant rotation channel keep the evenly spread start
+ * (initialKeys) where the classic fit's does not; null when the channel is not constant, its key is over
+ * `tolerance`, or that start holds already (docs/compression.md, round 11).
+ *
+ * The classic fit's inner quaternion of a constant channel is its key, and between two equal keys the Squad
+ * decodes the key rotation renormalised, a rounding step off it at some frames of some segment lengths: at a
+ * tolerance equal to the key's error (the channel's floor) classic took 18 keys of 2,001 frames where 9 hold.
+ * Every key of the channel stores the same rotation, so one inner quaternion a for every key pulls every segment
+ * alike, toward a by a fraction 2u(1-u) <= 1/2 of their angle, and where the pull leaves every interior frame
+ * nearer the source than the key, no rounding step is over. This measures the s12 quaternions nearest the one that
+ * pulls half way to the source (INNER_TRIES of them) on each segment length of the start and returns the first
+ * under which every one holds; the greedy loop then measures every segment as usual, so the guarantee is its own.
+ */
+export function constantRotationInner(
+  source: Float64Array,
+  N: number,
+  userKeys: ArrayLike<number>,
+  tolerance: number,
+): Int16Array | null {
+  if (N < 2 || !isConstantSource(source, 4)) return null;
+  const start = initialKeys(N, userKeys);
+  const lengths = new Set<number>();
+  for (let a = 0; a !== N; a = start.next[a]) lengths.add(start.next[a] - a);
+  // A segment of d frames decodes alike wherever it lies: measure it on the first d + 1 frames.
+  const span = Math.min(N, MAX_KEY_GAP);
+  const fit = new RotationFit(source.subarray(0, 4 * (span + 1)), span);
+  const scratch = new Float64Array(span + 1);
+  fit.fitKey(0, -1, 1);
+  if (!(fit.keyError(0) <= tolerance)) return null;
+  const holdsAll = (): boolean => {
+    for (const d of lengths) {
+      if (d < 2) continue;
+      fit.fitKey(0, -1, d);
+      fit.fitKey(d, 0, -1);
+      if (!(fit.segmentError(0, d, scratch) <= tolerance)) return false;
+    }
+    return true;
+  };
+  if (holdsAll()) return null;
+  // Every interior frame decodes at a fraction f <= 1/2 of the way from q to a, and |q + f (a - q) - s| is convex in
+  // f: it stays within the key's error where the half-way point does, that is where a lies within twice the key's
+  // error of r, the reflection of q through the source s. The s12 points nearest r's direction at each scale k
+  // (round(k r), k from 2047 down to 1024) are tried nearest first.
+  const key = fit.q.subarray(0, 4);
+  const r = [0, 1, 2, 3].map((c) => 2 * source[c] - key[c]);
+  const norm = Math.hypot(...r);
+  const candidates = new Map<string, { inner: Int16Array; off: number }>();
+  for (let k = S12_SCALE; k >= 1024; k--) {
+    const inner = Int16Array.from(r, (x) => Math.round((k * x) / norm));
+    const n = Math.hypot(...inner);
+    const off = Math.hypot(...[0, 1, 2, 3].map((c) => inner[c] / n - r[c] / norm));
+    candidates.set(inner.join(), { inner, off });
+  }
+  const tries = [...candidates.values()].sort((x, y) => x.off - y.off).slice(0, INNER_TRIES);
+  for (const c of tries) {
+    fit.fixedInner = c.inner;
+    if (holdsAll()) return c.inner;
+  }
+  return null;
 }
 
 /**

@@ -9,13 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { objectBoundViolations } from '../testing/independentFk';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import { roundFiveCase } from '../testing/roundFiveMotions';
+import { seededRandom } from '../testing/random';
 import { constantPoseMotion, seamCase } from '../testing/seamMotions';
+import { KeyFlag, type Motion } from '../motion/types';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
 import { compressMotion } from './compress';
-import { constantChannelStart, isConstantSource } from './constantChannel';
+import { constantChannelStart, constantRotationInner, isConstantSource } from './constantChannel';
 import { initialKeys } from './keyList';
 import { defaultShell } from './objectError';
 import { PositionFit } from './positionFit';
+import { RotationFit } from './rotationFit';
+import { rotationSource } from './sources';
 import { precisionFloor } from './unreachable';
 import type { CompressOptions } from './types';
 
@@ -39,6 +43,10 @@ describe('a constant channel at exactly its precision floor', () => {
         keys.filter((k) => Number(k.split(': ')[1]) > 2 * spread),
         `${options.method}`,
       ).toEqual([]);
+      // Round 11: a rotation takes the keys it takes a hair over (classic took 18 for joint 2, its inner quaternion
+      // the key); a position cannot (docs/compression.md round 11: the root's 17 are the fewest).
+      for (const c of r.channels.filter((x) => x.kind === 'rotation'))
+        expect(c.keyFrames.length, `${options.method} rotation ${c.joint}`).toBe(spread);
       expect([...guaranteeViolations(m, r), ...toleranceMismatches(m, options, r)]).toEqual([]);
       expect(r.warnings).toEqual([]);
     }
@@ -128,4 +136,88 @@ describe('a constant channel at exactly its precision floor', () => {
       expect(fit.segmentError(frames[i - 1], frames[i], errors)).toBeLessThanOrEqual(e);
     }
   });
+
+  it('keeps the even start of a constant rotation at its floor and one step above, both methods, and keys as before one step below', () => {
+    // Round 11: random constant rotations (one the identity), 2 to 2,000 frames, with user keys on the first,
+    // last and a middle frame or none; each joint's override at its own key error, that error's next double up
+    // and down. Mutations: constantRotationInner returning null (classic 0, 8, 16, 17 for 17 frames); the refined
+    // mode without it (0, 255, 256 for 256 frames, where the start is 0, 128, 256).
+    const r = seededRandom(11);
+    for (const [k, N] of [2, 17, 255, 256, 2000].entries()) {
+      const motion = constantRotationsMotion(N, r, k % 2 === 0 ? [0, N, N >> 1] : []);
+      const errors = [0, 1, 2, 3].map((j) => keyErrorOf(rotationSource(motion, j)));
+      for (const dir of [0, 1, -1] as const)
+        for (const method of ['refined', 'classic'] as const) {
+          const options: CompressOptions = {
+            name: 'still',
+            method,
+            positionTolerance: 0.05,
+            rotationToleranceDeg: 0.5,
+            offsetTolerance: 0.05,
+            rotationToleranceOverridesDeg: Object.fromEntries(errors.map((e, j) => [j, nextDouble(e, dir)])),
+          };
+          const res = compressMotion(motion, options);
+          const where = `${N} frames, ${method}, step ${dir}`;
+          expect([...guaranteeViolations(motion, res), ...toleranceMismatches(motion, options, res)], where).toEqual(
+            [],
+          );
+          const start = initialKeys(N, k % 2 === 0 ? [N >> 1] : []).frames();
+          for (const c of res.channels.filter((x) => x.kind === 'rotation' && errors[x.joint] > 0))
+            if (dir >= 0) expect(c.keyFrames, `${where} joint ${c.joint}`).toEqual(start);
+            else expect(res.warnings.some((w) => w.joint === c.joint)).toBe(true);
+        }
+    }
+  });
+
+  it('pulls a constant rotation only where its even start fails, at or over its key error', () => {
+    const motion = constantRotationsMotion(600, seededRandom(3), []);
+    const source = rotationSource(motion, 1);
+    const e = keyErrorOf(source);
+    const inner = constantRotationInner(source, 600, [], e)!;
+    expect(inner).not.toBeNull();
+    // Not the key's own (the classic fit's inner quaternion of a constant channel).
+    const fit = new RotationFit(source, 600);
+    fit.fitKey(0, -1, 255);
+    expect([...inner]).not.toEqual([...fit.aInt.subarray(0, 4)]);
+    expect(constantRotationInner(source, 600, [], e * (1 + 1e-6))).toBeNull();
+    expect(constantRotationInner(source, 600, [], nextDouble(e, -1))).toBeNull();
+    expect(constantRotationInner(source.subarray(0, 4 * 2), 1, [], e)).toBeNull();
+    // A channel constant but for one frame (the first, a middle one, the last) is not constant.
+    for (const f of [0, 300, 600]) {
+      const moved = source.slice();
+      moved[f * 4] += 1e-7;
+      expect(constantRotationInner(moved, 600, [], e), `frame ${f}`).toBeNull();
+    }
+  });
 });
+
+/** The next double from x >= 0 in direction `dir` (0: x itself; from 0 down: 0). */
+function nextDouble(x: number, dir: -1 | 0 | 1): number {
+  if (dir === 0 || (x === 0 && dir < 0)) return x;
+  const b = new Float64Array([x]);
+  const bits = new BigInt64Array(b.buffer);
+  bits[0] += BigInt(dir);
+  return b[0];
+}
+
+/** The error of a constant rotation channel's key (its floor). */
+function keyErrorOf(source: Float64Array): number {
+  const fit = new RotationFit(source.subarray(0, 8), 1);
+  fit.fitKey(0, -1, 1);
+  return fit.keyError(0);
+}
+
+/** constantPoseMotion(N, 4) with a random constant rotation on each joint (joint 0 the identity) and user keys. */
+function constantRotationsMotion(N: number, r: () => number, keys: number[]): Motion {
+  const motion = constantPoseMotion(N, 4);
+  const q = new Float32Array(16);
+  for (let j = 1; j < 4; j++) {
+    const v = [0, 1, 2, 3].map(() => 2 * r() - 1);
+    const n = Math.hypot(...v);
+    v.forEach((x, c) => (q[j * 4 + c] = x / n));
+  }
+  q[3] = 1;
+  for (let f = 0; f <= N; f++) motion.rotation.set(q, f * 16);
+  for (const f of keys) for (let j = 0; j < 4; j++) motion.jointKeyInfo[(f * 4 + j) * 4] |= KeyFlag.KEY;
+  return motion;
+}

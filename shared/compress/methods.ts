@@ -1,4 +1,4 @@
-import { constantChannelStart } from './constantChannel';
+import { constantChannelStart, constantRotationInner } from './constantChannel';
 import { dpOptimalKeys } from './dp';
 import { greedyCompress, greedyInsert } from './greedy';
 import { initialKeys, type KeyList } from './keyList';
@@ -40,8 +40,8 @@ export interface CompressStrategy {
 
 /**
  * The classic rule with a given greedy loop (the incremental one, or the naive reference of naive.ts), from the
- * evenly spread start, or a constant channel's where that start leaves a frame over the tolerance
- * (constantChannelStart).
+ * evenly spread start, or a constant channel's where that start leaves a frame over the tolerance (a rotation's
+ * inner quaternion pulled toward its source, constantRotationInner; failing that, constantChannelStart).
  */
 export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: number) => TrackOutcome): CompressStrategy {
   return {
@@ -52,7 +52,11 @@ export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: numb
     },
     rotationKeys(source, N, userKeys, tolerance, tangents) {
       const fit = new RotationFit(source, N, tangents);
-      const keys = constantChannelStart(fit, source, 4, userKeys, tolerance) ?? initialKeys(N, userKeys);
+      // A constant channel keeps the even start with an inner quaternion pulled toward its source where one does
+      // (the bounded tangents' retries keep theirs).
+      if (fit.tangents === 'free') fit.fixedInner = constantRotationInner(source, N, userKeys, tolerance);
+      const keys =
+        (fit.fixedInner ? null : constantChannelStart(fit, source, 4, userKeys, tolerance)) ?? initialKeys(N, userKeys);
       return { fit, keys, outcome: loop(fit, keys, tolerance) };
     },
   };
@@ -67,6 +71,7 @@ export const refinedStrategy: CompressStrategy = {
   positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
   rotationKeys(source, N, userKeys, tolerance, tangents) {
     const fit = new RotationFit(source, N, tangents);
+    if (fit.tangents === 'free') fit.fixedInner = constantRotationInner(source, N, userKeys, tolerance);
     const keys = initialKeys(N, userKeys);
     // The removal pass measures every segment again, so the greedy start needs only which side of the tolerance
     // each segment's worst frame is on (RotationFit.segmentMaxNear).

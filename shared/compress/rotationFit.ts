@@ -138,7 +138,19 @@ export class RotationFit implements TrackFit {
     return (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3]) | 0;
   }
 
+  /**
+   * When set, every key's inner quaternion, as s12 integers (x, y, z, w), in place of the fitted one: a constant
+   * channel's pull toward its source (constantRotationInner, docs/compression.md round 11).
+   */
+  fixedInner: Int16Array | null = null;
+
   fitKey(f: number, prev: number, next: number): void {
+    const fixed = this.fixedInner;
+    if (fixed) {
+      this.ensureQ(f);
+      this.setInner(f, fixed[0], fixed[1], fixed[2], fixed[3]);
+      return;
+    }
     // On scalars, with the operations of conjQuat / mulQuat / logQuat / expQuat in their order (so
     // the stored integers are those of the quaternion helpers): fitKey runs three times per inserted key.
     this.ensureQ(f);
