@@ -131,6 +131,8 @@ test('a .sev that cannot be read is never replaced by an empty one: the editor s
   await expect(page.getByTestId('sev-create')).toHaveCount(0);
   await expect(page.getByTestId('sev-none')).toHaveCount(0);
   await page.keyboard.press('Control+s');
-  await page.waitForTimeout(500);
+  // Checked once the save is over (its message shown), not after a fixed wait: on a loaded machine half a second
+  // passed before the save had started, so the check passed whatever the save went on to write.
+  await expect(page.getByTestId('message-info').filter({ hasText: /^Saved .*walk\.mtn/ })).toHaveCount(1);
   expect(readFileSync(workspace.path('walk.sev')).equals(broken), 'walk.sev as it was').toBe(true);
 });

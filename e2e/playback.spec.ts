@@ -38,10 +38,11 @@ test('playback: space plays and pauses, arrows step, Home/End jump, loop and spe
   await page.keyboard.press('Home');
   await expect(frame).toHaveText('0');
 
-  // Speed: 4x runs through the motion far faster than real time and stops at N without loop.
+  // Speed: 4x plays through the motion and stops at N without loop. Its rate is checked on a clock of the test's own
+  // (renderer/app/playback.test.ts): here it was "N within 5 s", which a loaded machine's slow frames could miss.
   await page.getByTestId('speed').selectOption('4');
   await page.getByTestId('play-toggle').click();
-  await expect(frame).toHaveText(String(last), { timeout: 5_000 });
+  await expect(frame).toHaveText(String(last));
   await expect(page.getByTestId('play-toggle')).toHaveAttribute('aria-pressed', 'false');
 
   // The scrub slider moves the playhead.

@@ -60,23 +60,43 @@ function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promis
   );
 }
 
-function stop(s: Served): Promise<void> {
-  if (s.child.exitCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    s.child.once('exit', () => done());
-    s.child.stdin!.end();
-  });
+/** Stops the server (its stdin closed) and waits until it has ended and its pipes are closed: stderr is whole then. */
+async function stop(s: Served): Promise<void> {
+  if (s.child.exitCode === null) s.child.stdin!.end();
+  await s.closed;
 }
 
 function api(s: Served) {
   return createLoopbackClient({ baseUrl: s.url.origin, token: s.url.searchParams.get('token')! });
 }
 
-/** A port another program holds until `close`. */
+/** The lowest port the kernel hands out for listen(0) and outgoing connections (Linux's range; 32768 elsewhere). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/**
+ * A port another program holds until `close`. Several tests close it and serve on it again: one from listen(0) is
+ * of the kernel's ephemeral range, which any process's listen(0) or outgoing connection (another test file's, running
+ * beside this one) could be given in between. A port below that range is never handed out so; a random one, so that
+ * two runs of this file at once do not pick the same.
+ */
 async function holdPort(): Promise<{ port: number; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  return { port: (server.address() as { port: number }).port, server };
+  const low = ephemeralLow();
+  for (let tries = 0; tries < 100; tries++) {
+    const port = low - 1 - Math.floor(Math.random() * Math.min(10_000, low - 1025));
+    const server = createServer();
+    const held = await new Promise<boolean>((done) => {
+      server.once('error', () => done(false));
+      server.listen(port, '127.0.0.1', () => done(true));
+    });
+    if (held) return { port, server };
+  }
+  throw new Error(`no free port below ${low} in 100 tries`);
 }
 
 describe('npm run web: what one run leaves for the next', () => {
@@ -96,7 +116,7 @@ describe('npm run web: what one run leaves for the next', () => {
         const s = await serve(['--port', String(port), '--any-port-if-taken'], {});
         try {
           expect(Number(s.url.port)).not.toBe(port);
-          expect(s.stderr()).toContain(
+          await s.stderrHolds(
             `actguy web: port ${port} is held by a program of another user (user id 65534), not by ActGuy, so this run serves on port ${s.url.port}. A tab or bookmark of http://127.0.0.1:${port}/ now reaches that program`,
           );
         } finally {
@@ -114,7 +134,7 @@ describe('npm run web: what one run leaves for the next', () => {
       const s = await serve(['--port', String(held.port), '--any-port-if-taken'], {});
       try {
         expect(Number(s.url.port)).not.toBe(held.port);
-        expect(s.stderr()).toContain(
+        await s.stderrHolds(
           `actguy web: port ${held.port} is in use, so this run serves on port ${s.url.port}: the browser keeps ActGuy's preferences per address`,
         );
       } finally {
@@ -127,10 +147,11 @@ describe('npm run web: what one run leaves for the next', () => {
     const again = await serve(['--port', String(held.port), '--any-port-if-taken'], {});
     try {
       expect(Number(again.url.port)).toBe(held.port);
-      expect(again.stderr()).toBe('');
     } finally {
       await stop(again);
     }
+    // Nothing said: read once the run is over (a note would have come on stderr's own pipe, after the URL or not).
+    expect(again.stderr()).toBe('');
   });
 
   it('without --any-port-if-taken a port in use is an error, as before', async () => {
@@ -202,7 +223,7 @@ describe('npm run web: what one run leaves for the next', () => {
     writeFileSync(blocker, 'x');
     const s = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: join(blocker, 'state') });
     try {
-      expect(s.stderr()).toContain('actguy web: recent files and copies of unsaved work are kept for this run only:');
+      await s.stderrHolds('actguy web: recent files and copies of unsaved work are kept for this run only:');
       expect(await api(s).getRecentFiles()).toEqual([]);
     } finally {
       await stop(s);
@@ -266,8 +287,8 @@ describe('npm run web: what one run leaves for the next', () => {
     const refusedIn = async (ud: string, why: RegExp) => {
       const s = await serve(['--port', String(port), '--user-data', ud], {});
       try {
-        expect(s.stderr()).toContain(`--user-data ${ud} cannot be used (`);
-        expect(s.stderr()).toMatch(why);
+        await s.stderrHolds(`--user-data ${ud} cannot be used (`);
+        await s.stderrHolds(why);
         expect((await api(s).restoreBackups()).backups).toEqual([]);
         expect(await api(s).getRecentFiles()).toEqual([]);
         // Nothing is written there either: the recent list of this run stays in memory.
@@ -297,14 +318,12 @@ describe('npm run web: what one run leaves for the next', () => {
     chmodSync(mine, 0o777);
     const s = await serve(['--port', String(port), '--user-data', mine], {});
     try {
-      expect(s.stderr()).toContain(
-        `actguy web: ${mine}: this folder of ActGuy's local state could be written by other users`,
-      );
-      expect(s.stderr()).not.toContain('cannot be used');
-      expect(s.stderr()).not.toContain('ACTGUY_STATE_DIR');
+      await s.stderrHolds(`actguy web: ${mine}: this folder of ActGuy's local state could be written by other users`);
     } finally {
       await stop(s);
     }
+    expect(s.stderr()).not.toContain('cannot be used');
+    expect(s.stderr()).not.toContain('ACTGUY_STATE_DIR');
     expect((statSync(mine).mode & 0o7777).toString(8)).toBe('700');
     // Mutation audit 2026-12-05 (docs/testing.md): a link the user named refused (not resolved first) passed the cases
     // above.
@@ -313,11 +332,11 @@ describe('npm run web: what one run leaves for the next', () => {
     symlinkSync(mine, link);
     const s3 = await serve(['--port', String(port), '--user-data', link], {});
     try {
-      expect(s3.stderr()).not.toContain('cannot be used');
       await api(s3).openMotion({ path: join(workspace, 'walk.mtn') });
     } finally {
       await stop(s3);
     }
+    expect(s3.stderr()).not.toContain('cannot be used');
     expect(existsSync(join(mine, 'recent-files.json'))).toBe(true);
   });
 
@@ -362,6 +381,7 @@ fs.open = function (path, ...rest) {
     expect(s.child.exitCode).toBe(null);
     writeFileSync(release, '');
     expect(await exited).toBe(0);
+    await s.closed;
     const file = join(state, 'web', `Backups-${port}`, 'sev.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ text: '# written while the server stops\n' });
     expect(readdirSync(join(state, 'web', `Backups-${port}`)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -381,7 +401,7 @@ fs.open = function (path, ...rest) {
         ACTGUY_STATE_DIR: state,
       });
       try {
-        expect(other.stderr()).toContain('and copies of unsaved work are kept for this run only');
+        await other.stderrHolds('and copies of unsaved work are kept for this run only');
         expect((await api(other).restoreBackups()).backups).toEqual([]);
         await api(other).backupUnsaved({ part: 'sev', backup: sevCopy('# the second run\n') });
         await api(other).backupUnsaved({ part: 'sev', backup: null });
@@ -392,7 +412,7 @@ fs.open = function (path, ...rest) {
       // Any port (--port 0) keeps them in memory too, and says so.
       const any = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
       try {
-        expect(any.stderr()).toContain('actguy web: copies of unsaved work are kept for this run only');
+        await any.stderrHolds('actguy web: copies of unsaved work are kept for this run only');
         await api(any).backupUnsaved({ part: 'sev', backup: sevCopy('# any port\n') });
       } finally {
         await stop(any);
@@ -421,7 +441,8 @@ describe('npm run web: arguments holding hidden characters', () => {
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     return new Promise((done) => {
-      child.once('exit', (code) => done({ code, stdout, stderr }));
+      // 'close', not 'exit': at 'exit' the pipes may still hold what the child said last.
+      child.once('close', (code) => done({ code, stdout, stderr }));
       // A server that started anyway stops when its stdin closes.
       setTimeout(() => child.stdin!.end(), 5_000);
     });

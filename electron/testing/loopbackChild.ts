@@ -32,7 +32,16 @@ export async function bundleLoopback(dir: string): Promise<{ bundle: string; ren
 export interface ServedChild {
   child: ChildProcess;
   url: URL;
+  /** What the child wrote to stderr so far. */
   stderr: () => string;
+  /**
+   * Resolves once stderr holds `text`. stderr is a pipe of its own, read apart from stdout: what the server wrote there
+   * before its URL line can be read after that line (on a loaded machine, it was), so a note is waited for, never read
+   * the moment the URL came.
+   */
+  stderrHolds: (text: string | RegExp) => Promise<void>;
+  /** Resolves with the whole of stderr once the child has ended and its pipes are closed: what it never said, it said here. */
+  closed: Promise<string>;
 }
 
 /** Starts node on `args` (the bundle and its arguments) with `env` and waits, at most 60 s (a start on a loaded 2-core machine), for the URL it prints. */
@@ -42,7 +51,20 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
     env: { ...process.env, ...env },
   });
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const waiters: { wanted: string | RegExp; ok: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters])
+      if (typeof w.wanted === 'string' ? stderr.includes(w.wanted) : w.wanted.test(stderr)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.ok();
+      }
+  };
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    check();
+  });
+  // 'close', not 'exit': at 'exit' the pipes may still hold what the child wrote last.
+  const closed = new Promise<string>((ok) => child.once('close', () => ok(stderr)));
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`no URL within 60 s: ${stderr}`)), 15_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -54,8 +76,19 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      fail(new Error(`exited with ${code}: ${stderr}`));
+      // The reason it gives is on stderr, whole once the pipes are closed.
+      void closed.then((said) => fail(new Error(`exited with ${code}: ${said}`)));
     });
   });
-  return { child, url: new URL(url), stderr: () => stderr };
+  return {
+    child,
+    url: new URL(url),
+    stderr: () => stderr,
+    stderrHolds: (wanted) =>
+      new Promise<void>((ok) => {
+        waiters.push({ wanted, ok });
+        check();
+      }),
+    closed,
+  };
 }
