@@ -12,7 +12,7 @@
  * the server must answer or close within 30 s of wall time (nothing else in the process waits on it). An input is
  * accepted when some answer is a 200, else rejected.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,12 @@ const STATUSES = new Set([200, 400, 403, 404, 405, 413, 414, 431, 503, 505]);
 let server: Promise<LoopbackServer> | undefined;
 function loopback(): Promise<LoopbackServer> {
   server ??= (() => {
-    const dir = mkdtempSync(join(tmpdir(), 'actguy-fuzz-loopback-'));
+    // One folder per process, made again by each worker of `npm run fuzz` (they run one after another in the process):
+    // a stopped worker runs no exit handler, so a folder per worker was left behind. Removed at a normal exit; after
+    // `npm run fuzz` or a test process that is stopped, the one folder (three small files) stays.
+    const dir = join(tmpdir(), `actguy-fuzz-loopback-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
     process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     const rendererDir = join(dir, 'renderer');
     mkdirSync(join(rendererDir, 'assets'), { recursive: true });
