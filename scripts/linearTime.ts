@@ -35,7 +35,7 @@ import { parseSeDefine } from '../shared/se-tables/define';
 import { parseSls } from '../shared/se-tables/sls';
 import { parseSev } from '../shared/sev/parse';
 import { decodeIpcFrame, encodeIpcFrame, packIpcFrame } from '../shared/ipc/codec';
-import { parseTuning } from '../shared/tuning/sidecar';
+import { defaultTuning, parseTuning, serializeTuning, type MotionTuning } from '../shared/tuning/sidecar';
 import { gvStrCode } from '../shared/strcode';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -194,6 +194,19 @@ function sevEvents(n: number): string {
 
 /** The skeleton the tuning case's overrides name (every size measured names joints of it). */
 const TUNING_SKELETON = Array.from({ length: 8000 }, (_, i) => ({ name: `j${i}` }));
+
+/**
+ * The tuning writer's input, a skeleton of `n` joints and an override of each (round 5: the writer counted each name
+ * over the skeleton). The case's input is the skeleton's names as JSON (its size), the key of what the writer is given.
+ */
+const TUNING_WRITES = new Map<string, { tuning: MotionTuning; joints: { name: string }[] }>();
+function tuningWrite(n: number): string {
+  const joints = Array.from({ length: n }, (_, i) => ({ name: `j${i}` }));
+  const key = JSON.stringify(joints.map((j) => j.name));
+  const rotationOverridesDeg = Object.fromEntries(joints.map((_, i) => [i, 1 + (i % 7)]));
+  TUNING_WRITES.set(key, { tuning: { ...defaultTuning(), rotationOverridesDeg }, joints });
+  return key;
+}
 
 /** A scratch folder for the cases that read the file system (removed at exit). */
 const SCRATCH = mkdtempSync(join(tmpdir(), 'actguy-linear-'));
@@ -417,8 +430,10 @@ const CASES: Case[] = [
     run: (t) => parseSeDefine(text(t), 'se_define.h'),
   },
   {
+    // n at 80,000 (20,000 before round 5): 20,000 lines allocate ~23 MB, which the 64 MB young generation holds whole,
+    // so that size paid no collection and 8n did (1.1 KB a line at every size; x13 to x17 at 20,000, x9.4 at 80,000).
     name: 'se_define: long continued line',
-    n: 20_000,
+    n: 80_000,
     build: (n) => `#define A 1 ${'+ 1 \\\n'.repeat(n)}\n`,
     run: (t) => parseSeDefine(text(t), 'se_define.h'),
   },
@@ -568,6 +583,16 @@ const CASES: Case[] = [
         rotationOverridesDeg: Object.fromEntries(Array.from({ length: n }, (_, i) => [`j${i}`, 1])),
       }),
     run: (t) => parseTuning(text(t), 'x.actguy-tuning.json', TUNING_SKELETON),
+  },
+  {
+    // The writer (round 5): a skeleton of n joints, an override of each, written by name.
+    name: 'tuning writer: many overrides',
+    n: 1000,
+    build: tuningWrite,
+    run: (t) => {
+      const { tuning, joints } = TUNING_WRITES.get(text(t))!;
+      return serializeTuning(tuning, joints);
+    },
   },
   { name: 'bvh: many frames', n: 5000, build: (n) => wideBvh(8, n), run: (t) => parseBvh(text(t)) },
   { name: 'bvh: many joints (wide)', n: 200, build: (n) => wideBvh(n, 30), run: (t) => parseBvh(text(t)) },

@@ -92,6 +92,7 @@ import { tuningTarget } from './tuningTarget';
 import { backupTarget } from './backupTarget';
 import { preferencesTarget } from './preferencesTarget';
 import { layoutTarget } from './layoutTarget';
+import { loopbackRequestTarget } from './loopbackRequestTarget';
 
 export {
   DEFECT_KINDS,
@@ -785,6 +786,8 @@ export const TARGETS: FuzzTarget[] = [
   pickerFoldersTarget,
   lastFolderPickTarget,
   gltfNodesTarget,
+  // Round 5 (2026-12-06), after round 4's for the same reason.
+  loopbackRequestTarget,
 ];
 
 /**

@@ -112,6 +112,27 @@ describe('tuning file', () => {
     expect(reads).toBeLessThanOrEqual(2 * 1024);
   });
 
+  it('writes each override by name without counting the skeleton for each (fuzz round 5)', () => {
+    // 1,024 joints and an override of each: counting each name over the skeleton read 1,049,600 names (mutation:
+    // `joints.filter` put back fails the bound); names shared by two joints are still written by index.
+    let reads = 0;
+    const skeleton = Array.from({ length: 1024 }, (_, i) => ({
+      get name() {
+        reads++;
+        return i === 1023 ? 'j0' : `j${i}`;
+      },
+    }));
+    const t: MotionTuning = {
+      ...defaultTuning(),
+      rotationOverridesDeg: Object.fromEntries(skeleton.map((_, i) => [i, 1 + (i % 7)])),
+    };
+    const written = JSON.parse(serializeTuning(t, skeleton)).rotationOverridesDeg as Record<string, number>;
+    expect(reads).toBeLessThanOrEqual(2 * 1024);
+    expect(Object.keys(written)).toHaveLength(1024);
+    expect(written).toMatchObject({ 0: 1, 1023: 1 + (1023 % 7), j1: 2, j1022: 1 + (1022 % 7) });
+    expect(written.j0).toBeUndefined();
+  });
+
   it('an override by name is of the first joint so named, as before', () => {
     expect(parseTuning('{"version":1,"rotationOverridesDeg":{"dup":2}}', F, joints).rotationOverridesDeg).toEqual({
       2: 2,

@@ -175,11 +175,16 @@ export function serializeTuning(t: MotionTuning, joints: readonly { name: string
   if (t.shell !== undefined && t.objectTolerance !== undefined) tolerances.shell = t.shell;
   // No prototype: a joint named "__proto__" is a key like any other (on {} its override vanished from the file).
   const overrides: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const j of Object.keys(t.rotationOverridesDeg)
+  const keys = Object.keys(t.rotationOverridesDeg)
     .map(Number)
-    .sort((a, b) => a - b)) {
+    .sort((a, b) => a - b);
+  // How many joints bear each name, counted once: counting over the skeleton for each override was overrides x
+  // joints (fuzz round 5, docs/testing.md).
+  const bearers = new Map<string, number>();
+  if (keys.length) for (const { name } of joints) bearers.set(name, (bearers.get(name) ?? 0) + 1);
+  for (const j of keys) {
     const name = joints[j]?.name ?? '';
-    const unique = /^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(name) && joints.filter((x) => x.name === name).length === 1;
+    const unique = /^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(name) && bearers.get(name) === 1;
     overrides[unique ? name : String(j)] = t.rotationOverridesDeg[j];
   }
   return `${JSON.stringify({ version: TUNING_VERSION, tolerances, rotationOverridesDeg: overrides }, null, 2)}\n`;
