@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, opendirSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { FormatError, quoteJson } from '../../shared/errors';
 import { openedAt, readBytes, readBytesOf, TEXT_LIMIT } from '../fsutil';
@@ -17,12 +17,13 @@ export interface JudgedFile {
 }
 
 /**
- * Test seams of judgeFile: `checked` runs right after the policy allowed the path, before the file is opened (tests
- * swap the file there, as whoever may write its folder could); `openedAt` asks where an open file lies (tests answer
- * undefined, as on a system without /proc).
+ * Test seams of judgeFile: `checked` runs right after the policy allowed the path, before the file is opened, and
+ * `opened` right after it is opened (tests swap the file or a folder above it there, as whoever may write its folder
+ * could); `openedAt` asks where an open file lies (tests answer undefined, as on a system without /proc).
  */
 export const judgeSeam = {
   checked: (_path: string): void => undefined,
+  opened: (_path: string): void => undefined,
   openedAt,
 };
 
@@ -34,7 +35,12 @@ export const judgeSeam = {
  * between (docs/security.md, round 44). A name that was no link when checked is opened without following one
  * (O_NOFOLLOW: a link put there since is not opened, whatever it leads to); then the file opened is judged where it
  * lies: on Linux the path the kernel gives for the descriptor (/proc/self/fd/N) must be the path allowed or one the
- * policy allows too; elsewhere the file at the path allowed must be the one opened (device and inode).
+ * policy allows too; elsewhere (no /proc) the file opened must be the file at the path allowed after the open,
+ * looked at without following a link (lstat), and every folder above it the same folder, no link, as when the policy
+ * checked it (round 45: the file at the path allowed was asked by name, links followed, so a folder above it swapped
+ * for a link, or for another folder, or the file a link inside leads to swapped for a link out, was judged as the
+ * file it led to then). Only a folder swapped after the policy's check and swapped back between the two looks after
+ * the open passes.
  */
 export function judgeFile(path: string, policy: Pick<PathPolicy, 'check'>): JudgedFile {
   const refused = { path, identity: null };
@@ -44,6 +50,8 @@ export function judgeFile(path: string, policy: Pick<PathPolicy, 'check'>): Judg
   } catch {
     return refused;
   }
+  // Off Linux: the folders down to it as they were when the policy checked it.
+  const folders = foldersAt(allowed);
   judgeSeam.checked(path);
   let fd: number;
   try {
@@ -53,24 +61,41 @@ export function judgeFile(path: string, policy: Pick<PathPolicy, 'check'>): Judg
     return refused;
   }
   try {
+    judgeSeam.opened(path);
     const st = fstatSync(fd, { bigint: true });
     const identity = `${st.dev}:${st.ino}`;
     const at = judgeSeam.openedAt(fd);
-    return (at === undefined ? identityAt(allowed) === identity : at === allowed || allowedAs(policy, at))
-      ? { path, identity }
-      : refused;
+    const judged =
+      at === undefined
+        ? folders !== undefined && fileAt(allowed) === identity && foldersAt(allowed) === folders
+        : at === allowed || allowedAs(policy, at);
+    return judged ? { path, identity } : refused;
   } finally {
     closeSync(fd);
   }
 }
 
-/** The identity (`dev:ino`) of the file at `path` now, links followed; null when nothing is there. */
-function identityAt(path: string): string | null {
+/** The identity (`dev:ino`) of what is at `path` now, a link not followed (its own identity); null when nothing is. */
+function fileAt(path: string): string | null {
+  const st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : null;
+}
+
+/**
+ * The identities of the folders above `path`, its own folder to the root, none followed through a link; undefined
+ * when one is a link or no folder (or cannot be looked at).
+ */
+function foldersAt(path: string): string | undefined {
+  const ids: string[] = [];
   try {
-    const st = statSync(path, { bigint: true });
-    return `${st.dev}:${st.ino}`;
+    for (let dir = dirname(path); ; dir = dirname(dir)) {
+      const st = lstatSync(dir, { bigint: true });
+      if (!st.isDirectory()) return undefined;
+      ids.push(`${st.dev}:${st.ino}`);
+      if (dirname(dir) === dir) return ids.join('/');
+    }
   } catch {
-    return null;
+    return undefined;
   }
 }
 

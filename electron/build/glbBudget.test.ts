@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { emptyMotion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
-import { glbBytesAtMost, glbExportProblem } from './glbBudget';
+import { exportMshFiles } from '../../shared/msh/files';
+import { exportSizeProblem, glbBytesAtMost, mshBytesAtMost } from './glbBudget';
 import { exportProject } from './projectExport';
 
 // The bound as it is, or lowered for one test so that a small project is over it.
@@ -19,8 +20,8 @@ vi.mock('./glbBudget', async (importOriginal) => {
   const real = await importOriginal<typeof import('./glbBudget')>();
   return {
     ...real,
-    glbExportProblem: (...a: Parameters<typeof real.glbExportProblem>) =>
-      real.glbExportProblem(a[0], a[1], lowered.max ?? a[2]),
+    exportSizeProblem: (...a: Parameters<typeof real.exportSizeProblem>) =>
+      real.exportSizeProblem(a[0], a[1], a[2], lowered.max ?? a[3]),
   };
 });
 
@@ -66,11 +67,11 @@ describe('Export All as glTF: the sum of its files, bounded before any is made',
 
   // Mutation that fails: the sum compared with the largest entry alone (one entry, never over).
   it('counts every entry, an alias at its target size', () => {
-    const entry = { name: 'walk', frames: 30001, joints: 64 };
+    const entry = { name: 'walk', frames: 30001, joints: 64, nameChars: 128 };
     const one = glbBytesAtMost(30001, 64);
     const n = Math.floor((2 * 1024 ** 3) / one);
-    expect(glbExportProblem('/p/p.actguy.json', Array(n).fill(entry))).toBeUndefined();
-    expect(glbExportProblem('/p/p.actguy.json', Array(n + 1).fill(entry))?.message).toBe(
+    expect(exportSizeProblem('/p/p.actguy.json', 'gltf', Array(n).fill(entry))).toBeUndefined();
+    expect(exportSizeProblem('/p/p.actguy.json', 'gltf', Array(n + 1).fill(entry))?.message).toBe(
       `/p/p.actguy.json [PROJECT] (export): its ${n + 1} glTF files would be up to ${(n + 1) * one} bytes (the largest, walk, 30001 frames of 64 joints), more than the 2147483648 bytes Export All makes at once; nothing was exported: export fewer motions (a project of part of them), or resample to a lower "fps"`,
     );
   });
@@ -106,5 +107,61 @@ describe('Export All as glTF: the sum of its files, bounded before any is made',
     lowered.max = 3 * one;
     const done = await exportProject(join(dir, 'p.actguy.json'), 'gltf', join(dir, 'out'), { jobs: 1 });
     expect(done.ok).toBe(true);
+  });
+});
+
+describe('Export All as MSH: the sum of its files, bounded as well (round 45)', () => {
+  it("mshBytesAtMost holds an entry's three files, a key at every frame, long names and every override", () => {
+    for (const [frames, joints] of [
+      [1, 1],
+      [200, 20],
+      [30, 300],
+    ]) {
+      const m = moving(frames, joints);
+      m.joints.forEach((j, i) => (j.name = `"\\${i}`.padEnd(31, '\u0001')));
+      const overrides = Object.fromEntries(m.joints.map((_, i) => [i, 1.234567890123456e-7]));
+      const made = exportMshFiles(
+        m,
+        { positionTolerance: 0, rotationToleranceDeg: 0, rotationToleranceOverridesDeg: overrides },
+        { source: `${'"'.repeat(4096)}.mtn`, baseName: 'a'.repeat(31) },
+      );
+      const bytes = made.res8.byteLength + made.res19.byteLength + Buffer.byteLength(made.nodesJson);
+      const nameChars = m.joints.reduce((n, j) => n + j.name.length, 0);
+      expect(bytes).toBeLessThanOrEqual(mshBytesAtMost(frames + 1, joints, nameChars));
+      // Not loose where the keys dominate.
+      if (frames * joints > 1000) expect(bytes).toBeGreaterThan(mshBytesAtMost(frames + 1, joints, nameChars) / 2);
+    }
+  });
+
+  // Mutation that fails: the MSH entries left uncounted (the glTF check alone, as before round 45: the files are made).
+  it('a project over it is refused before any file is made or fitted, and done at the bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-msh-budget-'));
+    dirs.push(dir);
+    const m = moving(2, 16);
+    m.fps = 0.2; // 2 frames: 300 at 30 fps
+    writeFileSync(join(dir, 'walk.mtn'), writeMtn(m));
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        resample: true,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+        aliases: [
+          { name: 'a', target: 'walk' },
+          { name: 'b', target: 'walk' },
+        ],
+        outputs: { mar: 's.mar', sar: 's.sar' },
+      }),
+    );
+    const one = mshBytesAtMost(301, 16, 38);
+    lowered.max = 3 * one - 1;
+    const refused = await exportProject(join(dir, 'p.actguy.json'), 'msh', join(dir, 'out'), { jobs: 1 });
+    expect(!refused.ok && refused.errors.map((e) => e.message)).toEqual([
+      `${join(dir, 'p.actguy.json')} [PROJECT] (export): its 3 MSH exports (.res8, .res19 and .nodes.json each) would be up to ${3 * one} bytes (the largest, walk, 301 frames of 16 joints), more than the ${3 * one - 1} bytes Export All makes at once; nothing was exported: export fewer motions (a project of part of them), or resample to a lower "fps"`,
+    ]);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    lowered.max = 3 * one;
+    const done = await exportProject(join(dir, 'p.actguy.json'), 'msh', join(dir, 'out'), { jobs: 1 });
+    expect(done.ok && done.entries.map((e) => e.name)).toEqual(['walk', 'a', 'b']);
   });
 });

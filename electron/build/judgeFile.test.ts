@@ -88,6 +88,59 @@ describe('judgeFile judges the file the policy allowed', () => {
     expect(judgeFile(walk, policy).identity).toBeNull();
   });
 
+  // Round 45: without /proc, the file opened was compared with the file at the path allowed asked by name, links
+  // followed, so a folder above it swapped for a link (or for another folder) led that look to the other folder's
+  // file too. Mutations that fail: the folders not looked at after the open (the link); the folders compared by kind
+  // alone, not by identity (the folder renamed in); the file at the path allowed looked at following a link (stat).
+  it('without /proc, a folder above it swapped for a link, or for another folder, after the check: refused', () => {
+    for (const swap of ['link', 'folder'] as const) {
+      const { work, other, policy, walk } = setUp();
+      judgeSeam.openedAt = () => undefined;
+      swapAfterCheck(() => {
+        renameSync(join(work, 'project'), join(work, 'project.aside'));
+        if (swap === 'link') symlinkSync(join(other, 'project'), join(work, 'project'));
+        else renameSync(join(other, 'project'), join(work, 'project'));
+      });
+      expect(judgeFile(walk, policy).identity, swap).toBeNull();
+    }
+  });
+
+  // Mutation that fails: the file at the path allowed looked at before the open rather than after it (the link then
+  // led that look to the other file too, and the folders were as checked again by the second look).
+  it('without /proc, a folder above it swapped for a link after the check and swapped back after the open: refused', () => {
+    const { work, other, policy, walk } = setUp();
+    judgeSeam.openedAt = () => undefined;
+    swapAfterCheck(() => {
+      renameSync(join(work, 'project'), join(work, 'project.aside'));
+      symlinkSync(join(other, 'project'), join(work, 'project'));
+    });
+    judgeSeam.opened = () => {
+      rmSync(join(work, 'project'));
+      renameSync(join(work, 'project.aside'), join(work, 'project'));
+    };
+    expect(judgeFile(walk, policy).identity).toBeNull();
+  });
+
+  it('without /proc, the file a link inside leads to swapped for a link out after the check: refused', () => {
+    const { work, other, policy, walk } = setUp();
+    const run = join(work, 'project', 'run.mtn');
+    symlinkSync('walk.mtn', run);
+    judgeSeam.openedAt = () => undefined;
+    swapAfterCheck(() => {
+      renameSync(walk, `${walk}.aside`);
+      symlinkSync(join(other, 'secret.mtn'), walk);
+    });
+    expect(judgeFile(run, policy).identity).toBeNull();
+  });
+
+  it('without /proc, a file judged with no swap is judged as itself, and a link inside as the file it leads to', () => {
+    const { work, policy, walk } = setUp();
+    judgeSeam.openedAt = () => undefined;
+    expect(judgeFile(walk, policy).identity).toBe(identity(walk));
+    symlinkSync('walk.mtn', join(work, 'project', 'run.mtn'));
+    expect(judgeFile(join(work, 'project', 'run.mtn'), policy).identity).toBe(identity(walk));
+  });
+
   // Mutation that fails: the identity kept without judging what was opened (the link is followed, as the policy
   // followed the one it checked, to the file it leads to now).
   it('a link inside swapped for a link to a file the policy refuses after the check: refused, with /proc or without', () => {

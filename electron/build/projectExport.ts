@@ -16,7 +16,7 @@
 import { resolve as resolvePath, relative, dirname, isAbsolute } from 'node:path';
 import { existsSync } from 'node:fs';
 import { FormatError } from '../../shared/errors';
-import { glbExportProblem } from './glbBudget';
+import { exportSizeProblem } from './glbBudget';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import type { MshExportOptions, MshNodeFit } from '../../shared/msh/export';
 import { fitMsh, mshFilesOfFit, type MshExportFiles } from '../../shared/msh/files';
@@ -163,20 +163,22 @@ export async function exportEntries(
     const inside = pathsInsideCache(named, cacheDir, plan.projectFile);
     if (inside.length) return { ok: false, errors: inside };
   }
-  const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
-  // The glTF files are made in memory before the commit: their sum is bounded before any is made (glbBudget.ts).
-  const tooLarge =
-    plan.format === 'gltf'
-      ? glbExportProblem(
-          plan.projectFile,
-          plan.entries.map((e) => ({
-            name: e.name,
-            frames: (byIndex.get(e.motion)?.frameCount ?? 0) + 1,
-            joints: byIndex.get(e.motion)?.joints.length ?? 0,
-          })),
-        )
-      : undefined;
+  // Every file is made in memory before the commit: their sum is bounded before any is made or fitted (glbBudget.ts).
+  const tooLarge = exportSizeProblem(
+    plan.projectFile,
+    plan.format,
+    plan.entries.map((e) => {
+      const joints = byIndex.get(e.motion)?.joints ?? [];
+      return {
+        name: e.name,
+        frames: (byIndex.get(e.motion)?.frameCount ?? 0) + 1,
+        joints: joints.length,
+        nameChars: joints.reduce((n, j) => n + j.name.length, 0),
+      };
+    }),
+  );
   if (tooLarge) return { ok: false, errors: [tooLarge] };
+  const fitter = plan.format === 'msh' ? mshFitter(options.jobs ?? defaultJobs(), largest) : undefined;
   const decoded = compressed ? compressedMotions(read, options) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
   const entries: ProjectExportEntry[] = [];

@@ -292,13 +292,18 @@ describe('Export All in main', () => {
     // The plan is judged as it would be; right before the work's worker starts, whoever may write the project's
     // folder puts a link to a file the policy refuses at the motion's name (the thread plans first, then main tells
     // it what it may read: the swap comes between main's judgement and that message).
+    // Once: main's answer to the thread's question since round 45 (the link judged as nothing) is sent too.
+    let swapped = false;
     const startWorker: WorkerStart = (job, options) => {
       const talk = fresh.start(job, options);
       return {
         ...talk,
         send: (message) => {
-          renameSync(victim, `${victim}.aside`);
-          symlinkSync(join(outside, 'secret.mtn'), victim);
+          if (!swapped) {
+            swapped = true;
+            renameSync(victim, `${victim}.aside`);
+            symlinkSync(join(outside, 'secret.mtn'), victim);
+          }
           talk.send(message);
         },
       };

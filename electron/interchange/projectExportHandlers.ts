@@ -36,7 +36,12 @@ import { defaultBuildWorkerPath } from '../project/projectHandlers';
 import { BUILD_WORKER_KEEP_MS } from '../project/buildRunner';
 import type { ProjectExportWorkerJob } from '../project/buildWorker';
 import type { ApiHandlersOf } from '../project/types';
-import type { ProjectExportAllowed, ProjectExportJobMessage, ProjectExportPlanned } from './projectExportJob';
+import type {
+  ProjectExportAllowed,
+  ProjectExportJobMessage,
+  ProjectExportPlanned,
+  ProjectExportRejudged,
+} from './projectExportJob';
 
 /** Finished exports kept for a late poll; the oldest goes first. */
 const KEPT_EXPORTS = 8;
@@ -289,8 +294,23 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         writes: outline.writes,
       } satisfies ProjectExportAllowed);
       // Cancel terminates the thread wherever it is (it writes nothing).
-      const end = await talk.next<Exclude<ProjectExportJobMessage, { type: 'entry' }>>((m) => {
+      // A motion saved over by renaming since (ActGuy's own Save, most editors) is another file at its name, which the
+      // work refuses to read: judged again once, as here before, and read only when the policy allows what is there
+      // now; a link to a file it refuses is judged as nothing, and the work fails as before (docs/security.md, round 45).
+      const judged = new Set(reads.map((m) => m.path));
+      let judgedAgain = false;
+      const end = await talk.next<Exclude<ProjectExportJobMessage, { type: 'entry' | 'replaced' }>>((m) => {
         const step = m as ProjectExportJobMessage;
+        if (step?.type === 'replaced') {
+          // Only motions main judged, and only once: the thread is not trusted to ask more.
+          const paths = Array.isArray(step.paths) ? step.paths.filter((p) => judged.has(p)) : [];
+          const again = judgedAgain || paths.length === 0 ? [] : paths.map((path) => judgeFile(path, policy));
+          judgedAgain = true;
+          talk?.send({
+            reads: again.length > 0 && again.every((j) => j.identity !== null) ? again : null,
+          } satisfies ProjectExportRejudged);
+          return true;
+        }
         if (step?.type !== 'entry') return false;
         status.done = step.done;
         status.count = step.count;

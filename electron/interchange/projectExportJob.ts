@@ -9,7 +9,7 @@
  */
 import type { BuildProblem, ProjectExportFormat } from '../../shared/ipc/project';
 import { cacheUse } from '../build/buildCache';
-import { readBuildInput, type JudgedFile } from '../build/files';
+import { readBuildInput, ReplacedAfterJudged, type JudgedFile } from '../build/files';
 import type { MotionCompressor } from '../build/compressPool';
 import { exportEntries, readForExport, type ProjectExportEntry } from '../build/projectExport';
 import { planProjectExport } from '../build/projectExportParse';
@@ -49,9 +49,22 @@ export interface ProjectExportAllowed {
   writes: string[];
 }
 
-/** What the work tells main: `entry` before each entry, then one `done` or `failed`, its end. */
+/**
+ * Main's answer to a `replaced` (ProjectExportJobMessage): each of those files judged again as at the start, or null
+ * where main judges none again (one was judged as nothing, or it asked before).
+ */
+export interface ProjectExportRejudged {
+  reads: JudgedFile[] | null;
+}
+
+/**
+ * What the work tells main: `entry` before each entry, then one `done` or `failed`, its end. Before any entry, once,
+ * `replaced`: the motions it did not read because another file was at their name than the one main judged (a motion
+ * saved over by renaming since), which main judges again (ProjectExportRejudged) before the work reads them again.
+ */
 export type ProjectExportJobMessage =
   | { type: 'entry'; done: number; count: number; name: string }
+  | { type: 'replaced'; paths: string[] }
   | {
       type: 'done';
       files: { path: string; bytes: Uint8Array }[];
@@ -109,12 +122,20 @@ type JudgedReader = (path: string, as: 'text' | undefined, judged: string | null
  * How the work reads a motion's file: only one main listed, through `readFile`; any other is refused as main
  * refuses it. The one place the export's thread reads an input.
  */
-function allowedReader(allowed: ProjectExportAllowed, readFile: JudgedReader = readBuildInput): ReadFile {
-  const reads = new Map(allowed.reads.map((r) => [r.path, r.identity]));
+function allowedReader(
+  reads: Map<string, string | null>,
+  replaced: Set<string>,
+  readFile: JudgedReader = readBuildInput,
+): ReadFile {
   return (path, as) => {
     const judged = reads.get(path);
     if (judged === undefined) throw new Error(readRefusal(path));
-    return readFile(path, as, judged);
+    try {
+      return readFile(path, as, judged);
+    } catch (e) {
+      if (e instanceof ReplacedAfterJudged) replaced.add(path);
+      throw e;
+    }
   };
 }
 
@@ -128,7 +149,13 @@ export async function runProjectExportJob(
   req: Pick<ProjectExportRequest, 'compressed' | 'jobs' | 'cacheDir'>,
   allowed: ProjectExportAllowed,
   post: (m: ProjectExportJobMessage & { type: 'entry' }) => void,
-  options: { readFile?: JudgedReader; compressor?: MotionCompressor; stateDir?: string } = {},
+  options: {
+    readFile?: JudgedReader;
+    compressor?: MotionCompressor;
+    stateDir?: string;
+    /** Asks main to judge these motions again (a `replaced` message), at most once; undefined: none was. */
+    rejudge?: (paths: string[]) => Promise<JudgedFile[] | undefined>;
+  } = {},
 ): Promise<ProjectExportJobMessage & { type: 'done' | 'failed' }> {
   try {
     const writes = new Set(allowed.writes);
@@ -137,7 +164,18 @@ export async function runProjectExportJob(
       return failed(
         unlisted.map((p) => new Error(`ActGuy refused to write ${quotePath(p)}: the app did not allow it`)),
       );
-    const got = readForExport(plan, allowedReader(allowed, options.readFile));
+    const reads = new Map(allowed.reads.map((r) => [r.path, r.identity]));
+    const replaced = new Set<string>();
+    let got = readForExport(plan, allowedReader(reads, replaced, options.readFile));
+    // A motion saved over by renaming since main judged it is judged again once, as a Build's input is
+    // (docs/security.md, round 45): every motion is read before any entry is made, so nothing is thrown away.
+    if (!got.ok && replaced.size > 0 && options.rejudge) {
+      const again = await options.rejudge([...replaced]);
+      if (again) {
+        for (const j of again) if (replaced.has(j.path)) reads.set(j.path, j.identity);
+        got = readForExport(plan, allowedReader(reads, new Set(), options.readFile));
+      }
+    }
     if (!got.ok) return failed(got.errors, got.warnings);
     const made = await exportEntries(plan, got.read, {
       jobs: req.jobs,

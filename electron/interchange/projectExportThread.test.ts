@@ -11,7 +11,9 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -348,5 +350,70 @@ describe("Export All of the compressed motions in the app uses the project's bui
     const source = await exported(h, 'gltf', freshFolder());
     expect(source.cache).toBeUndefined();
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe("Export All judges a motion replaced after main's judgement again, once (round 45)", () => {
+  const walk = join(workspace, 'walk.mtn');
+  /** A Save as ActGuy's and most editors' make it: a new file written beside, renamed over the old. */
+  const savedByRename = () => {
+    copyFileSync(walk, `${walk}.new`);
+    renameSync(`${walk}.new`, walk);
+  };
+
+  /** Exports with `swap` made before each of main's first `times` answers about reads reaches the thread. */
+  async function exportSwapping(times: number, swap: () => void) {
+    const answers: unknown[] = [];
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = fresh.start(job, options);
+      return {
+        ...talk,
+        send: (m: unknown) => {
+          if (m && typeof m === 'object' && 'reads' in m) {
+            answers.push((m as { reads: unknown }).reads);
+            if (answers.length <= times) swap();
+          }
+          talk.send(m);
+        },
+      };
+    };
+    const folder = freshFolder();
+    const s = await exported(handlers({ startWorker }), 'gltf', folder);
+    return { s, answers, folder, errors: s.errors.map((e) => e.message).join('\n') };
+  }
+
+  // Mutation that fails: the thread given no answer to its question (round 44's export: failed, "replaced").
+  it('a motion saved over by renaming after Export All judged it is judged again, and exported', async () => {
+    const { s, answers, folder } = await exportSwapping(1, savedByRename);
+    expect(s.errors).toEqual([]);
+    expect(s.state).toBe('done');
+    expect(answers.map((a) => Array.isArray(a))).toEqual([true, true]);
+    expect(readdirSync(folder).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
+  });
+
+  // Mutation that fails: main answering a link judged as nothing with its judgement (a null identity) rather than with
+  // none (the second answer is then a list).
+  it('once only, and never for a link to a file the policy refuses', async () => {
+    const again = await exportSwapping(5, savedByRename);
+    expect(again.s.state).toBe('failed');
+    expect(again.answers.length).toBe(2);
+    expect(again.errors).toContain(`cannot read ${walk}: it was replaced after ActGuy checked it`);
+    expect(readdirSync(again.folder)).toEqual([]);
+
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-export-outside-'));
+    writeFileSync(join(outside, 'secret.mtn'), readFileSync(walk));
+    try {
+      const linked = await exportSwapping(1, () => {
+        renameSync(walk, `${walk}.aside`);
+        symlinkSync(join(outside, 'secret.mtn'), walk);
+      });
+      expect(linked.s.state).toBe('failed');
+      expect(linked.answers).toEqual([expect.any(Array), null]);
+      expect(readdirSync(linked.folder)).toEqual([]);
+    } finally {
+      rmSync(walk, { force: true });
+      renameSync(`${walk}.aside`, walk);
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -32,6 +32,8 @@ import {
   planExportJob,
   runProjectExportJob,
   type ProjectExportAllowed,
+  type ProjectExportJobMessage,
+  type ProjectExportRejudged,
   type ProjectExportRequest,
 } from '../interchange/projectExportJob';
 
@@ -75,7 +77,15 @@ const serveExport = (req: ProjectExportRequest): Promise<void> =>
     port.once(
       'message',
       (allowed: ProjectExportAllowed) =>
-        void runProjectExportJob(plan, req, allowed, (m) => port.postMessage(m), { compressor }).then((end) => {
+        void runProjectExportJob(plan, req, allowed, (m) => port.postMessage(m), {
+          compressor,
+          // Main judges again the motions replaced since it judged them, and answers with them (or none).
+          rejudge: (paths) =>
+            new Promise((answer) => {
+              port.once('message', (m: ProjectExportRejudged) => answer(m?.reads ?? undefined));
+              port.postMessage({ type: 'replaced', paths } satisfies ProjectExportJobMessage);
+            }),
+        }).then((end) => {
           // The files move to main without a copy, each that has a buffer of its own (as a build's outputs do).
           port.postMessage(end, end.type === 'done' ? ownBuffers(end.files.map((f) => f.bytes)) : []);
           done();
