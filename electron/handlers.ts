@@ -864,6 +864,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
               ],
             }
           : {}),
+        // The close question's Save ended with the window open (renderer/app/unsaved.ts saveAllAndClose).
+        ...(req.keptOpen === true && { keptOpen: true }),
       });
     },
   };

@@ -515,7 +515,10 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,
     onRecentFilesChanged: rebuildMenu,
-    onDocumentState: (report) => {
+    onDocumentState: ({ keptOpen, ...report }) => {
+      // The close question's Save failed (or its Save As was cancelled): the window stays, and a quit that asked for
+      // the close is over, as after Cancel (else the window's next close, its red button, would quit the app).
+      if (keptOpen) windows.closeKept();
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
       const { menuChanged } = followDocumentReport(windows.current(), documentState, report);
       documentState = report;
