@@ -61,13 +61,14 @@ import {
   withExtension,
 } from './pathPolicy';
 import { openRecentFileOrRefuse, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
-import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
+import { createProjectHandlers, defaultBuildWorkerPath, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
 import { createProjectExportHandlers } from './interchange/projectExportHandlers';
 import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
-import type { BuildJobLauncher } from './project/buildRunner';
+import { BUILD_WORKER_KEEP_MS, workerLauncher, type BuildJobLauncher } from './project/buildRunner';
+import { keptWorkers, type KeptWorkers } from './oneShotWorker';
 import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
@@ -88,8 +89,14 @@ export interface HandlerContext {
   onRecentFilesChanged?: () => void;
   /** Called with each dirty-state report (Electron confirms on window close with it). */
   onDocumentState?: (report: DocumentStateReport) => void;
-  /** How archive builds run (tests run them in-process); defaults to the build worker beside the bundle. */
+  /** How archive builds run (tests run them in-process); defaults to a thread of `buildWorkers`. */
   launchBuild?: BuildJobLauncher;
+  /**
+   * The build bundle's idle thread, kept between jobs (oneShotWorker.ts KeptWorkers): Export All takes it and leaves
+   * it, as the Build's default launcher does (main.ts hands the same to its launcher and ends it at quit). Defaults to
+   * threads of buildWorker.cjs beside the bundle, kept BUILD_WORKER_KEEP_MS.
+   */
+  buildWorkers?: KeptWorkers;
   /** How File > Import runs (tests run it in-process); defaults to one import worker per import beside the bundle. */
   runImport?: ImportRunner;
   /** How File > Open reads and decodes a motion; defaults to one worker per open beside the bundle (motionLoad.ts). */
@@ -613,11 +620,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   /** Grants the file a save dialog's answer names once its extension is added (pathPolicy.ts allowDialogAnswer). */
   const allowCompleted = (chosen: string, path: string): void => allowDialogAnswer(policy, chosen, path);
 
+  // One idle thread of the build bundle for the Build and Export All, not one for each.
+  const buildWorkers = ctx.buildWorkers ?? keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
   const { buildCacheDir, ...projectHandlers } = createProjectHandlers({
     policy,
     loadedFiles,
     dialogs,
-    launchBuild: ctx.launchBuild,
+    launchBuild: ctx.launchBuild ?? workerLauncher(buildWorkers),
     checkText: ctx.checkText ?? checkers?.text,
     userChoseProject: ctx.userChoseProject,
     isRecentProject: (path) => recent.list().some((e) => e.kind === 'project' && e.path === path),
@@ -653,7 +662,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
     ...createMshExportHandlers({ policy, dialogs, compress, documents, commit: ctx.mshCommit }),
     // Project › Export All as MSH… / glTF…: every motion and alias into one folder, as one unit.
-    ...createProjectExportHandlers({ policy, dialogs, commit: ctx.mshCommit, cacheDirOf: buildCacheDir }),
+    ...createProjectExportHandlers({
+      policy,
+      dialogs,
+      commit: ctx.mshCommit,
+      cacheDirOf: buildCacheDir,
+      workers: buildWorkers,
+    }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 
@@ -864,6 +879,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
               ],
             }
           : {}),
+        // The close question's Save ended with the window open (renderer/app/unsaved.ts saveAllAndClose).
+        ...(req.keptOpen === true && { keptOpen: true }),
       });
     },
   };

@@ -73,14 +73,28 @@ vi.mock('./project/buildRunner', async (importOriginal) => ({
       () => () => {
         fake.state.buildsStopped++;
       },
-      {
-        dispose: async () => {
-          fake.state.buildWorkerDisposed++;
-        },
-        started: 0,
-      },
+      { dispose: async () => undefined, started: 0 },
     ),
 }));
+
+// The kept threads of worker bundles main makes (the build bundle's, for the Build and Export All), their disposals
+// counted.
+vi.mock('./oneShotWorker', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./oneShotWorker')>();
+  return {
+    ...real,
+    keptWorkers: (workerPath: string, keepMs: number) => {
+      fake.state.keptWorkerPaths.push(workerPath);
+      const workers = real.keptWorkers(workerPath, keepMs);
+      const dispose = workers.dispose;
+      workers.dispose = () => {
+        fake.state.buildWorkerDisposed++;
+        return dispose();
+      };
+      return workers;
+    },
+  };
+});
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 // Left by a run on a big monitor that is no longer connected.
@@ -1238,8 +1252,9 @@ describe('electron main', () => {
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
-  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener. Mutation that fails: no
-  // buildLauncher.dispose() there.
+  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener. Mutations that fail: no
+  // buildWorkers.dispose() there; main not handing its buildWorkers to the handlers (Export All keeps a thread of its
+  // own, which no quit ends).
   // Mutations that fail: will-quit without the quit gate (the workers stop and the app ends under a running write);
   // the gate's quit not asked again once the write ends.
   it('a quit while a write runs (a copy of unsaved work, a save) waits for it, then quits again', async () => {
@@ -1264,7 +1279,9 @@ describe('electron main', () => {
     expect(fake.state.blockers.size).toBe(1);
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
     expect(fake.state.compressDisposed).toBe(disposed + 1);
-    // The build worker kept warm between builds goes too (project/buildRunner.ts workerLauncher).
+    // The build bundle's thread kept warm between builds and Export Alls goes too: one, made once, for both
+    // (oneShotWorker.ts keptWorkers).
+    expect(fake.state.keptWorkerPaths).toEqual([expect.stringMatching(/buildWorker\.cjs$/)]);
     expect(fake.state.buildWorkerDisposed).toBe(1);
     // A build's hold on sleep is released with the app, whatever the page last polled.
     expect(fake.state.blockers.size).toBe(0);

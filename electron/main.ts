@@ -83,7 +83,8 @@ import { createLastFolderStore } from './lastFolder';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
 import { canonicalPath, createPathPolicy } from './pathPolicy';
-import { workerLauncher } from './project/buildRunner';
+import { BUILD_WORKER_KEEP_MS, workerLauncher } from './project/buildRunner';
+import { keptWorkers } from './oneShotWorker';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
 import { appTopFrame, CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
@@ -379,8 +380,11 @@ let keepBackups = false;
 interface Services {
   handlers: ReturnType<typeof createHandlers>;
   compress: ReturnType<typeof createCompressClient>;
-  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
-  buildLauncher: ReturnType<typeof workerLauncher>;
+  /**
+   * The build bundle's idle thread, kept warm between Build clicks and Export Alls (one for both: oneShotWorker.ts
+   * keptWorkers), ended at 'will-quit'.
+   */
+  buildWorkers: ReturnType<typeof keptWorkers>;
   keepAwake: ReturnType<typeof createKeepAwake>;
   /** The builds the window started (buildsInFlight.ts): the close asks about them. */
   builds: ReturnType<typeof trackBuilds>;
@@ -450,7 +454,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   // (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
-  const buildLauncher = workerLauncher(defaultBuildWorkerPath());
+  const buildWorkers = keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
   // A write still running (a copy of unsaved work, a save, an export: each off the main thread) is waited for, a few
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
@@ -510,12 +514,16 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     policy,
     recent,
     compress,
-    launchBuild: keepingAwakeDuringBuilds(buildLauncher, keepAwake),
+    launchBuild: keepingAwakeDuringBuilds(workerLauncher(buildWorkers), keepAwake),
+    buildWorkers,
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,
     onRecentFilesChanged: rebuildMenu,
-    onDocumentState: (report) => {
+    onDocumentState: ({ keptOpen, ...report }) => {
+      // The close question's Save failed (or its Save As was cancelled): the window stays, and a quit that asked for
+      // the close is over, as after Cancel (else the window's next close, its red button, would quit the app).
+      if (keptOpen) windows.closeKept();
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
       const { menuChanged } = followDocumentReport(windows.current(), documentState, report);
       documentState = report;
@@ -569,7 +577,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   return {
     handlers,
     compress,
-    buildLauncher,
+    buildWorkers,
     keepAwake,
     builds,
     backups,
@@ -699,7 +707,7 @@ function openWindow(services: Services): BrowserWindow {
 }
 
 /** The app's end and what happens beside the window (in the order of the list at the top of this file). */
-function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Services): void {
+function listenToAppEnd({ compress, buildWorkers, keepAwake, quitGate }: Services): void {
   // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
   // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
@@ -738,7 +746,7 @@ function listenToAppEnd({ compress, buildLauncher, keepAwake, quitGate }: Servic
     if (!quitGate(event)) return;
     keepAwake.releaseAll();
     compress.dispose().catch(failed('the compression workers did not stop'));
-    buildLauncher.dispose().catch(failed('the build worker did not stop'));
+    buildWorkers.dispose().catch(failed('the build worker did not stop'));
   });
 }
 

@@ -177,11 +177,47 @@ describe('electron main on macOS', () => {
     return held;
   }
 
+  // Mutations that fail: main ignoring the page's `keptOpen` (the window's red button then quits the app, and the Dock
+  // makes no window after it); the handler not passing `keptOpen` on.
+  it("a Cmd+Q answered Save whose save fails keeps the window and the app: the quit is over, and a later close is only a close", async () => {
+    const win = fake.state.windows[7];
+    fake.state.messageBoxResponse = 0; // Save
+    await reportDirty(win);
+    const sent = fake.state.sent.length;
+    expect(cmdQ(win)).toBe(true);
+    await vi.waitFor(() =>
+      expect(fake.state.sent.slice(sent)).toContainEqual({
+        channel: MENU_COMMAND_CHANNEL,
+        payload: { command: 'app.saveAllAndClose' },
+      }),
+    );
+    // The page's save failed (renderer/app/unsaved.ts saveAllAndClose): it says so, the window still open.
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
+      { sender: win.webContents, senderFrame: win.mainFrame },
+      { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'], keptOpen: true },
+    );
+    // The user goes on working, saves, and later closes the window by its red button: the app stays, as on any close.
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
+      { sender: win.webContents, senderFrame: win.mainFrame },
+      { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] },
+    );
+    const quits = fake.state.quits;
+    let held = false;
+    win.events.get('close')!({ preventDefault: () => (held = true) });
+    expect(held).toBe(false);
+    closeWindow(win);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fake.state.quits).toBe(quits);
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(9);
+    await vi.waitFor(() => expect(fake.state.windows[8].loadedUrl).toBe('actguy://app/index.html'));
+  });
+
   // Mutations that fail: main not telling the slot of 'before-quit' (a window made between the close and
   // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
   // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
   it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
-    const win = fake.state.windows[7];
+    const win = fake.state.windows[8];
     fake.state.messageBoxResponse = 2; // Cancel
     await reportDirty(win);
     expect(cmdQ(win)).toBe(true);
@@ -190,8 +226,8 @@ describe('electron main on macOS', () => {
     // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
     closeWindow(win);
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(9);
-    const again = fake.state.windows[8];
+    expect(fake.state.windows).toHaveLength(10);
+    const again = fake.state.windows[9];
     await appInfoOf(again);
     await reportDirty(again);
     fake.state.messageBoxResponse = 1; // Discard changes
@@ -203,7 +239,7 @@ describe('electron main on macOS', () => {
     // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(9);
+    expect(fake.state.windows).toHaveLength(10);
   });
 
   // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
@@ -212,6 +248,6 @@ describe('electron main on macOS', () => {
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(9);
+    expect(fake.state.windows).toHaveLength(10);
   });
 });

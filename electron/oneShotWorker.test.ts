@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keptWorkerTalks, runOneShotWorker, startWorkerTalk } from './oneShotWorker';
+import { keptWorkers, keptWorkerTalks, runOneShotWorker, startWorkerTalk } from './oneShotWorker';
 
 let dir: string;
 beforeAll(() => {
@@ -165,7 +165,7 @@ parentPort.on('message', (m) => {
 
   // Mutations that fail: release terminating the thread as close does; a kept thread handed out after it exited.
   it('hands a released thread the next job; one closed, exited by itself or not kept (keepMs 0) is not reused', async () => {
-    const talks = keptWorkerTalks(echo(), 60_000);
+    const talks = keptWorkerTalks(keptWorkers(echo(), 60_000));
     const a = await ask(talks, 'a', 'release');
     const b = await ask(talks, 'b', 'release');
     expect([a.got, b.got]).toEqual(['a', 'b']);
@@ -182,7 +182,7 @@ parentPort.on('message', (m) => {
     await exited;
     expect((await ask(talks, 'e', 'release')).threadId).not.toBe(d.threadId);
     // Not kept at all.
-    const none = keptWorkerTalks(echo(), 0);
+    const none = keptWorkerTalks(keptWorkers(echo(), 0));
     const f = await ask(none, 'f', 'release');
     const gone = new Promise((done) => f.thread.once('exit', done));
     expect((await ask(none, 'g', 'release')).threadId).not.toBe(f.threadId);

@@ -173,18 +173,28 @@ function talkWith(
 }
 
 /**
- * Worker threads of `workerPath` kept between jobs (Export All's, interchange/projectExportHandlers.ts): `start`
- * posts `job` to a kept thread, or to a fresh one started without workerData, and talks with it as startWorkerTalk
- * does. A talk whose job ended on its own is `release`d and its thread kept, one at most, for `keepMs` idle; a thread
- * that is closed (Cancel, a refusal), fails or exits is not kept. A kept thread never keeps the process from exiting.
- * The thread keeps no job's data by its own contract (buildWorker.ts): each job brings everything it may use.
+ * Idle threads of one worker bundle kept between jobs: the build bundle's, which the app's Build
+ * (project/buildRunner.ts workerLauncher) and Export All (interchange/projectExportHandlers.ts) share, so that the app
+ * holds one idle thread of it, not one for each, ended in one place at quit (main.ts). One thread at most is kept, for
+ * `keepMs` idle; one that ends by itself (or fails) while kept is not handed out; a kept thread never keeps the
+ * process from exiting. The thread keeps no job's data by its own contract (buildWorker.ts): each job brings
+ * everything it may use.
  */
-export function keptWorkerTalks(
-  workerPath: string,
-  keepMs: number,
-): { start(job: unknown, options?: Omit<OneShotOptions, 'progress' | 'transferList'>): WorkerTalk } {
+export interface KeptWorkers {
+  /** The kept thread (taken: no longer kept), else a fresh one of the bundle, started without workerData. */
+  take(): Worker;
+  /** Keeps `worker`, idle, for the next `take` (a thread already kept is ended: one is enough); 0 ms: ends it. */
+  keep(worker: Worker): void;
+  /** Ends the kept thread, if any (the app's quit); the threads of jobs still running are their jobs' to end. */
+  dispose(): Promise<void>;
+  /** Threads started so far (tests: a job that found one kept started none). */
+  readonly started: number;
+}
+
+export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
   let kept: { worker: Worker; timer: ReturnType<typeof setTimeout>; gone: () => void } | undefined;
-  const take = (): Worker | undefined => {
+  let started = 0;
+  const takeKept = (): Worker | undefined => {
     const k = kept;
     kept = undefined;
     if (!k) return undefined;
@@ -194,36 +204,62 @@ export function keptWorkerTalks(
     k.worker.ref();
     return k.worker;
   };
-  const keep = (worker: Worker): void => {
-    // Two exports at once: one thread is enough to keep.
-    const other = take();
-    if (other) void other.terminate();
-    if (keepMs <= 0) return void worker.terminate();
-    worker.unref();
-    const gone = () => {
-      if (kept?.worker === worker) take();
-    };
-    const timer = setTimeout(() => {
-      if (kept?.worker !== worker) return;
-      take();
-      void worker.terminate();
-    }, keepMs);
-    timer.unref();
-    // A kept thread that ends by itself (or fails) is not kept any longer.
-    worker.once('exit', gone);
-    worker.once('error', gone);
-    kept = { worker, timer, gone };
+  return {
+    take: () => {
+      const worker = takeKept();
+      if (worker) return worker;
+      const fresh = startWorkerBundle(workerPath);
+      started++;
+      return fresh;
+    },
+    keep: (worker) => {
+      // Two jobs ended at once: one thread is enough to keep.
+      const other = takeKept();
+      if (other) void other.terminate();
+      if (keepMs <= 0) return void worker.terminate();
+      worker.unref();
+      const gone = () => {
+        if (kept?.worker === worker) takeKept();
+      };
+      const timer = setTimeout(() => {
+        if (kept?.worker !== worker) return;
+        takeKept();
+        void worker.terminate();
+      }, keepMs);
+      timer.unref();
+      // A kept thread that ends by itself (or fails) is not kept any longer.
+      worker.once('exit', gone);
+      worker.once('error', gone);
+      kept = { worker, timer, gone };
+    },
+    dispose: async () => {
+      const worker = takeKept();
+      if (worker) await worker.terminate();
+    },
+    get started() {
+      return started;
+    },
   };
+}
+
+/**
+ * Talks with threads of `workers` (Export All's): `start` posts `job` to the kept thread, or to a fresh one, and talks
+ * with it as startWorkerTalk does. A talk whose job ended on its own is `release`d and its thread kept (KeptWorkers);
+ * a thread that is closed (Cancel, a refusal), fails or exits is not kept.
+ */
+export function keptWorkerTalks(workers: KeptWorkers): {
+  start(job: unknown, options?: Omit<OneShotOptions, 'progress' | 'transferList'>): WorkerTalk;
+} {
   return {
     start: (job, options = {}) =>
       talkWith(
         () => {
-          const worker = take() ?? startWorkerBundle(workerPath);
+          const worker = workers.take();
           worker.postMessage(job);
           return worker;
         },
         options,
-        keep,
+        workers.keep,
       ),
   };
 }

@@ -24,6 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DialogPort } from '../electron/dialogPort';
 import { createProjectExportHandlers } from '../electron/interchange/projectExportHandlers';
+import { keptWorkers } from '../electron/oneShotWorker';
 import { createPathPolicy } from '../electron/pathPolicy';
 import type { ProjectExportStatus, StartProjectExportRequest } from '../shared/ipc/project';
 import { readMtn } from '../shared/mtn/read';
@@ -156,7 +157,7 @@ async function workerBench(root: string, rounds: number): Promise<void> {
   policy.allowTree(root);
   const dialogs = { chooseFileToSave: async () => null } as unknown as DialogPort;
   const workerPath = join(__dirname, 'buildWorker.cjs');
-  const fresh = createProjectExportHandlers({ policy, dialogs, workerPath, keepWorkerMs: 0 });
+  const fresh = createProjectExportHandlers({ policy, dialogs, workers: keptWorkers(workerPath, 0) });
   const kept = createProjectExportHandlers({ policy, dialogs, workerPath });
   let n = 0;
   const once = (h: typeof fresh, format: 'gltf' | 'msh') => {

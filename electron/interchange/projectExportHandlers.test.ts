@@ -20,7 +20,7 @@ import type { ProjectExportStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { keptWorkerTalks } from '../oneShotWorker';
+import { keptWorkers, keptWorkerTalks } from '../oneShotWorker';
 import { createProjectExportHandlers } from './projectExportHandlers';
 
 // The work runs in the build bundle's worker, built here as scripts/build.mjs builds it.
@@ -49,7 +49,9 @@ writeFileSync(projectPath, text('walk.mtn'));
 /** How the handlers have an export's thread (their `startWorker` seam). */
 type WorkerStart = NonNullable<Parameters<typeof createProjectExportHandlers>[0]['startWorker']>;
 /** A fresh thread for each export (none kept), for the tests that wrap the talk (the bundle is built before each file). */
-const fresh: { start: WorkerStart } = { start: (job, options) => keptWorkerTalks(workerPath(), 0).start(job, options) };
+const fresh: { start: WorkerStart } = {
+  start: (job, options) => keptWorkerTalks(keptWorkers(workerPath(), 0)).start(job, options),
+};
 
 function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
   const policy = extra.policy ?? createPathPolicy();
@@ -141,6 +143,37 @@ describe('Export All in main', () => {
     expect(await none.startProjectExportDialog({ projectPath, projectText: text('walk.mtn'), format: 'msh' })).toEqual({
       status: 'cancelled',
     });
+  });
+
+  // Round 9: the confirmed export's work plans again (its thread went back while the user read the files). Mutation
+  // that fails: the work going on from a second plan that names other files than those shown.
+  it('a confirmed export whose work plans other files than those shown writes nothing', async () => {
+    const chosenFolder = join(root, 'chosen-replanned');
+    mkdirSync(chosenFolder);
+    let jobs = 0;
+    const startWorker: WorkerStart = (job, options) => {
+      const talk = fresh.start(job, options);
+      if (++jobs === 1) return talk;
+      // The second job's plan, as a thread that answered otherwise would give it: one file fewer.
+      const next = (async (progress?: (message: unknown) => boolean) => {
+        const end = await talk.next(progress);
+        if (end.end !== 'answer') return end;
+        const v = end.value as { type: string; outline?: { writes: string[] } };
+        if (v.type !== 'planned' || !v.outline) return end;
+        return { ...end, value: { ...v, outline: { ...v.outline, writes: v.outline.writes.slice(1) } } };
+      }) as typeof talk.next;
+      return { ...talk, next };
+    };
+    const h = handlers({ startWorker, dialogs: { chooseFolder: async () => chosenFolder } as unknown as DialogPort });
+    const waiting = await settledByDialog(h);
+    expect(waiting.state).toBe('confirm');
+    const s = await finished(h, await h.confirmProjectExport({ exportId: waiting.exportId }));
+    expect([s.state, s.errors.map((e) => e.message)]).toEqual([
+      'failed',
+      ["the export's worker planned other files than those you confirmed; nothing was written"],
+    ]);
+    expect(jobs).toBe(2);
+    expect(readdirSync(chosenFolder)).toEqual([]);
   });
 
   // Round 44: the file named in the chosen folder is the app's name, not the user's: a link there (a received folder's

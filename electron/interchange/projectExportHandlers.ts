@@ -29,7 +29,7 @@ import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '.
 import type { DialogPort } from '../dialogPort';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
-import { keptWorkerTalks, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
+import { keptWorkers, keptWorkerTalks, type KeptWorkers, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
 import { allowDialogAnswer, allowUnlessLinkedOut, type PathPolicy } from '../pathPolicy';
 import { toBuildProblem } from '../project/buildProblem';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
@@ -51,15 +51,19 @@ interface ProjectExportContext {
   dialogs: DialogPort;
   /** How the files are committed; a test seam, the real file system by default. */
   commit?: CommitOptions;
-  /** The build bundle the work runs in; default buildWorker.cjs beside the running bundle (a test's own). */
+  /**
+   * The build bundle's threads an export takes and leaves for the next job (oneShotWorker.ts KeptWorkers): main's are
+   * shared with the app's Build, so one idle thread serves both. Default: threads of its own of `workerPath`, kept
+   * BUILD_WORKER_KEEP_MS.
+   */
+  workers?: KeptWorkers;
+  /** Without `workers`: the build bundle the work runs in; default buildWorker.cjs beside the running bundle. */
   workerPath?: string;
   /**
-   * How an export's thread is had and talked with: by default a kept thread of `workerPath` (keptWorkerTalks, kept
-   * `keepWorkerMs` after an export that ended on its own); a test seam (one that records where the work ran).
+   * How an export's thread is had and talked with: by default a thread of `workers` (keptWorkerTalks); a test seam
+   * (one that records where the work ran).
    */
   startWorker?: (job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => WorkerTalk;
-  /** How long an export's thread is kept for the next export; default BUILD_WORKER_KEEP_MS; 0: a fresh one each. */
-  keepWorkerMs?: number;
   /**
    * The build cache of a project (canonical path) as the app's Build takes it (projectHandlers.ts `buildCacheDir`), or
    * null: a glTF of the compressed motions reuses and fills it as a build does. Without it, no cache.
@@ -118,13 +122,15 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     string,
     { status: ProjectExportStatus; controller: AbortController; confirmed?: () => void }
   >();
-  /** The export's thread, kept between exports (made at the first export: the bundle's path is looked up then). */
-  let kept: ReturnType<typeof keptWorkerTalks> | undefined;
+  /** The export's threads (made at the first export: the bundle's path is looked up then). */
+  let talks: ReturnType<typeof keptWorkerTalks> | undefined;
   const startWorker =
     ctx.startWorker ??
     ((job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => {
-      kept ??= keptWorkerTalks(ctx.workerPath ?? defaultBuildWorkerPath(), ctx.keepWorkerMs ?? BUILD_WORKER_KEEP_MS);
-      return kept.start(job, options);
+      talks ??= keptWorkerTalks(
+        ctx.workers ?? keptWorkers(ctx.workerPath ?? defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS),
+      );
+      return talks.start(job, options);
     });
 
   const requireFormat = (format: unknown, what: string): ProjectExportFormat => {
@@ -231,32 +237,31 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     let talk: WorkerTalk | undefined;
     try {
       // One thread per export, kept from its plan to its end (and then, its export ended on its own, for the next
-      // export): the project text is parsed there, never here (main's bundle holds no project parser). Its first
+      // job): the project text is parsed there, never here (main's bundle holds no project parser). Its first
       // turn plans the export; here, on the main thread, what it may read and write is decided from the plan; its
       // second turn does the work.
-      talk = startWorker(
-        {
-          type: 'export',
-          req: {
-            projectPath: req.projectPath,
-            projectText: req.projectText,
-            format: status.format,
-            folder: status.folder,
-            ...(status.gltfSource === 'compressed' && { compressed: true, cacheDir }),
-          },
+      const job: ProjectExportWorkerJob = {
+        type: 'export',
+        req: {
+          projectPath: req.projectPath,
+          projectText: req.projectText,
+          format: status.format,
+          folder: status.folder,
+          ...(status.gltfSource === 'compressed' && { compressed: true, cacheDir }),
         },
-        { signal },
-      );
-      const planned = answerOf(await talk.next<ProjectExportPlanned>());
+      };
+      // Asking first, the thread only plans, and goes back to be kept while the user reads the files: an export left
+      // waiting holds no thread (a Build meanwhile takes the kept one). Its work is another job, planned again.
+      talk = startWorker(confirmation ? { ...job, planOnly: true } : job, { signal });
+      let planned = answerOf(await talk.next<ProjectExportPlanned>());
       if (!planned) return;
-      const { outline, reads } = planned;
       if (confirmation) {
+        if (talk.release) talk.release();
+        else talk.close();
+        const { writes } = planned.outline;
         // The files as main plans them, and which the folder holds now: the page says so, and nothing goes on (no
         // motion read, no file written) until the user answers there.
-        status.planned = {
-          files: outline.writes.map((p) => basename(p)),
-          replaced: await presentNames(outline.writes),
-        };
+        status.planned = { files: writes.map((p) => basename(p)), replaced: await presentNames(writes) };
         status.state = 'confirm';
         const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
         await Promise.race([confirmation, aborted]);
@@ -265,7 +270,16 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
           return;
         }
         status.state = 'exporting';
+        talk = startWorker(job, { signal });
+        planned = answerOf(await talk.next<ProjectExportPlanned>());
+        if (!planned) return;
+        // The same text plans the same files; a thread that answers otherwise writes nothing the user was not shown.
+        if (planned.outline.writes.join('\0') !== writes.join('\0'))
+          return fail([
+            { message: "the export's worker planned other files than those you confirmed; nothing was written" },
+          ]);
       }
+      const { outline, reads } = planned;
       const refused = [
         ...reads
           .filter((m) => !policy.isAllowed(m.path))

@@ -24,10 +24,12 @@ import { judgeFile } from '../build/files';
 import { exportProject } from '../build/projectExport';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import type { DialogPort } from '../dialogPort';
-import { keptWorkerTalks, type OneShotEnd } from '../oneShotWorker';
+import { keptWorkers, keptWorkerTalks, type OneShotEnd } from '../oneShotWorker';
 import { createPathPolicy } from '../pathPolicy';
 import { planExportJob, runProjectExportJob, type ProjectExportAllowed } from './projectExportJob';
 import { createProjectExportHandlers } from './projectExportHandlers';
+import type { BuildJobMessage } from '../project/buildJob';
+import { endsBuild, workerLauncher } from '../project/buildRunner';
 
 const onThisThread = vi.hoisted(() => ({ prepares: 0, fits: 0, glbs: 0 }));
 vi.mock('../../shared/project/plan', async (importOriginal) => {
@@ -88,7 +90,7 @@ beforeEach(() => Object.assign(onThisThread, { prepares: 0, fits: 0, glbs: 0 }))
 type WorkerStart = NonNullable<Parameters<typeof createProjectExportHandlers>[0]['startWorker']>;
 /** A fresh thread for each export (none kept), for the tests that wrap the talk (the bundle is built before each file). */
 const fresh: Pick<ReturnType<typeof keptWorkerTalks>, 'start'> = {
-  start: (job, options) => keptWorkerTalks(workerPath(), 0).start(job, options),
+  start: (job, options) => keptWorkerTalks(keptWorkers(workerPath(), 0)).start(job, options),
 };
 
 function handlers(extra: Partial<Parameters<typeof createProjectExportHandlers>[0]> = {}) {
@@ -295,7 +297,7 @@ describe("Export All's thread is kept between exports", () => {
   // the worker keeping the files main allowed for one export for the next (the narrowed export reads walk.mtn).
   it("an export that ended on its own leaves its thread for the next, which reads only what main allowed it, none of the last one's", async () => {
     const threads = new Set<number>();
-    const kept = keptWorkerTalks(workerPath(), 60_000);
+    const kept = keptWorkerTalks(keptWorkers(workerPath(), 60_000));
     let narrow = false;
     const startWorker: WorkerStart = (job, options) => {
       const talk = kept.start(job, { ...options, onWorker: (w) => threads.add(w.threadId) });
@@ -319,6 +321,54 @@ describe("Export All's thread is kept between exports", () => {
     expect([d.state, d.errors]).toEqual(['done', []]);
     expect(threads.size).toBe(1);
     expect(onThisThread).toEqual({ prepares: 0, fits: 0, glbs: 0 });
+  });
+});
+
+describe("The app's Build and Export All share one kept thread of the build bundle", () => {
+  // Mutations that fail: the export holding the thread it planned in while it waits in 'confirm' (no planOnly job, no
+  // release: the Build meanwhile starts a second thread); the worker not ending a planOnly job (the released thread
+  // never serves the Build); the export's work not planned again (it fails for want of a plan); the launcher
+  // starting threads of its own rather than taking the kept one.
+  it("an export waiting for the user's answer holds no thread: a Build meanwhile takes the kept one, the export's work after it, and dispose ends it", async () => {
+    const workers = keptWorkers(workerPath(), 60_000);
+    const launch = workerLauncher(workers);
+    const folder = freshFolder();
+    const h = handlers({ workers, dialogs: { chooseFolder: async () => folder } as unknown as DialogPort });
+    const started = await h.startProjectExportDialog({
+      projectPath,
+      projectText,
+      format: 'gltf',
+      defaultName: 'x.glb',
+    });
+    if ('status' in started) throw new Error('cancelled');
+    let s = started;
+    while (s.state === 'exporting') {
+      await new Promise((r) => setTimeout(r, 10));
+      s = await h.getProjectExportStatus({ exportId: s.exportId });
+    }
+    expect([s.state, s.planned?.files]).toEqual(['confirm', ['walk.glb', 'walk_slow.glb']]);
+    expect(workers.started).toBe(1);
+    const built = await new Promise<BuildJobMessage>((done, fail) =>
+      launch(
+        { projectPath, projectText, sevTexts: [], cacheDir: null },
+        (m) => endsBuild(m) && done(m),
+        (message) => fail(new Error(message)),
+      ),
+    );
+    expect(built.type).toBe('done');
+    expect(workers.started).toBe(1);
+    s = await h.confirmProjectExport({ exportId: s.exportId });
+    while (s.state === 'exporting' || s.state === 'writing') {
+      await new Promise((r) => setTimeout(r, 10));
+      s = await h.getProjectExportStatus({ exportId: s.exportId });
+    }
+    expect([s.state, s.errors]).toEqual(['done', []]);
+    expect(readdirSync(folder).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
+    expect(workers.started).toBe(1);
+    // The one place that ends it (main.ts at quit): the next job starts a thread again.
+    await workers.dispose();
+    await workers.take().terminate();
+    expect(workers.started).toBe(2);
   });
 });
 

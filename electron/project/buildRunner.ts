@@ -7,8 +7,7 @@
  * Node's thread pool, a journal, renames), so a failed or cancelled build
  * writes nothing, and the window answers while a large .mar is written.
  */
-import type { Worker } from 'node:worker_threads';
-import { startWorkerBundle } from '../workerBundles';
+import { keptWorkers, type KeptWorkers } from '../oneShotWorker';
 import { isBundleRefusal } from '../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import { shownPageId } from '../ipcArgs';
@@ -51,45 +50,14 @@ export const BUILD_WORKER_KEEP_MS = 5 * 60_000;
  * Runs each build in buildWorker.cjs, and keeps the worker of a build that ended on its own (done, up to date or
  * failed) for the next one, so that a second Build click pays neither a worker's start nor its compression pool's
  * nor a cold compressor (docs/sound-events.md). The worker keeps no data between builds (buildWorker.ts). A build
- * stopped (Cancel, the window closing) or crashed ends its worker; one kept is ended after `keepMs` idle or at
- * dispose(), and never keeps the app from quitting.
+ * stopped (Cancel, the window closing) or crashed ends its worker; one kept is ended after its idle time or at
+ * dispose(), and never keeps the app from quitting. `workers`: the threads it shares (main.ts: with Export All, one
+ * idle thread for both), or the bundle's path for threads of its own, kept BUILD_WORKER_KEEP_MS.
  */
-export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS): WarmBuildLauncher {
-  let kept: { worker: Worker; timer: ReturnType<typeof setTimeout> } | undefined;
-  let started = 0;
-  const drop = (w: Worker) => {
-    if (kept?.worker !== w) return;
-    clearTimeout(kept.timer);
-    kept = undefined;
-  };
-  const keep = (w: Worker) => {
-    if (kept) {
-      // Two builds ran at once: one worker is enough to keep.
-      const other = kept.worker;
-      drop(other);
-      void other.terminate();
-    }
-    w.unref();
-    const timer = setTimeout(() => {
-      drop(w);
-      void w.terminate();
-    }, keepMs);
-    timer.unref();
-    kept = { worker: w, timer };
-  };
+export function workerLauncher(workers: KeptWorkers | string): WarmBuildLauncher {
+  const threads = typeof workers === 'string' ? keptWorkers(workers, BUILD_WORKER_KEEP_MS) : workers;
   const launch: BuildJobLauncher = (req, onMessage, onCrash) => {
-    let worker: Worker;
-    if (kept) {
-      worker = kept.worker;
-      drop(worker);
-      worker.ref();
-    } else {
-      worker = startWorkerBundle(workerPath);
-      started++;
-      // A kept worker that ends by itself is not kept any longer.
-      worker.on('exit', () => drop(worker));
-      worker.on('error', () => drop(worker));
-    }
+    const worker = threads.take();
     let finished = false;
     const detach = () => {
       worker.off('message', message);
@@ -100,7 +68,7 @@ export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS
       if (endsBuild(m)) {
         finished = true;
         detach();
-        keep(worker);
+        threads.keep(worker);
       }
       onMessage(m);
     };
@@ -129,15 +97,8 @@ export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS
     };
   };
   return Object.defineProperties(launch, {
-    dispose: {
-      value: async () => {
-        const w = kept?.worker;
-        if (!w) return;
-        drop(w);
-        await w.terminate();
-      },
-    },
-    started: { get: () => started },
+    dispose: { value: () => threads.dispose() },
+    started: { get: () => threads.started },
   }) as WarmBuildLauncher;
 }
 

@@ -65,14 +65,19 @@ export interface BuildWorkerJob {
 export interface ProjectExportWorkerJob {
   type: 'export';
   req: ProjectExportRequest;
+  /**
+   * The plan alone, the job ending with it (the desktop app asks the user before any work, holding no thread
+   * meanwhile: its work comes as another job, which plans again).
+   */
+  planOnly?: boolean;
 }
 
 /** Serves one Export All (see the file comment); resolves at its end, or never once main refused its plan. */
-const serveExport = (req: ProjectExportRequest): Promise<void> =>
+const serveExport = ({ req, planOnly }: ProjectExportWorkerJob): Promise<void> =>
   new Promise((done) => {
     const { answer, plan } = planExportJob(req);
     port.postMessage(answer);
-    if (!plan) return done();
+    if (!plan || planOnly) return done();
     // Main's answer: what the work may read and make (a refusal terminates this thread instead).
     port.once(
       'message',
@@ -103,7 +108,7 @@ else {
       // The files the builds before it read are not this build's: its commit keeps only its own (round 22: a warm
       // worker handed each commit every file any earlier build read, another project's too, up to 65,536).
       forgetInputsRead();
-      return (m.type === 'export' ? serveExport(m.req) : run(m.req)).catch((e: unknown) => {
+      return (m.type === 'export' ? serveExport(m) : run(m.req)).catch((e: unknown) => {
         // A build that throws ends this worker with its error (main reports it and starts a fresh one next time), as
         // a one-build worker's uncaught error does.
         setImmediate(() => {

@@ -54,7 +54,8 @@ function makeFake() {
     lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
-    /** How many times the build launcher's warm worker was disposed. */
+    /** The bundles main keeps idle threads of (oneShotWorker.ts keptWorkers), and how many times they were disposed. */
+    keptWorkerPaths: [] as string[],
     buildWorkerDisposed: 0,
     /** The options of each compress client main made, and how many times one was disposed. */
     compressOptions: [] as unknown[],

@@ -100,7 +100,8 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(documentStore.getState().dirty).toBe(true);
   });
 
-  it("the native close question's Save saves everything, tells main it is clean, then closes; a failed save keeps the window", async () => {
+  // Mutation that fails: the failed save not telling main `keptOpen` (main would keep the Cmd+Q that asked as asked).
+  it("the native close question's Save saves everything, tells main it is clean, then closes; a failed save keeps the window and says so", async () => {
     await openFakeMotion();
     const reports: DocumentStateReport[] = [];
     let closed = 0;
@@ -111,6 +112,7 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(await saveAllAndClose(api, close)).toBe(false);
     expect(closed).toBe(0);
     expect(unsavedNames()).toEqual(['walk.mtn']);
+    expect(reports.splice(0)).toEqual([expect.objectContaining({ dirty: true, unsaved: ['walk.mtn'], keptOpen: true })]);
     setAppApi(
       fakeApi({
         saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }),

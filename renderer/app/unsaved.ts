@@ -69,13 +69,18 @@ export async function confirmUnsaved(action: string, parts: readonly UnsavedPart
 /**
  * The Save of the native close question (Electron): saves every unsaved part; when all are on disk, tells main
  * the window is clean (awaited, so main's close check sees it) and closes the window. A save that fails or a
- * Save As the user cancels keeps the window open, with the error shown as for any save. Resolves whether it closed.
+ * Save As the user cancels keeps the window open, with the error shown as for any save, and tells main so
+ * (`keptOpen`): the close, and a Cmd+Q that asked for it, is over, and the user goes on working. Resolves whether it
+ * closed.
  */
 export async function saveAllAndClose(
   api: Pick<ActGuyApi, 'reportDocumentState'>,
   closeWindow: () => void,
 ): Promise<boolean> {
-  if (!(await saveParts(ALL_PARTS)) || anyUnsaved()) return false;
+  if (!(await saveParts(ALL_PARTS)) || anyUnsaved()) {
+    await api.reportDocumentState({ ...currentReport(), keptOpen: true });
+    return false;
+  }
   await api.reportDocumentState(currentReport());
   closeWindow();
   return true;

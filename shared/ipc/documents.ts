@@ -259,6 +259,12 @@ export interface DocumentStateReport {
    * greys them out. Omitted by older renderers: every item stays enabled.
    */
   disabledCommands?: MenuCommandId[];
+  /**
+   * Sent once by the Save of main's close question when it ended with the window still open (a save failed, or its
+   * Save As was cancelled): that close, and the quit that asked for it (Cmd+Q), is over, as if Cancel had been
+   * answered; a later close of the window is only a close. Omitted otherwise.
+   */
+  keptOpen?: boolean;
 }
 
 /** A file handed over at start-up: a project, or a .sev with the project that lists it. */
