@@ -179,7 +179,7 @@ describe('electron main on macOS', () => {
 
   // Mutations that fail: main ignoring the page's `keptOpen` (the window's red button then quits the app, and the Dock
   // makes no window after it); the handler not passing `keptOpen` on.
-  it("a Cmd+Q answered Save whose save fails keeps the window and the app: the quit is over, and a later close is only a close", async () => {
+  it('a Cmd+Q answered Save whose save fails keeps the window and the app: the quit is over, and a later close is only a close', async () => {
     const win = fake.state.windows[7];
     fake.state.messageBoxResponse = 0; // Save
     await reportDirty(win);

@@ -112,7 +112,9 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(await saveAllAndClose(api, close)).toBe(false);
     expect(closed).toBe(0);
     expect(unsavedNames()).toEqual(['walk.mtn']);
-    expect(reports.splice(0)).toEqual([expect.objectContaining({ dirty: true, unsaved: ['walk.mtn'], keptOpen: true })]);
+    expect(reports.splice(0)).toEqual([
+      expect.objectContaining({ dirty: true, unsaved: ['walk.mtn'], keptOpen: true }),
+    ]);
     setAppApi(
       fakeApi({
         saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }),
