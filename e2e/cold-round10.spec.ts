@@ -52,7 +52,7 @@ test('an added event says so in one line over the side-by-side viewport at 1280x
     .getByTestId('message-list')
     .locator('.message')
     .filter({ hasText: /^Added / });
-  await expect(added.locator('.message-text')).toHaveText('Added SE_FOOT_L at frame 33 on joint 0 Hips.');
+  await expect(added.locator('.message-text')).toHaveText('Added SE_FOOT_L at frame 33 on joint 17 LeftFoot.');
   // One line of text (the message is 22 px at least): the four-line one took 70 px of the 3D view's top.
   const host = await box(page.getByTestId('viewport-host'));
   const message = await box(added);
@@ -61,7 +61,7 @@ test('an added event says so in one line over the side-by-side viewport at 1280x
   // The new row, selected, shows the joint the message names.
   const row = page.locator('[data-testid="sev-event-row"][data-frame="33"]');
   await expect(row).toHaveClass(/selected/);
-  await expect(row.getByTestId('sev-event-joint')).toContainText('0 Hips');
+  await expect(row.getByTestId('sev-event-joint')).toContainText('17 LeftFoot');
   await saveScreenshot('round10-added-1280x800');
   expect(pageErrors).toEqual([]);
 });

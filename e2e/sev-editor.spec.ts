@@ -33,6 +33,8 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('sev-add-se')).toHaveAttribute('data-value', '2');
   await selectJoint(page, 'LeftHand');
+  // The cloth swish is on no joint in walk.sev: the add takes its SE's last joint, not the selection (round 20).
+  await expect(page.getByTestId('sev-add-joint')).toHaveText('no joint');
   await page.getByTestId('sev-add-event').click();
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
   expect((await markerFrames(page))[10]).toBe(30);
@@ -40,7 +42,7 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '2');
   // The SE's whole name on hover: the column clips it when every panel shows at 1280x800.
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('title', 'SE_CLOTH_SWISH');
-  await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '10');
+  await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '-1');
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
 
   // drag its marker to frame 47 (snaps to whole frames)
@@ -77,7 +79,7 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await undo(); // the key
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '21');
   await undo(); // joint
-  await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '10');
+  await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '-1');
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '0');
   await undo(); // SE
   await expect(row.getByTestId('sev-event-se')).toHaveAttribute('data-value', '2');

@@ -109,19 +109,21 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await expect(page.getByTestId('menu-events-nudgeLater')).toContainText('Alt+→');
   await page.getByTestId('menu-events').click();
 
-  // Add at the playhead (SE 0 on the selected joint, Hips), then nudge it: each one step, named.
+  // Add at the playhead (SE 0 on its last event's joint, LeftFoot), then nudge it: each one step, named.
   await gotoFrame(page, 30);
-  // The joint it will take (Hips, selected in the curves) is named before the click and after it.
+  // The joint it will take (LeftFoot, SE_FOOT_L's last; the curves select Hips) is named before and after the click.
   await expect(page.getByTestId('sev-add-event')).toHaveAttribute(
     'title',
-    /^Add SE_FOOT_L at frame 30 on joint 0 Hips: the joint selected in the viewport, curves or timeline/,
+    /^Add SE_FOOT_L at frame 30 on joint 17 LeftFoot: the joint of SE_FOOT_L's last event/,
   );
   await eventsMenu(page, 'addAtPlayhead');
-  await expect(page.getByTestId('message-info').last()).toContainText('Added SE_FOOT_L at frame 30 on joint 0 Hips');
+  await expect(page.getByTestId('message-info').last()).toContainText(
+    'Added SE_FOOT_L at frame 30 on joint 17 LeftFoot',
+  );
   if (!electronApp) await saveScreenshot('sev-add-names-joint-1280');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 30]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 0 Hips');
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 17 LeftFoot');
   expect(await disabledItems(page)).toEqual(['paste']);
   await eventsMenu(page, 'nudgeLater');
   await eventsMenu(page, 'nudgeLater');
@@ -162,8 +164,8 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await eventsMenu(page, 'saveSev');
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
   const saved = readFileSync(workspace.path('walk.sev'), 'utf8');
-  expect(saved).toContain('event 31 0 0');
-  expect(saved).toContain('event 100 0 0');
+  expect(saved).toContain('event 31 0 17');
+  expect(saved).toContain('event 100 0 17');
   expect(saved).toMatch(/^se 3 /m);
   expect(await disabledItems(page)).toContain('saveSev');
   await undo(page);

@@ -167,11 +167,12 @@ test('copy events of walk and paste them into cmu_01_01: joints by name, all or 
   pageErrors,
 }) => {
   await openSampleProject(page, workspace, electronApp);
-  // An event on Chest, a joint the CMU skeleton does not have.
-  await selectJoint(page, 'Chest');
+  // An event on Chest, a joint the CMU skeleton does not have (added on SE_FOOT_L's last joint, then picked).
   await page.getByTestId('frame-number').fill('30');
   await page.getByTestId('frame-number').press('Enter');
   await page.getByTestId('sev-add-event').click();
+  await page.locator('[data-testid="sev-event-row"][data-frame="30"]').getByTestId('sev-pick-joint').click();
+  await selectJoint(page, 'Chest');
   await page.getByTestId('sev-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
 

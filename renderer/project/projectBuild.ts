@@ -105,23 +105,26 @@ export async function checkProject(): Promise<void> {
 let cancelWhenStarted = false;
 
 /**
- * The build reads each motion's saved .mtn (the project and SEV text go with it unsaved; a motion's edits cannot).
- * When the tuner shows a project motion with unsaved edits, asks first: Save and build, Build without them, or
- * Cancel. Resolves true to go on with the build.
+ * The build and Export All read each motion's saved .mtn (the project and SEV text go with it unsaved; a motion's edits
+ * cannot). When the tuner shows a project motion with unsaved edits, asks first: Save and build (export), Build
+ * (Export) the saved file, or Cancel. Resolves true to go on. Export All asked nothing and wrote the saved motion, a
+ * tuned walk's keys and locks missing from the files written (tried cold, round 20).
  */
-async function settleUnsavedMotion(): Promise<boolean> {
+export async function settleUnsavedMotion(job: 'build' | 'export' = 'build'): Promise<boolean> {
   const motion = savablePart('motion');
   // projectTuning.covers: whether the tuner shows a motion of this project (projectMotions.ts, which imports this file).
   if (!motion?.isDirty() || !projectTuning.covers(documentStore.getState())) return true;
   const name = motion.name();
+  const [reader, output, verb] =
+    job === 'build' ? ['The build', 'the archives', 'build'] : ['Export All', 'the files it writes', 'export'];
   const choice = await askChoice({
     title: 'Unsaved motion',
     text:
-      `${name} has unsaved changes. The build reads the saved ${name}, so the archives would not have them. ` +
-      `Save it before you build?`,
+      `${name} has unsaved changes. ${reader} reads the saved ${name}, so ${output} would not have them. ` +
+      `Save it before you ${verb}?`,
     buttons: [
-      { id: 'save', label: 'Save and build', primary: true },
-      { id: 'build', label: 'Build the saved file' },
+      { id: 'save', label: `Save and ${verb}`, primary: true },
+      { id: 'build', label: `${verb === 'build' ? 'Build' : 'Export'} the saved file` },
       { id: 'cancel', label: 'Cancel' },
     ],
   });

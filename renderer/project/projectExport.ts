@@ -8,6 +8,7 @@ import type { GltfExportSource, ProjectExportFormat, ProjectExportStatus } from 
 import { requireApi } from '../app/appApi';
 import { message, notify } from './projectMessages';
 import { projectStore } from './projectStore';
+import { settleUnsavedMotion } from './projectBuild';
 import { preferencesStore } from '../state/preferencesStore';
 import { mshFilesOf } from '../../shared/msh/files';
 
@@ -71,10 +72,13 @@ export function askGltfSource(): Promise<GltfExportSource | null> {
   });
 }
 
-/** Asks for the folder (glTF: and which motion), then exports every motion and alias there, polling until it ends. */
+/** Asks about unsaved motion edits, then for the folder (glTF: and which motion), then exports every motion and alias there, polling until it ends. */
 export async function exportAllMotions(format: ProjectExportFormat): Promise<void> {
+  if (!projectStore.getState().path || exportRunning(projectExportStore.getState().status)) return;
+  // A tuned motion left unsaved would be exported as saved: asked first, as Build asks.
+  if (!(await settleUnsavedMotion('export'))) return;
   const p = projectStore.getState();
-  if (!p.path || exportRunning(projectExportStore.getState().status)) return;
+  if (!p.path) return;
   const first = p.json?.motions[0]?.name;
   const gltfSource = format === 'gltf' ? await askGltfSource() : undefined;
   if (gltfSource === null) return;

@@ -25,7 +25,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
-import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel } from './sevLabels';
+import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, addJointOf, seLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -112,7 +112,10 @@ export function SevEditor() {
   // The same count the project panel's Build button takes until a check lists this file.
   const { unknown, outside } = useShownSevProblems();
   const defs = doc ? doc.ses.slice().sort((a, b) => a.index - b.index) : [];
-  const jointLabel = selectedJoint >= 0 ? `${selectedJoint} ${motion?.joints[selectedJoint]?.name ?? ''}` : 'no joint';
+  // The joint M and "+ Add event at playhead" will use: the SE's last joint, else the selection (addJointOf).
+  const addAt = doc ? addJointOf(doc, selectedSe, selectedJoint, motion?.joints.length ?? 0) : null;
+  const addJoint = addAt?.joint ?? null;
+  const jointLabel = addJoint !== null ? `${addJoint} ${motion?.joints[addJoint]?.name ?? ''}` : 'no joint';
 
   return (
     <section className="panel sev-panel" aria-label="Sound events" data-testid="sev-editor">
@@ -291,7 +294,8 @@ export function SevEditor() {
                   ? addEventTitle(
                       doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
                       Math.max(0, Math.min(motion?.frameCount ?? 65535, playheadFrame)),
-                      addJointLabel(selectedJoint >= 0 ? selectedJoint : null, motion?.joints[selectedJoint]?.name),
+                      addJointLabel(addJoint, addJoint === null ? undefined : motion?.joints[addJoint]?.name),
+                      addAt?.fromSe,
                     )
                   : NO_SE_DEFINED_YET
               }
@@ -312,8 +316,16 @@ export function SevEditor() {
               />
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
             </span>
-            <span className="dim" title="Select a joint in the viewport, curve view or timeline">
+            <span
+              className="dim"
+              title={
+                addAt?.fromSe
+                  ? "The joint of this SE's last event: M puts the next one there too (change a row's Joint for another)"
+                  : 'Select a joint in the viewport, curve view or timeline'
+              }
+            >
               joint <b data-testid="sev-add-joint">{jointLabel}</b>
+              {addAt?.fromSe && <span data-testid="sev-add-joint-from-se"> as before</span>}
             </span>
             {selectionCount > 1 ? (
               <span

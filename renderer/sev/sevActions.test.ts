@@ -5,7 +5,7 @@ import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { projectStore } from '../project/projectStore';
 import { events, footsteps, ses, seDeletionText } from './sevActions';
-import { addEventTitle, addJointLabel } from './sevLabels';
+import { addEventTitle, addJointLabel, addJointOf } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
 import { loadWalkWithSev, sevJoint as joint, WALK_SEV } from '../testing/fakeMotions';
 import { messageTexts } from '../testing/sessionMessages';
@@ -217,29 +217,106 @@ describe('deleting an SE its events use', () => {
   });
 });
 
-describe('adding at the playhead names the joint it takes from the selection', () => {
+describe("adding at the playhead takes the SE's last joint, else the selection, and names it", () => {
   const lastInfo = () => messageTexts('info').at(-1) ?? '';
 
-  it('the undo step and the message say which joint (Hips when the curves selected it), or no joint', () => {
+  it("the SE's last event gives the joint (LeftFoot, whatever the curves selected); an SE with none, the selection", () => {
     sessionStore.getState().setPlayhead(12);
     sessionStore.getState().select(0);
     sevStore.getState().selectSe(0);
     events.addAtPlayhead();
-    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 12, se: 0, joint: 0 });
-    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 12 on joint 0 Hips');
-    expect(lastInfo()).toBe('Added SE_FOOT_L at frame 12 on joint 0 Hips.');
-    sessionStore.getState().select(-1);
+    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 12, se: 0, joint: 1 });
+    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 12 on joint 1 LeftFoot');
+    expect(lastInfo()).toBe('Added SE_FOOT_L at frame 12 on joint 1 LeftFoot.');
+    // The event's joint changed: the next add follows the last event.
+    events.setJoint(4, 2);
     events.addAtPlayhead();
-    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 12, joint: null });
-    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 12 with no joint');
+    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ se: 0, joint: 2 });
+    // An SE no event uses: the selected joint (Hips), or none with none selected.
+    sevStore.getState().edit('Add SE_X', (d) => ({
+      ...d,
+      ses: [...d.ses, { index: 5, name: 'SE_X', comments: { leading: [] } }],
+    }));
+    sevStore.getState().selectSe(5);
+    events.addAtPlayhead();
+    expect(latestUndoLabel()).toBe('Add SE_X at frame 12 on joint 0 Hips');
+    sessionStore.getState().select(-1);
+    sevStore.getState().selectSe(0);
+    events.addAtPlayhead();
+    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ se: 0, joint: 2 });
   });
 
-  it("the button's tooltip names the SE, frame and joint a click will use", () => {
+  it("addJointOf: the SE's last event, `-` kept as no joint, a joint the motion lacks falls back to the selection", () => {
+    const doc = sevStore.getState().file!.doc!;
+    const withEvents = (evs: [number, number | null][]) => ({
+      ...doc,
+      events: evs.map(([se, j], k) => ({ frame: k, se, joint: j, comments: { leading: [] } })),
+    });
+    expect(
+      addJointOf(
+        withEvents([
+          [0, 1],
+          [1, 2],
+          [0, 2],
+        ]),
+        0,
+        0,
+        3,
+      ),
+    ).toEqual({ joint: 2, fromSe: true });
+    expect(
+      addJointOf(
+        withEvents([
+          [0, 1],
+          [0, null],
+        ]),
+        0,
+        0,
+        3,
+      ),
+    ).toEqual({ joint: null, fromSe: true });
+    expect(
+      addJointOf(
+        withEvents([
+          [0, 1],
+          [0, 9],
+        ]),
+        0,
+        2,
+        3,
+      ),
+    ).toEqual({ joint: 2, fromSe: false });
+    expect(addJointOf(withEvents([[1, 1]]), 0, -1, 3)).toEqual({ joint: null, fromSe: false });
+  });
+
+  it("the button's tooltip names the SE, frame and joint a click will use, and why that joint", () => {
     expect(addEventTitle('SE_FOOT_L', 30, addJointLabel(0, 'Hips'))).toMatch(
       /^Add SE_FOOT_L at frame 30 on joint 0 Hips: the joint selected in the viewport, curves or timeline/,
     );
+    expect(addEventTitle('SE_FOOT_L', 30, addJointLabel(1, 'LeftFoot'), true)).toMatch(
+      /^Add SE_FOOT_L at frame 30 on joint 1 LeftFoot: the joint of SE_FOOT_L's last event/,
+    );
     expect(addJointLabel(null, undefined)).toBe('with no joint');
     expect(addJointLabel(4, undefined)).toBe('on joint 4');
+  });
+
+  it('the message of an add goes when that add is undone, not with an undo of a later edit', () => {
+    const added = () => messageTexts('info').filter((t) => t.startsWith('Added '));
+    sevStore.getState().selectSe(0);
+    events.addAtPlayhead();
+    events.setFrame(4, 20);
+    undoLatest();
+    expect(added()).toEqual(['Added SE_FOOT_L at frame 0 on joint 1 LeftFoot.']);
+    undoLatest();
+    expect(added()).toEqual([]);
+  });
+
+  it('undoing an add keeps the SE to add, though the last event selected then is another SE’s', () => {
+    sevStore.getState().selectSe(0);
+    events.addAtPlayhead();
+    undoLatest();
+    expect(sevStore.getState().selectedEvent).toBe(3);
+    expect(sevStore.getState().selectedSe).toBe(0);
   });
 });
 

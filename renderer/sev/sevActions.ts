@@ -34,6 +34,7 @@ import { panelStates, projectLayoutStore } from '../project/layout';
 import { sevBelongsTo } from './sevBinding';
 import {
   addJointLabel,
+  addJointOf,
   countLabel,
   deltaLabel,
   eventLabel,
@@ -54,6 +55,18 @@ const SEV_REFUSAL = { edit: 'sev' } as const;
  * hiding the figure (tried cold, round 8); one message names the latest add, the undo steps name each.
  */
 let lastAddMessage: number | null = null;
+/** The .sev and undo depth of that add: an undo past it (or another .sev) takes its message away. */
+let lastAddAt: { path: string; depth: number } | null = null;
+
+// "Added SE_FOOT_L at frame 32 …" stayed over the viewport after Ctrl+Z took the event away, until it faded, and read
+// as if the event were there (tried cold, round 20): it goes with the undo of its add.
+sevStore.subscribe(({ file }) => {
+  if (lastAddMessage === null || !lastAddAt) return;
+  if (file && file.path === lastAddAt.path && file.past.length >= lastAddAt.depth) return;
+  sessionStore.getState().dismiss(lastAddMessage);
+  lastAddMessage = null;
+  lastAddAt = null;
+});
 
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);
@@ -132,7 +145,7 @@ export const SEV_HIDDEN_ADD_MESSAGE =
   'View › Maximize Sound Events (Ctrl+2) or Show All Panels brings it back.';
 
 export const events = {
-  /** Adds an event for the selected SE at the playhead, on the selected joint (root selection: no joint). */
+  /** Adds an event for the selected SE at the playhead, on that SE's last joint or else the selected one (addJointOf). */
   addAtPlayhead(): void {
     const s = sevStore.getState();
     const doc = s.file?.doc;
@@ -162,10 +175,9 @@ export const events = {
       return;
     }
     const frame = clampFrame(sessionStore.getState().playhead);
-    const j = sessionStore.getState().selectedJoint;
-    const joint = j >= 0 ? j : null;
-    // The joint comes from the selection elsewhere (often Hips, selected in the curves): named in the undo step and
-    // in the message, so adding never silently puts the event on a joint the user did not look at.
+    // The SE's own last joint, else the selection elsewhere (often Hips, selected in the curves): named in the toolbar,
+    // the undo step and the message, so adding never silently puts the event on a joint the user did not look at.
+    const { joint } = addJointOf(doc, s.selectedSe, sessionStore.getState().selectedJoint, tuner.motion.joints.length);
     const on = addJointLabel(joint, joint === null ? undefined : tuner.motion.joints[joint]?.name);
     const label = `Add ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}`;
     if (apply(label, (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
@@ -176,6 +188,8 @@ export const events = {
       // why of the joint covered the figure (tried cold, round 10). The why is in the Add button's tooltip; the new
       // row, selected in the event list, shows the joint in its Joint column.
       lastAddMessage = session.notify('info', `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}.`);
+      const file = sevStore.getState().file!;
+      lastAddAt = { path: file.path, depth: file.past.length };
     }
   },
   remove(index: number): void {

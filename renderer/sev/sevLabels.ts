@@ -78,6 +78,28 @@ export function deltaLabel(delta: number): string {
 }
 
 /**
+ * The joint "+ Add event at playhead" (M) puts an event of SE `se` on: the joint of that SE's last event in this .sev
+ * (the last in document order, where an added event goes; `-` stays no joint), so SE_FOOT_L lands on LeftFoot again
+ * whatever the curves selected; an SE with no event yet, or whose last joint the motion lacks, takes the selected
+ * joint (`selected` < 0: none). A sound designer pressing M while walk played got SE_FOOT_L on Hips, the joint the
+ * curves had selected, and moved each one by hand (tried cold, rounds 19 and 20). `fromSe` says which rule gave it.
+ */
+export function addJointOf(
+  doc: SevDocument,
+  se: number,
+  selected: number,
+  jointCount: number,
+): { joint: number | null; fromSe: boolean } {
+  for (let i = doc.events.length - 1; i >= 0; i--) {
+    const { se: its, joint } = doc.events[i];
+    if (its !== se) continue;
+    if (joint === null || joint < jointCount) return { joint, fromSe: true };
+    break;
+  }
+  return { joint: selected >= 0 ? selected : null, fromSe: false };
+}
+
+/**
  * The joint an event added at the playhead takes, as the Add button's tooltip, its undo step and its message name
  * it: "on joint 0 Hips" (the joint selected in the viewport, curves or timeline), or "with no joint" when none is.
  */
@@ -94,11 +116,11 @@ export const NO_SE_DEFINED_YET =
   'This .sev defines no SE yet: “+ Add SE” (at the right) defines one, then “Add event at playhead” places it.';
 
 /** The "+ Add event at playhead" tooltip: which SE, which frame and which joint the click will use. */
-export function addEventTitle(se: string, frame: number, joint: string): string {
-  return (
-    `Add ${se} at frame ${frame} ${joint}: the joint selected in the viewport, curves or timeline ` +
-    "(select another first, or change the new row's Joint). Key: M, also while the motion plays"
-  );
+export function addEventTitle(se: string, frame: number, joint: string, fromSe = false): string {
+  const why = fromSe
+    ? `the joint of ${se}'s last event (change the new row's Joint for another)`
+    : "the joint selected in the viewport, curves or timeline (select another first, or change the new row's Joint)";
+  return `Add ${se} at frame ${frame} ${joint}: ${why}. Key: M, also while the motion plays`;
 }
 
 /**

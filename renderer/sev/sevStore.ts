@@ -510,8 +510,15 @@ export function createSevStore() {
       const kept = s.selectedEvents.filter((k) => k < n);
       const sel = s.selectedEvent;
       if (kept.length === s.selectedEvents.length && (sel === null || sel < n)) return;
-      // Nothing of the selection is left: the last event is selected (the selection stays inside the document).
-      if (!kept.length && sel !== null && sel >= n && n) return s.selectEvent(n - 1);
+      // Nothing of the selection is left: the last event is selected (the selection stays inside the document), and the
+      // SE to add stays the one chosen: undoing an M pressed at the wrong frame selected the last event, another SE's,
+      // and the next M added that SE (tried cold, round 20).
+      if (!kept.length && sel !== null && sel >= n && n) {
+        const se = s.selectedSe;
+        s.selectEvent(n - 1);
+        if (get().file?.doc?.ses.some((d) => d.index === se)) set({ selectedSe: se });
+        return;
+      }
       set({ selectedEvents: kept, selectedEvent: sel !== null && sel < n ? sel : (kept[kept.length - 1] ?? null) });
     }
   });
