@@ -47,6 +47,32 @@ function moving(frames: number, joints: number) {
   return m;
 }
 
+/**
+ * A project folder (removed after the tests) of one 2-frame motion of 16 joints at `fps`, resampled to 30 fps, and two
+ * aliases of it: three exports of the same size.
+ */
+function aliasedWalk(kind: string, fps: number): string {
+  const dir = mkdtempSync(join(tmpdir(), `actguy-${kind}-budget-`));
+  dirs.push(dir);
+  const m = moving(2, 16);
+  m.fps = fps;
+  writeFileSync(join(dir, 'walk.mtn'), writeMtn(m));
+  writeFileSync(
+    join(dir, 'p.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      resample: true,
+      motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+      aliases: [
+        { name: 'a', target: 'walk' },
+        { name: 'b', target: 'walk' },
+      ],
+      outputs: { mar: 's.mar', sar: 's.sar' },
+    }),
+  );
+  return dir;
+}
+
 describe('Export All as glTF: the sum of its files, bounded before any is made', () => {
   it("glbBytesAtMost holds a motion's .glb, every key flag set and its bone mesh made", () => {
     for (const [frames, joints] of [
@@ -78,24 +104,7 @@ describe('Export All as glTF: the sum of its files, bounded before any is made',
 
   // Mutation that fails: exportEntries without the check (the files are made and written).
   it('a project over it is refused before any file is made, by the CLI and the app alike (exportEntries)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'actguy-glb-budget-'));
-    dirs.push(dir);
-    const m = moving(2, 16);
-    m.fps = 0.02; // 2 frames: 3,000 at 30 fps
-    writeFileSync(join(dir, 'walk.mtn'), writeMtn(m));
-    writeFileSync(
-      join(dir, 'p.actguy.json'),
-      JSON.stringify({
-        version: 1,
-        resample: true,
-        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
-        aliases: [
-          { name: 'a', target: 'walk' },
-          { name: 'b', target: 'walk' },
-        ],
-        outputs: { mar: 's.mar', sar: 's.sar' },
-      }),
-    );
+    const dir = aliasedWalk('glb', 0.02); // 2 frames: 3,000 at 30 fps
     const one = glbBytesAtMost(3001, 16);
     lowered.max = 3 * one - 1;
     const refused = await exportProject(join(dir, 'p.actguy.json'), 'gltf', join(dir, 'out'), { jobs: 1 });
@@ -135,24 +144,7 @@ describe('Export All as MSH: the sum of its files, bounded as well (round 45)', 
 
   // Mutation that fails: the MSH entries left uncounted (the glTF check alone, as before round 45: the files are made).
   it('a project over it is refused before any file is made or fitted, and done at the bound', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'actguy-msh-budget-'));
-    dirs.push(dir);
-    const m = moving(2, 16);
-    m.fps = 0.2; // 2 frames: 300 at 30 fps
-    writeFileSync(join(dir, 'walk.mtn'), writeMtn(m));
-    writeFileSync(
-      join(dir, 'p.actguy.json'),
-      JSON.stringify({
-        version: 1,
-        resample: true,
-        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
-        aliases: [
-          { name: 'a', target: 'walk' },
-          { name: 'b', target: 'walk' },
-        ],
-        outputs: { mar: 's.mar', sar: 's.sar' },
-      }),
-    );
+    const dir = aliasedWalk('msh', 0.2); // 2 frames: 300 at 30 fps
     const one = mshBytesAtMost(301, 16, 38);
     lowered.max = 3 * one - 1;
     const refused = await exportProject(join(dir, 'p.actguy.json'), 'msh', join(dir, 'out'), { jobs: 1 });
