@@ -15,19 +15,11 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, dragLockRow, frameX, freeRun, selectJoint, waitForDocumentAt1280 } from './ui';
+import { canvasData, dragLockRow, frameX, freeRun, selectJoint, undoLabel, waitForDocumentAt1280 } from './ui';
 import { markerFrames, openSampleProjectAt1280, trackX } from './sev-ui';
 
 const focused = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
-
-/** The Edit menu's Undo item's words (the menu closed again). */
-async function undoLabel(page: Page): Promise<string> {
-  await page.getByTestId('menu-edit').click();
-  const text = (await page.getByTestId('menu-undo').textContent()) ?? '';
-  await page.keyboard.press('Escape');
-  return text;
-}
 
 /** A right-click on the curve plot at `frame`. */
 async function rightClickCurves(page: Page, frame: number): Promise<void> {

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { goToFrame, makeKeyEdit } from './ui';
+import { goToFrame, makeKeyEdit, undoLabel } from './ui';
 import { openSampleProjectAt1280 } from './sev-ui';
 
 /** Chooses the SE to add in the Sound events toolbar's SE picker, by its name typed in the picker's filter. */
@@ -14,13 +14,6 @@ async function chooseSe(page: Page, name: string): Promise<void> {
   await page.getByTestId('sev-add-se-filter').fill(name);
   await page.getByTestId('sev-add-se-list').getByTestId('se-picker-item').first().click();
   await expect(page.getByTestId('sev-add-se')).toContainText(name);
-}
-
-async function undoLabel(page: Page): Promise<string> {
-  await page.getByTestId('menu-edit').click();
-  const text = (await page.getByTestId('menu-undo').locator('.menu-label').textContent()) ?? '';
-  await page.keyboard.press('Escape');
-  return text;
 }
 
 /**

@@ -1,15 +1,6 @@
 import { expect, test } from './fixtures';
-import type { Page } from '@playwright/test';
-import { selectJoint, waitForCompression, waitForDocument } from './ui';
+import { selectJoint, undoLabel, waitForCompression, waitForDocument } from './ui';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
-
-/** The Edit menu's Undo item as it reads (opened and closed again). */
-async function undoLabel(page: Page): Promise<string> {
-  await page.getByTestId('menu-edit').click();
-  const label = (await page.getByTestId('menu-undo').locator('.menu-label').textContent()) ?? '';
-  await page.getByTestId('menu-edit').click();
-  return label.trim();
-}
 
 test('changing a tolerance changes the MT3 bytes and the error, and undo restores them', async ({ page }) => {
   await waitForDocument(page);

@@ -13,6 +13,14 @@ import { KeyFlag, lockedJointAt } from '../shared/motion/types';
 
 export const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 
+/** The Edit menu's Undo item as it reads ("Undo Add ..."), the menu closed again. */
+export async function undoLabel(page: Page): Promise<string> {
+  await page.getByTestId('menu-edit').click();
+  const label = (await page.getByTestId('menu-undo').locator('.menu-label').textContent()) ?? '';
+  await page.keyboard.press('Escape');
+  return label.trim();
+}
+
 /** Waits until the document is open and its first compression is shown. */
 export async function waitForDocument(page: Page, name = 'walk'): Promise<void> {
   await expect(page.getByTestId('doc-name')).toHaveText(name, { timeout: 30_000 });
