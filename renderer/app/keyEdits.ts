@@ -73,7 +73,15 @@ export function jumpToKey(dir: 1 | -1): void {
   revealChannelFrame(sessionStore.getState().selectedJoint, target);
 }
 
-/** Delete: removes the user keys selected in the curve view (one undo step). */
+/**
+ * What Delete says on the page where the work mode hides the curves: it removed the user keys still selected there,
+ * unseen, while the designer meant the event just added (tried cold, round 21).
+ */
+export const DELETE_KEYS_HIDDEN_MESSAGE =
+  'Delete removes the user keys selected in the curve view, which this work mode hides: nothing was deleted. ' +
+  'To delete events, click one in the event row or list first; View › Maximize Tuning (Ctrl+1) shows the curves.';
+
+/** Delete: removes the user keys selected in the curve view (one undo step), only where the curves are shown. */
 export function deleteSelectedKeys(): void {
   const doc = documentStore.getState();
   const m = doc.motion;
@@ -82,6 +90,11 @@ export function deleteSelectedKeys(): void {
   const user = new Set(userKeyFramesOf(m, s.selectedJoint));
   const frames = s.selectedKeys.filter((f) => user.has(f));
   if (frames.length === 0) return;
+  if (!tuningEditsShown()) {
+    if (!s.messages.some((msg) => msg.text === DELETE_KEYS_HIDDEN_MESSAGE))
+      s.notify('info', DELETE_KEYS_HIDDEN_MESSAGE);
+    return;
+  }
   doc.keys.remove(s.selectedJoint, frames);
   s.selectKeys([]);
 }

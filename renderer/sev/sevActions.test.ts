@@ -311,6 +311,21 @@ describe("adding at the playhead takes the SE's last joint, else the selection, 
     expect(added()).toEqual([]);
   });
 
+  it('the message of an add goes when its event is deleted (Delete, the row’s ✕), not with another event', () => {
+    const added = () => messageTexts('info').filter((t) => t.startsWith('Added '));
+    sevStore.getState().selectSe(0);
+    events.addAtPlayhead();
+    events.remove(0);
+    expect(added()).toEqual(['Added SE_FOOT_L at frame 0 on joint 1 LeftFoot.']);
+    events.addAtPlayhead();
+    sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
+    events.removeSelected();
+    expect(added()).toEqual([]);
+    events.addAtPlayhead();
+    events.remove(sevStore.getState().file!.doc!.events.length - 1);
+    expect(added()).toEqual([]);
+  });
+
   it('undoing an add keeps the SE to add, though the last event selected then is another SE’s', () => {
     sevStore.getState().selectSe(0);
     events.addAtPlayhead();

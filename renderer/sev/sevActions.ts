@@ -68,6 +68,23 @@ sevStore.subscribe(({ file }) => {
   lastAddAt = null;
 });
 
+/**
+ * Whether deleting events `removed` now deletes the event of the last add (the last event, no edit since): its
+ * "Added …" message stayed over the viewport after Delete took that event away, as it did after Undo (round 21).
+ */
+function removesLastAdd(removed: readonly number[]): boolean {
+  const file = sevStore.getState().file;
+  if (lastAddMessage === null || !lastAddAt || !file?.doc) return false;
+  if (file.path !== lastAddAt.path || file.past.length !== lastAddAt.depth) return false;
+  return removed.includes(file.doc.events.length - 1);
+}
+
+function dismissAddMessage(): void {
+  if (lastAddMessage !== null) sessionStore.getState().dismiss(lastAddMessage);
+  lastAddMessage = null;
+  lastAddAt = null;
+}
+
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);
   if (err) sessionStore.getState().refuse(`${label} refused: ${err}`, SEV_REFUSAL);
@@ -107,6 +124,18 @@ function focusSeName(index: number): void {
     field?.focus();
     field?.select();
   });
+}
+
+/**
+ * After M or + Add event at playhead, the keyboard goes to the event row (when it was on the page or on that button),
+ * so Delete, Alt+←/→ and Ctrl+C act on the event just added and selected: on the page Delete removed the curve view's
+ * hidden selected keys instead, and the event stayed (tried cold, round 21). A field or another control keeps it.
+ */
+function keyboardToEventRow(): void {
+  if (typeof document === 'undefined') return;
+  const active = document.activeElement as HTMLElement | null;
+  if (active && active !== document.body && active.dataset.testid !== 'sev-add-event') return;
+  document.querySelector<HTMLElement>('[data-testid="sev-track"]')?.focus({ preventScroll: true });
 }
 
 /** The name of joint `joint` of the tuner's motion, for a label ("LeftFoot"; "none" for no joint). */
@@ -188,6 +217,7 @@ export const events = {
       // why of the joint covered the figure (tried cold, round 10). The why is in the Add button's tooltip; the new
       // row, selected in the event list, shows the joint in its Joint column.
       lastAddMessage = session.notify('info', `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}.`);
+      keyboardToEventRow();
       const file = sevStore.getState().file!;
       lastAddAt = { path: file.path, depth: file.past.length };
     }
@@ -195,7 +225,11 @@ export const events = {
   remove(index: number): void {
     const doc = openDoc();
     if (!doc) return;
-    if (apply(`Delete ${eventLabel(doc, index)}`, (d) => removeEvent(d, index))) sevStore.getState().selectEvent(null);
+    const addGoes = removesLastAdd([index]);
+    if (apply(`Delete ${eventLabel(doc, index)}`, (d) => removeEvent(d, index))) {
+      sevStore.getState().selectEvent(null);
+      if (addGoes) dismissAddMessage();
+    }
   },
   setFrame(index: number, frame: number): void {
     const doc = openDoc();
@@ -304,8 +338,11 @@ export const events = {
     const sel = sevStore.getState().selectedEvents;
     const doc = openDoc();
     if (!sel.length || !doc) return;
-    if (apply(label ?? `Delete ${eventsLabel(doc, sel)}`, (d) => removeEvents(d, sel)))
+    const addGoes = removesLastAdd(sel);
+    if (apply(label ?? `Delete ${eventsLabel(doc, sel)}`, (d) => removeEvents(d, sel))) {
       sevStore.getState().selectEvent(null);
+      if (addGoes) dismissAddMessage();
+    }
   },
   /** Alt+Left / Alt+Right: moves the selected events by `delta` frames together; refused if one would leave 0..N. */
   nudgeSelected(delta: number): void {
