@@ -157,11 +157,34 @@ test('events on one frame or close frames keep their names readable; a crowded f
   await addAt(10, 2);
   await addAt(62, 4);
   await expect(page.locator('[data-testid="sev-marker"][data-frame="62"]')).toHaveCount(4);
+  let axisWidth: number | null = null;
   for (const size of [
     { width: 1280, height: 800 },
     { width: 1920, height: 1080 },
   ]) {
     await page.setViewportSize(size);
+    // The markers follow a new size frames later (the row's axis is a ResizeObserver's): judged once the axis the
+    // row placed them on was measured at this size (another width than the last size's, the row's width now, and the
+    // timeline's plot now), never on the old size's layout, which would pass.
+    await expect
+      .poll(() =>
+        page.getByTestId('sev-track').evaluate((track) => {
+          const me = track.getBoundingClientRect();
+          const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
+          const c = canvas?.getBoundingClientRect();
+          // Under the timeline the axis is the timeline's plot (EventTrack.tsx useAxis), else the row's own width.
+          const under = !!c && Math.abs(c.left - me.left) <= 8;
+          return (
+            Math.abs(Number(track.dataset.axisWidth) - me.width) < 0.5 &&
+            (!under ||
+              Math.abs(Number(track.dataset.axisRight) - (c!.left - me.left + Number(canvas!.dataset.plotRight))) < 0.5)
+          );
+        }),
+      )
+      .toBe(true);
+    const width = Number(await page.getByTestId('sev-track').getAttribute('data-axis-width'));
+    expect(width, `${size.width}x${size.height}: the row's width`).not.toBe(axisWidth);
+    axisWidth = width;
     const clashes = await page.getByTestId('sev-track').evaluate((track) => {
       const boxes = (sel: string) =>
         Array.from(track.querySelectorAll<HTMLElement>(sel)).map((el) => ({

@@ -183,7 +183,9 @@ test('a build can be cancelled and then leaves nothing behind', async ({
   await dialog.getByTestId('build-cancel').click();
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'cancelled');
   await expect(dialog.getByTestId('build-state')).toContainText('nothing was written');
-  await page.waitForTimeout(3000); // the worker was stopped: nothing may appear later either
+  // Nothing may appear later either: judged once the build's worker has ended (a fixed wait passed on a machine slow
+  // enough that a build left running had not written yet).
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-stopped', 'true');
   expect(existsSync(workspace.path('out'))).toBe(false);
   await dialog.getByTestId('build-close').click();
   await expect(dialog).toHaveCount(0);

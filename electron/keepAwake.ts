@@ -88,7 +88,7 @@ export function keepingAwakeDuringBuilds(launch: BuildJobLauncher, keepAwake: Ke
       );
       return () => {
         release();
-        stop();
+        return stop();
       };
     } catch (e) {
       // The worker could not even start: nothing runs, nothing stays held.

@@ -113,6 +113,7 @@ describe('runOneShotWorker', () => {
   // out); `send` not posted; `close` not terminating the thread (its exit never comes).
   it('startWorkerTalk: turns in order, a message that came between turns kept for the next, main answering in between', async () => {
     let exited: Promise<number> | undefined;
+    let early: Promise<void> | undefined;
     const talk = startWorkerTalk(
       worker(
         'talks',
@@ -121,11 +122,18 @@ describe('runOneShotWorker', () => {
           `parentPort.once('message', (m) => { parentPort.postMessage({ step: 1 }); parentPort.postMessage({ done: m.n * 2 }); ${HOLD} });`,
       ),
       'p',
-      { onWorker: (w: Worker) => (exited = new Promise((done) => w.once('exit', done))) },
+      {
+        onWorker: (w: Worker) => {
+          exited = new Promise((done) => w.once('exit', done));
+          // The thread's second message, once main has it (the talk's own listener, after this one, takes it in the same turn).
+          early = new Promise((done) => w.on('message', (m: object) => 'early' in m && done()));
+        },
+      },
     );
     expect(await talk.next()).toEqual({ end: 'answer', value: { plan: 'p' } });
-    // Main's turn takes a while: the thread's next message waits for it.
-    await new Promise((r) => setTimeout(r, 20));
+    // Main's turn takes a while: the thread's next message waits for it. Waited for as an event: after a fixed 20 ms
+    // a loaded machine could deliver it later, and the next() below took it as it came, not from the waiting ones.
+    await early;
     expect(await talk.next()).toEqual({ end: 'answer', value: { early: 1 } });
     talk.send({ n: 21 });
     const steps: unknown[] = [];

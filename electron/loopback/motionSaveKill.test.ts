@@ -15,7 +15,7 @@ import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { tuningPathOf } from '../../shared/tuning/sidecar';
 import { commitStepCount } from '../build/commit';
 import { SAMPLE_MTN } from '../testing/handlerHarness';
-import { bundleLoopback, serveChild } from '../testing/loopbackChild';
+import { bundleLoopback, freshConnectionFetch, serveChild } from '../testing/loopbackChild';
 
 let dir: string;
 let bundle: string;
@@ -55,7 +55,14 @@ async function serve(killAt: number): Promise<Served> {
     { ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' },
   );
   const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
-  return { child, exited, api: createLoopbackClient({ baseUrl: url.origin, token: url.searchParams.get('token')! }) };
+  // Each request on a connection of its own: `next` sits idle for a whole killed server's start and save between two
+  // opens, about the 5 s after which it closes a kept-alive connection (loopbackChild.ts freshConnectionFetch).
+  const api = createLoopbackClient({
+    baseUrl: url.origin,
+    token: url.searchParams.get('token')!,
+    fetchImpl: freshConnectionFetch,
+  });
+  return { child, exited, api };
 }
 
 async function stop(s: Served): Promise<void> {

@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { SAMPLE_MTN } from '../testing/handlerHarness';
-import { bundleLoopback, serveChild, type ServedChild } from '../testing/loopbackChild';
+import { bundleLoopback, freshConnectionFetch, serveChild, type ServedChild } from '../testing/loopbackChild';
 
 let dir: string;
 let bundle: string;
@@ -67,7 +67,12 @@ async function stop(s: Served): Promise<void> {
 }
 
 function api(s: Served) {
-  return createLoopbackClient({ baseUrl: s.url.origin, token: s.url.searchParams.get('token')! });
+  // A connection per request: a server idle between two requests may close a kept one as the next is sent.
+  return createLoopbackClient({
+    baseUrl: s.url.origin,
+    token: s.url.searchParams.get('token')!,
+    fetchImpl: freshConnectionFetch,
+  });
 }
 
 /** The lowest port the kernel hands out for listen(0) and outgoing connections (Linux's range; 32768 elsewhere). */

@@ -20,12 +20,15 @@ import type { JudgedFile } from '../build/files';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 import type { BuildWorkerJob } from './buildWorker';
 
-/** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
+/**
+ * Runs a job and reports its messages; returns a stop function, which may return a promise that resolves once the
+ * stopped job's work has ended (its worker thread gone). Tests inject an in-process runner.
+ */
 export type BuildJobLauncher = (
   req: BuildJobRequest,
   onMessage: (m: BuildJobMessage) => void,
   onCrash: (message: string) => void,
-) => () => void;
+) => () => void | Promise<void>;
 
 /**
  * Whether a build job's message is its last (done, failed, up to date): any but `start` and `progress`, so that an
@@ -93,7 +96,11 @@ export function workerLauncher(workers: KeptWorkers | string): WarmBuildLauncher
       if (finished) return;
       finished = true;
       detach();
-      void worker.terminate();
+      // Resolves once the thread has exited: nothing of the job runs after that (BuildStatus.stopped).
+      return worker.terminate().then(
+        () => undefined,
+        () => undefined,
+      );
     };
   };
   return Object.defineProperties(launch, {
@@ -137,7 +144,7 @@ export function createBuildRunner(
   launch: BuildJobLauncher,
   write: (files: OutputFile[], options?: CommitOptions) => Promise<string | undefined> = commitOutputsAsync,
 ): BuildRunner {
-  const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
+  const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void | Promise<void> }>();
 
   const finished = (s: BuildStatus) => s.state === 'done' || s.state === 'failed' || s.state === 'cancelled';
 
@@ -185,7 +192,11 @@ export function createBuildRunner(
       const started = Date.now();
       const status = fresh(req.dryRun);
       const buildId = status.buildId;
-      const entry = { status, started, stop: () => {} };
+      const entry: { status: BuildStatus; started: number; stop: () => void | Promise<void> } = {
+        status,
+        started,
+        stop: () => {},
+      };
       let names: string[] = [];
       const refused = req.refused ?? [];
       builds.set(buildId, entry);
@@ -300,8 +311,14 @@ export function createBuildRunner(
       if (!b) throw unknownBuild(buildId);
       // A build writing its outputs is past cancelling: its commit runs to the end (all or nothing, as one unit).
       if (!finished(b.status) && b.status.state !== 'writing') {
-        b.stop();
-        Object.assign(b.status, { state: 'cancelled', current: null, elapsedMs: Date.now() - b.started });
+        const gone = b.stop();
+        const status = b.status;
+        Object.assign(status, { state: 'cancelled', stopped: false, current: null, elapsedMs: Date.now() - b.started });
+        // Stopped once the job's worker has ended (a launcher with nothing to wait for: at once).
+        const stopped = () => {
+          status.stopped = true;
+        };
+        void Promise.resolve(gone).then(stopped, stopped);
       }
       return snapshot(buildId);
     },

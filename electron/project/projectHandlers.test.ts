@@ -22,7 +22,8 @@ import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
 import { ASSETS, noDialogs } from '../testing/handlerHarness';
-import { assetsProjectCopy, settleBuild, testProjectHandlers } from '../testing/projectHarness';
+import { assetsProjectCopy, settleBuild, stoppedBuild, testProjectHandlers } from '../testing/projectHarness';
+import { keptWorkers, type KeptWorkers } from '../oneShotWorker';
 import { defaultBuildWorkerPath, SOUND_FOLDER_MAX_ENTRIES } from './projectHandlers';
 
 const dirs: string[] = [];
@@ -365,8 +366,24 @@ describe('project handlers', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'actguy-bw-warm-'));
     dirs.push(outDir);
     const workerPath = await bundleWorkerForTests(resolve(__dirname, 'buildWorker.ts'), outDir);
-    const { workerLauncher } = await import('./buildRunner');
-    const launcher = workerLauncher(workerPath);
+    const { workerLauncher, BUILD_WORKER_KEEP_MS } = await import('./buildRunner');
+    // Each thread a build takes, and whether it has exited.
+    const kept = keptWorkers(workerPath, BUILD_WORKER_KEEP_MS);
+    const exited: boolean[] = [];
+    const tracked: KeptWorkers = {
+      take: () => {
+        const w = kept.take();
+        const i = exited.push(false) - 1;
+        w.once('exit', () => (exited[i] = true));
+        return w;
+      },
+      keep: (w) => kept.keep(w),
+      dispose: () => kept.dispose(),
+      get started() {
+        return kept.started;
+      },
+    };
+    const launcher = workerLauncher(tracked);
     try {
       const { dir, project } = workspace();
       const { h, openPicked } = testProjectHandlers({ launchBuild: launcher });
@@ -395,7 +412,10 @@ describe('project handlers', () => {
         projectPath: project,
         projectText: projectText.replace('"walk_rough"', '"walk_rough2"'),
       });
-      await h.cancelBuild({ buildId: started.buildId });
+      expect(await h.cancelBuild({ buildId: started.buildId })).toMatchObject({ state: 'cancelled', stopped: false });
+      // Stopped: said once the cancelled build's thread has exited, not before.
+      await stoppedBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+      expect(exited[exited.length - 1]).toBe(true);
       expect((await build([])).state).toBe('done');
       expect(launcher.started).toBe(2);
     } finally {
@@ -438,19 +458,24 @@ describe('project handlers', () => {
   it('cancelling a build writes nothing', async () => {
     const { dir, project } = workspace();
     let deliver: (() => void) | null = null;
+    // The job's end once stopped comes when the test says (a worker thread exits some time after terminate()).
+    let gone: (() => void) | null = null;
     const slow: BuildJobLauncher = (req, onMessage) => {
       let stopped = false;
       deliver = () => runBuildJob(req, readBuildInput, (m) => !stopped && onMessage(m));
       return () => {
         stopped = true;
+        return new Promise<void>((ended) => (gone = ended));
       };
     };
     const { h, openPicked } = testProjectHandlers({ launchBuild: slow });
     const s = await h.startBuild({ projectPath: project, projectText: await openPicked(project) });
     expect(s.state).toBe('checking');
-    expect((await h.cancelBuild({ buildId: s.buildId })).state).toBe('cancelled');
+    expect(await h.cancelBuild({ buildId: s.buildId })).toMatchObject({ state: 'cancelled', stopped: false });
     deliver!();
-    expect((await h.getBuildStatus({ buildId: s.buildId })).state).toBe('cancelled');
+    expect(await h.getBuildStatus({ buildId: s.buildId })).toMatchObject({ state: 'cancelled', stopped: false });
+    gone!();
+    expect(await stoppedBuild(() => h.getBuildStatus({ buildId: s.buildId }))).toMatchObject({ state: 'cancelled' });
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 

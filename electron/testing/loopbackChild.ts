@@ -92,3 +92,18 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
     closed,
   };
 }
+
+/**
+ * Node's fetch with each request on a connection of its own (`Connection: close`), for a test's client of a server in
+ * another process. Node's fetch keeps an idle connection about 3 s (the server's 5 s `keepAliveTimeout` less 2 s, on a
+ * timer of 1 s grain); a test process starved on a loaded machine can send its next request on that connection as
+ * the server closes it as idle, and the request fails "fetch failed: other side closed" though the server is well
+ * (docs/testing.md, "Tests under load, round 2"). The page is a browser's client, which sends a request again when a
+ * connection it reused was closed before any answer; ActGuy's client does not retry (a save or a build is not
+ * idempotent, and a reset cannot say whether the server acted).
+ */
+export const freshConnectionFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('Connection', 'close');
+  return fetch(input, { ...init, headers });
+};

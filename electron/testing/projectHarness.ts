@@ -35,6 +35,17 @@ export async function settleBuild(get: () => Promise<BuildStatus>): Promise<Buil
   throw new Error('build did not finish');
 }
 
+/** Polls a cancelled build until its worker has ended (BuildStatus.stopped), and returns that status. */
+export async function stoppedBuild(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
+  for (let i = 0; i < 1500; i++) {
+    const s = await get();
+    if (s.state !== 'cancelled') throw new Error(`the build is ${s.state}, not cancelled`);
+    if (s.stopped) return s;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the cancelled build did not stop');
+}
+
 /**
  * A fresh temporary copy of assets/ whose sample project writes its outputs inside the copy (`out/stage.mar`,
  * `out/stage.sar`); with `motions`, the project keeps only those motions and no aliases (a quicker build).

@@ -125,7 +125,13 @@ export function BuildDialog() {
         )
       }
     >
-      <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
+      <p
+        data-testid="build-state"
+        data-state={s?.state ?? 'starting'}
+        // A cancelled build: whether its worker has ended (nothing of it runs any more).
+        data-stopped={s?.state === 'cancelled' ? String(s.stopped !== false) : undefined}
+        className={s?.state === 'failed' ? 'bad' : ''}
+      >
         {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
         {s?.current && running && <span className="dim"> {s.current}</span>}
         {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (

@@ -45,10 +45,18 @@ function unsavedForBuild(): string[] {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Whether the build has more to say: it runs, or it was cancelled and its worker is not gone yet (BuildStatus.stopped:
+ * the dialog shows when it is, and nothing of the build can appear after that).
+ */
+function unsettled(s: BuildStatus): boolean {
+  return s.state === 'checking' || s.state === 'compressing' || s.state === 'writing' || s.stopped === false;
+}
+
 async function poll(status: BuildStatus, onUpdate: (s: BuildStatus) => void): Promise<BuildStatus> {
   let s = status;
   onUpdate(s);
-  while (s.state === 'checking' || s.state === 'compressing' || s.state === 'writing') {
+  while (unsettled(s)) {
     await sleep(80);
     s = await requireApi().getBuildStatus({ buildId: s.buildId });
     onUpdate(s);
@@ -198,6 +206,9 @@ export async function cancelBuild(): Promise<void> {
   }
   try {
     const s = await requireApi().cancelBuild({ buildId: id });
+    // The build's poll goes on until its worker is gone: a later answer of it (stopped) is not taken back.
+    const shown = projectStore.getState().build?.status;
+    if (shown?.buildId === s.buildId && shown.state === 'cancelled' && shown.stopped) return;
     projectStore.getState().setBuild({ status: s, starting: false });
   } catch (e) {
     notify('error', `Cancel failed: ${message(e)}`);

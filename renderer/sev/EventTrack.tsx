@@ -316,6 +316,11 @@ export function EventTrack() {
       data-testid="sev-track"
       data-view-start={viewStart}
       data-view-end={viewEnd}
+      // The time axis the markers were placed on, and the row width it was measured at (a ResizeObserver's, frames
+      // after a resize): a test judges the markers once these are the new size's.
+      data-axis-left={axis.left}
+      data-axis-right={axis.right}
+      data-axis-width={axis.width}
       tabIndex={-1}
       {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}
     >

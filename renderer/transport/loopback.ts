@@ -125,6 +125,23 @@ export function takeToken(home: TokenHome): string | null {
   return fromUrl;
 }
 
+/**
+ * Why a request did not reach the server, its cause included: Node's fetch says only "fetch failed" and keeps the
+ * reason (a connection reset, the other side closing a kept-alive connection, a refused port) in `cause`, which the
+ * message dropped (docs/testing.md, "Tests under load, round 2"). A browser's error has no cause: its message alone.
+ */
+export function unreachableDetail(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const parts = [e.message];
+  const seen = new Set<unknown>([e]);
+  for (let c: unknown = e.cause; c instanceof Error && !seen.has(c); c = c.cause) {
+    seen.add(c);
+    const code = (c as { code?: unknown }).code;
+    parts.push(typeof code === 'string' && !c.message.includes(code) ? `${c.message} (${code})` : c.message);
+  }
+  return parts.join(': ');
+}
+
 export interface LoopbackClientOptions {
   /** Base URL of the server (defaults to the page's origin). */
   baseUrl?: string;
@@ -148,7 +165,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       });
     } catch (e) {
       throw new ActGuyApiError({
-        message: `ActGuy's local server is not reachable (${(e as Error).message}); is \`npm run web\` still running?`,
+        message: `ActGuy's local server is not reachable (${unreachableDetail(e)}); is \`npm run web\` still running?`,
       });
     }
     if (!response.ok) {

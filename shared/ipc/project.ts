@@ -168,6 +168,13 @@ export interface BuildStatus {
   unchanged?: { path: string; bytes: number | null }[];
   /** Milliseconds since the build started (or its total once finished). */
   elapsedMs: number;
+  /**
+   * State 'cancelled': false from the Cancel until the build's worker has ended, true from then on; absent in any other
+   * state. A cancelled build writes nothing (the main process commits only a build that ended on its own); once
+   * stopped, nothing of it runs any more either, so a check that nothing appeared is judged after it
+   * (docs/testing.md, "Tests under load, round 2").
+   */
+  stopped?: boolean;
 }
 
 /** Audition sounds: files in a folder named by SE name (`SE_FOOT_L_CONC.wav`). */
