@@ -54,6 +54,8 @@ function makeFake() {
     lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
+    /** Export Alls stopped (main.test.ts's stand-in thread never finishes one by itself). */
+    exportsStopped: 0,
     /** The bundles main keeps idle threads of (oneShotWorker.ts keptWorkers), and how many times they were disposed. */
     keptWorkerPaths: [] as string[],
     buildWorkerDisposed: 0,
