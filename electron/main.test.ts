@@ -56,6 +56,19 @@ vi.mock('./compressClient', async (importOriginal) => {
   };
 });
 
+// The keep-awake main makes, kept to count its holds (an Export All's: several blockers' holds share one blocker).
+vi.mock('./keepAwake', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./keepAwake')>();
+  return {
+    ...real,
+    createKeepAwake: (...args: Parameters<typeof real.createKeepAwake>) => {
+      const keepAwake = real.createKeepAwake(...args);
+      fake.state.keepAwake = keepAwake;
+      return keepAwake;
+    },
+  };
+});
+
 // An import's worker: it notes whether the machine is kept awake while it runs, and fails.
 vi.mock('./interchange/importRunner', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./interchange/importRunner')>()),
@@ -113,7 +126,10 @@ vi.mock('./oneShotWorker', async (importOriginal) => {
           else signal?.addEventListener('abort', stop, { once: true });
         });
         return {
-          next: async () => (job.planOnly ? planned : cancelled),
+          next: async () => {
+            fake.state.holdsDuringExport.push(fake.state.keepAwake!.holds);
+            return job.planOnly ? planned : cancelled;
+          },
           send: () => undefined,
           close: () => undefined,
           release: () => undefined,
@@ -1108,7 +1124,9 @@ describe('electron main', () => {
   });
 
   // Round 10 (maintainer's read). Mutations that fail: main not tracking the exports (no question: the export ended
-  // with the process without a word); main not handing them to the close questions; the questions not cancelling them.
+  // with the process without a word); main not handing them to the close questions; the questions not cancelling them;
+  // main or the handlers not handing the keep-awake on to Export All (no hold while it works); the talk's hold not
+  // released when it is closed.
   it('closing while an Export All runs asks as for a build and "Stop and close" cancels it; one waiting for its answer asks nothing', async () => {
     const ipc = (member: string, arg?: unknown) =>
       fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
@@ -1121,6 +1139,7 @@ describe('electron main', () => {
     await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
     const asked = fake.state.messageBoxes.length;
     const closed = win.closed;
+    const holds = fake.state.keepAwake!.holds;
     // The desktop Export All: a folder chosen, the files planned, the page asked before any work.
     fake.state.openDialogAnswers.push(into);
     const started = await ipc('startProjectExportDialog', { projectPath: project, projectText, format: 'msh' });
@@ -1134,6 +1153,8 @@ describe('electron main', () => {
     win.events.get('close')!(whileAsking);
     expect(whileAsking.preventDefault).not.toHaveBeenCalled();
     expect(fake.state.messageBoxes).toHaveLength(asked);
+    // The machine is kept awake while its thread plans, not while the page asks.
+    expect([fake.state.holdsDuringExport, fake.state.keepAwake!.holds]).toEqual([[holds + 1], holds]);
 
     expect(await ipc('confirmProjectExport', { exportId })).toMatchObject({ value: { state: 'exporting' } });
     fake.state.messageBoxResponse = 1; // Cancel
@@ -1157,6 +1178,8 @@ describe('electron main', () => {
     await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
     expect(fake.state.exportsStopped).toBe(1);
     expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('cancelled');
+    // Kept awake while it worked; no longer once stopped.
+    expect([fake.state.holdsDuringExport, fake.state.keepAwake!.holds]).toEqual([[holds + 1, holds + 1], holds]);
     expect(readdirSync(into)).toEqual([]);
     // The close that follows goes ahead: the stopped export is over.
     const after = { preventDefault: vi.fn() };

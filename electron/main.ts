@@ -452,8 +452,8 @@ function refuseSessionRequests(): void {
 function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples: UserSamples): Services {
   const { startupMotion: argMotion, workspace } = firstLaunch;
   const sample = samples.startupPath;
-  // The machine stays awake while a build, an import or an MSH export runs, released by the work's own end
-  // (electron/keepAwake.ts).
+  // The machine stays awake while a build, an import, an MSH export or an Export All runs, released by the work's own
+  // end (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
   const buildWorkers = keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
@@ -518,6 +518,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     compress,
     launchBuild: keepingAwakeDuringBuilds(workerLauncher(buildWorkers), keepAwake),
     buildWorkers,
+    keepAwake,
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,

@@ -27,6 +27,7 @@ import { commitOutputsAsync, type CommitOptions } from '../build/commit';
 import { judgeFile } from '../build/files';
 import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
+import { keepingAwakeDuringTalk, type KeepAwake } from '../keepAwake';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
 import { keptWorkers, keptWorkerTalks, type KeptWorkers, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
@@ -69,6 +70,8 @@ interface ProjectExportContext {
    * null: a glTF of the compressed motions reuses and fills it as a build does. Without it, no cache.
    */
   cacheDirOf?: (projectPath: string) => string | null;
+  /** Kept awake while an export's thread works (keepAwake.ts; main's); none by default. */
+  keepAwake?: KeepAwake;
 }
 
 /** How either turn of an export's thread says it failed (ProjectExportPlanned, ProjectExportJobMessage). */
@@ -131,7 +134,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
   const exports = new Map<string, ExportEntry>();
   /** The export's threads (made at the first export: the bundle's path is looked up then). */
   let talks: ReturnType<typeof keptWorkerTalks> | undefined;
-  const startWorker =
+  const startTalk =
     ctx.startWorker ??
     ((job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => {
       talks ??= keptWorkerTalks(
@@ -139,6 +142,11 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       );
       return talks.start(job, options);
     });
+  // The machine stays awake while a thread works for an export (its plan, its work), not while the export waits for
+  // the page's answer: each talk is closed or released by `run`, however the export ends.
+  const { keepAwake } = ctx;
+  const startWorker = (job: ProjectExportWorkerJob, options: { signal: AbortSignal }): WorkerTalk =>
+    keepAwake ? keepingAwakeDuringTalk(startTalk(job, options), keepAwake) : startTalk(job, options);
 
   const requireFormat = (format: unknown, what: string): ProjectExportFormat => {
     if (format !== 'msh' && format !== 'gltf') throw new Error(`${what}: format must be "msh" or "gltf"`);
