@@ -1,55 +1,112 @@
 /**
- * The archive builds the window started (dry runs aside), as main sees them pass through the IPC handlers, so that
- * closing the window asks before it stops one (electron/main.ts) instead of ending it with the process without a
- * word. The build runner stays the authority: before asking, each build is looked up again, and finished ones are
- * forgotten.
+ * The work the window started that a close would end with the process: archive builds (dry runs aside) and Export
+ * Alls, as main sees them pass through the IPC handlers, so that closing the window asks before it stops one
+ * (electron/main.ts, closeQuestions.ts) instead of ending it without a word. The build runner and the export handlers
+ * stay the authority: before asking, each is looked up again, and those no longer stoppable are forgotten.
+ *
+ * Stoppable is what a cancel stops before it writes anything. Not a finished one, nor one `writing` (its commit is
+ * one unit that a cancel does not stop, and a quit waits for it: writeTurns.ts writesInFlight), nor an Export All in
+ * `confirm` (it waits for the page's answer, and nothing of it runs: the page's question goes with the page).
  */
-import type { BuildStatus } from '../shared/ipc/project';
+import type { BuildStatus, ProjectExportStatus } from '../shared/ipc/project';
 import type { ApiHandlers } from './handlers';
 
-const FINISHED: ReadonlySet<BuildStatus['state']> = new Set(['done', 'failed', 'cancelled']);
-
-interface BuildsInFlight {
-  /** Whether a build may still run: when none can, a close needs no look (and stays synchronous). */
+/** Builds or Export Alls the window started, as a close asks about them. */
+export interface WorkInFlight {
+  /** Whether one may still run: when none can, a close needs no look (and stays synchronous). */
   readonly any: boolean;
-  /** The ids of the builds still running, asked of the runner now. */
+  /** The ids of those still stoppable, asked of their runner now. */
   running(): Promise<string[]>;
-  /** Cancels them: a cancelled build writes nothing (its worker is stopped before the commit). */
-  cancel(buildIds: readonly string[]): Promise<void>;
+  /** Cancels them: a cancelled build or export writes nothing (its worker is stopped before the commit). */
+  cancel(ids: readonly string[]): Promise<void>;
 }
+
+/**
+ * Follows the ids `note` is told of: kept while `stoppable`, forgotten otherwise, and forgotten when the runner no
+ * longer knows one (pruned long after it finished).
+ */
+function follow<S>(
+  idOf: (status: S) => string,
+  stoppable: (status: S) => boolean,
+  get: (id: string) => Promise<S>,
+  stop: (id: string) => Promise<S>,
+): { note(status: S): S; inFlight: WorkInFlight } {
+  const ids = new Set<string>();
+  const note = (status: S): S => {
+    if (stoppable(status)) ids.add(idOf(status));
+    else ids.delete(idOf(status));
+    return status;
+  };
+  const ask = async (ask: (id: string) => Promise<S>, id: string): Promise<void> => {
+    try {
+      note(await ask(id));
+    } catch {
+      ids.delete(id);
+    }
+  };
+  return {
+    note,
+    inFlight: {
+      get any() {
+        return ids.size > 0;
+      },
+      async running() {
+        for (const id of [...ids]) await ask(get, id);
+        return [...ids];
+      },
+      async cancel(cancelIds) {
+        for (const id of cancelIds) await ask(stop, id);
+      },
+    },
+  };
+}
+
+const BUILD_STOPPABLE: ReadonlySet<BuildStatus['state']> = new Set(['checking', 'compressing']);
 
 type BuildHandlers = Pick<ApiHandlers, 'startBuild' | 'getBuildStatus' | 'cancelBuild'>;
 
 /** Wraps the build handlers in place (so the IPC dispatch goes through them) and follows the builds they report. */
-export function trackBuilds(handlers: BuildHandlers): BuildsInFlight {
-  const ids = new Set<string>();
-  const note = (status: BuildStatus): BuildStatus => {
-    if (FINISHED.has(status.state)) ids.delete(status.buildId);
-    else if (!status.dryRun) ids.add(status.buildId);
-    return status;
-  };
+export function trackBuilds(handlers: BuildHandlers): WorkInFlight {
   const { startBuild, getBuildStatus, cancelBuild } = handlers;
+  const { note, inFlight } = follow<BuildStatus>(
+    (s) => s.buildId,
+    (s) => !s.dryRun && BUILD_STOPPABLE.has(s.state),
+    (buildId) => getBuildStatus({ buildId }),
+    (buildId) => cancelBuild({ buildId }),
+  );
   handlers.startBuild = async (arg) => note(await startBuild(arg));
   handlers.getBuildStatus = async (arg) => note(await getBuildStatus(arg));
   handlers.cancelBuild = async (arg) => note(await cancelBuild(arg));
-  // A build the runner no longer knows (pruned long after it finished) is no longer running.
-  const ask = async (ask: typeof getBuildStatus, buildId: string): Promise<void> => {
-    try {
-      note(await ask({ buildId }));
-    } catch {
-      ids.delete(buildId);
-    }
+  return inFlight;
+}
+
+type ExportHandlers = Pick<
+  ApiHandlers,
+  | 'startProjectExport'
+  | 'startProjectExportDialog'
+  | 'getProjectExportStatus'
+  | 'cancelProjectExport'
+  | 'confirmProjectExport'
+>;
+
+/** Wraps the Export All handlers in place, as trackBuilds the build's, and follows the exports they report. */
+export function trackExports(handlers: ExportHandlers): WorkInFlight {
+  const { startProjectExport, startProjectExportDialog, getProjectExportStatus, cancelProjectExport } = handlers;
+  const { confirmProjectExport } = handlers;
+  const { note, inFlight } = follow<ProjectExportStatus>(
+    (s) => s.exportId,
+    (s) => s.state === 'exporting',
+    (exportId) => getProjectExportStatus({ exportId }),
+    (exportId) => cancelProjectExport({ exportId }),
+  );
+  handlers.startProjectExport = async (arg) => note(await startProjectExport(arg));
+  handlers.startProjectExportDialog = async (arg) => {
+    const started = await startProjectExportDialog(arg);
+    // The dialog cancelled: no export.
+    return 'exportId' in started ? note(started) : started;
   };
-  return {
-    get any() {
-      return ids.size > 0;
-    },
-    async running() {
-      for (const id of [...ids]) await ask(getBuildStatus, id);
-      return [...ids];
-    },
-    async cancel(buildIds) {
-      for (const id of buildIds) await ask(cancelBuild, id);
-    },
-  };
+  handlers.getProjectExportStatus = async (arg) => note(await getProjectExportStatus(arg));
+  handlers.cancelProjectExport = async (arg) => note(await cancelProjectExport(arg));
+  handlers.confirmProjectExport = async (arg) => note(await confirmProjectExport(arg));
+  return inFlight;
 }

@@ -11,13 +11,15 @@ const CLEAN: DocumentStateReport = { documentId: null, documentName: null, dirty
 const DIRTY: DocumentStateReport = { documentId: 'd1', documentName: 'walk.mtn', dirty: true, unsaved: ['walk.mtn'] };
 
 /** A window, a document, builds and message boxes held until the test answers them (or fails them). */
-function setUp(document: DocumentStateReport, running: string[] = []) {
+function setUp(document: DocumentStateReport, running: string[] = [], exporting: string[] = []) {
   const asked: MessageBoxOptions[] = [];
   const answers: { answer(response: number): void; fail(e: Error): void }[] = [];
   const state = {
     document,
     running,
+    exporting,
     cancelled: [] as string[],
+    exportsCancelled: [] as string[],
     closes: 0,
     closing: 0,
     saves: 0,
@@ -48,6 +50,16 @@ function setUp(document: DocumentStateReport, running: string[] = []) {
       cancel: async (ids) => {
         state.cancelled.push(...ids);
         state.running = state.running.filter((id) => !ids.includes(id));
+      },
+    },
+    exports: {
+      get any() {
+        return state.exporting.length > 0;
+      },
+      running: async () => [...state.exporting],
+      cancel: async (ids) => {
+        state.exportsCancelled.push(...ids);
+        state.exporting = state.exporting.filter((id) => !ids.includes(id));
       },
     },
     saveAllAndClose: () => state.saves++,
@@ -177,11 +189,40 @@ describe('createCloseQuestions', () => {
     await vi.waitFor(() => expect(asked).toHaveLength(2));
     expect(asked[1]).toMatchObject({
       type: 'error',
-      message: 'ActGuy could not stop the running build, so it stays open.',
+      message: 'ActGuy could not stop the running build or export, so it stays open.',
     });
     expect(state).toMatchObject({ closes: 0, kept: 1 });
     expect(close()).toBe(true);
     await vi.waitFor(() => expect(asked).toHaveLength(3));
     expect(asked[2].title).toBe('Build in progress');
+  });
+
+  // Round 10 (maintainer's read). Mutations that fail: the close looking at the builds only (no question, the window
+  // closes); the exports not cancelled on "Stop and close"; the question's words for builds whatever runs.
+  it('a running Export All is asked about as a build is: "Stop and close" cancels it, "Cancel" keeps both', async () => {
+    const { state, asked, close, answer } = setUp(CLEAN, [], ['e1']);
+    expect(close()).toBe(true);
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toMatchObject({
+      title: 'Export in progress',
+      message: 'An Export All is running.',
+      detail: 'Closing ActGuy stops it before it writes anything: the files on disk stay as they are.',
+      buttons: ['Stop and close', 'Cancel'],
+      cancelId: 1,
+    });
+    await answer(1);
+    expect(state).toMatchObject({ exportsCancelled: [], closes: 0, kept: 1 });
+    // A build started meanwhile: one question names both, and "Stop and close" cancels both.
+    state.running = ['b1'];
+    close();
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    expect(asked[1]).toMatchObject({
+      title: 'Build and export in progress',
+      message: 'A build and an Export All are running.',
+    });
+    await answer(0);
+    expect(state).toMatchObject({ cancelled: ['b1'], exportsCancelled: ['e1'], closes: 1 });
+    expect(close()).toBe(false);
+    expect(state.closing).toBe(1);
   });
 });

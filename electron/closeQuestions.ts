@@ -1,13 +1,15 @@
 /**
  * The questions a close of the window asks (its 'close' event; Cmd+Q, File › Exit and the Dock's Quit close the
  * window first, so these stand for 'before-quit' too): the unsaved-changes question while the page reports unsaved
- * work, and the running-build question while a build the window started runs. A close that needs neither goes ahead.
+ * work, and the running-work question while a build or an Export All the window started runs. A close that needs
+ * neither goes ahead.
  * No Electron call of its own: main.ts hands it the window and a message box over it, so it runs under vitest.
  */
 import type { MessageBoxOptions } from 'electron';
 import type { DocumentStateReport } from '../shared/ipc/documents';
 import { unsavedSentence } from '../shared/unsaved';
 import { APP_NAME } from './appIdentity';
+import type { WorkInFlight } from './buildsInFlight';
 import { failed } from './mainLog';
 
 interface CloseContext {
@@ -17,11 +19,13 @@ interface CloseContext {
   ask: (options: MessageBoxOptions) => Promise<{ response: number }>;
   /** What the page last reported (handlers' onDocumentState): whether it holds unsaved work, and what. */
   document: () => DocumentStateReport;
-  /** The builds the window started (buildsInFlight.ts). */
-  builds: { readonly any: boolean; running(): Promise<string[]>; cancel(buildIds: readonly string[]): Promise<void> };
+  /** The builds the window started (buildsInFlight.ts trackBuilds). */
+  builds: WorkInFlight;
+  /** The Export Alls the window started (buildsInFlight.ts trackExports): asked about as a build is. */
+  exports: WorkInFlight;
   /** "Save": the page saves everything, tells main it is clean and closes the window itself (a failed save keeps it open). */
   saveAllAndClose: () => void;
-  /** The close goes ahead: nothing unsaved is left or it was discarded, and no build runs. */
+  /** The close goes ahead: nothing unsaved is left or it was discarded, and no build or export runs. */
   closing: () => void;
   /** An answer kept the window (Cancel, or a question or stop that failed): a quit that asked is over. */
   kept: () => void;
@@ -29,39 +33,59 @@ interface CloseContext {
 
 /** The window's 'close' listener: lets the close go on, or prevents it and asks. */
 export function createCloseQuestions(ctx: CloseContext): (event: { preventDefault(): void }) => void {
-  const { win, ask, builds } = ctx;
+  const { win, ask, builds, exports } = ctx;
   /** "Discard changes" was answered: the close that follows goes on without asking about the edits again. */
   let closeConfirmed = false;
   /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
   let closeAsked = false;
-  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
-  const mayStopBuilds = async (): Promise<boolean> => {
-    const running = await builds.running();
-    if (running.length === 0) return true;
+  /**
+   * Whether the close may stop the running builds and exports: asks when one runs; they are cancelled on "Stop and
+   * close".
+   */
+  const mayStopWork = async (): Promise<boolean> => {
+    const runningBuilds = await builds.running();
+    const runningExports = await exports.running();
+    const count = runningBuilds.length + runningExports.length;
+    if (count === 0) return true;
+    const named = [
+      ...(runningBuilds.length === 0 ? [] : [runningBuilds.length > 1 ? `${runningBuilds.length} builds` : 'a build']),
+      ...(runningExports.length === 0
+        ? []
+        : [runningExports.length > 1 ? `${runningExports.length} Export Alls` : 'an Export All']),
+    ].join(' and ');
     const { response } = await ask({
       type: 'warning',
-      title: 'Build in progress',
-      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
-      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
+      title:
+        runningExports.length === 0
+          ? 'Build in progress'
+          : runningBuilds.length === 0
+            ? 'Export in progress'
+            : 'Build and export in progress',
+      message: `${named[0].toUpperCase()}${named.slice(1)} ${count > 1 ? 'are' : 'is'} running.`,
+      detail:
+        runningExports.length === 0
+          ? 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.'
+          : `Closing ActGuy stops ${count > 1 ? 'them before they write' : 'it before it writes'} anything: the files on disk stay as they are.`,
       buttons: ['Stop and close', 'Cancel'],
       defaultId: 1,
       cancelId: 1,
       noLink: true,
     });
     if (response !== 0) return false;
-    await builds.cancel(running);
+    await builds.cancel(runningBuilds);
+    await exports.cancel(runningExports);
     return true;
   };
   return (event) => {
     const documentState = ctx.document();
     if (!documentState.dirty || closeConfirmed) {
-      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
-      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
-      if (builds.any) {
+      // A build or an export in flight would end with the process without a word: asked first (its runner is asked, so
+      // this waits). Once none runs (or they were stopped), they are forgotten and the close that follows goes ahead.
+      if (builds.any || exports.any) {
         event.preventDefault();
         if (closeAsked) return;
         closeAsked = true;
-        mayStopBuilds()
+        mayStopWork()
           .then((go) => {
             closeAsked = false;
             // Kept open: a "Discard changes" answered before this question was for that close only; the page still
@@ -72,19 +96,20 @@ export function createCloseQuestions(ctx: CloseContext): (event: { preventDefaul
             } else if (!win.isDestroyed()) win.close();
           })
           .catch((e: unknown) => {
-            // The question, or the stop, failed: the window stays open with its build, and the next close asks again.
+            // The question, or the stop, failed: the window stays open with its build or export, and the next close asks
+            // again.
             closeAsked = false;
             closeConfirmed = false;
             ctx.kept();
-            failed('the running build could not be asked about or stopped')(e);
+            failed('the running build or export could not be asked about or stopped')(e);
             if (!win.isDestroyed())
               ask({
                 type: 'error',
                 title: APP_NAME,
-                message: 'ActGuy could not stop the running build, so it stays open.',
-                detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for the build to end, or cancel it, and close again.`,
+                message: 'ActGuy could not stop the running build or export, so it stays open.',
+                detail: `${e instanceof Error ? e.message : String(e)}\n\nWait for it to end, or cancel it, and close again.`,
                 buttons: ['OK'],
-              }).catch(failed('the message about the build could not be shown'));
+              }).catch(failed('the message about the build or export could not be shown'));
           });
         return;
       }

@@ -69,6 +69,7 @@ import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import { BUILD_WORKER_KEEP_MS, workerLauncher, type BuildJobLauncher } from './project/buildRunner';
 import { keptWorkers, type KeptWorkers } from './oneShotWorker';
+import type { KeepAwake } from './keepAwake';
 import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
@@ -97,6 +98,8 @@ export interface HandlerContext {
    * threads of buildWorker.cjs beside the bundle, kept BUILD_WORKER_KEEP_MS.
    */
   buildWorkers?: KeptWorkers;
+  /** Kept awake while Export All's threads work (main's keepAwake.ts); none when omitted. */
+  keepAwake?: KeepAwake;
   /** How File > Import runs (tests run it in-process); defaults to one import worker per import beside the bundle. */
   runImport?: ImportRunner;
   /** How File > Open reads and decodes a motion; defaults to one worker per open beside the bundle (motionLoad.ts). */
@@ -668,6 +671,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       commit: ctx.mshCommit,
       cacheDirOf: buildCacheDir,
       workers: buildWorkers,
+      keepAwake: ctx.keepAwake,
     }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),

@@ -6,10 +6,12 @@ import {
   keepingAwakeDuringBuilds,
   keepingAwakeDuringImports,
   keepingAwakeDuringMshExports,
+  keepingAwakeDuringTalk,
   type PowerSaveBlockerPort,
 } from './keepAwake';
 import type { BuildJobMessage } from './project/buildJob';
 import type { BuildJobLauncher } from './project/buildRunner';
+import type { WorkerTalk } from './oneShotWorker';
 
 /** Electron's powerSaveBlocker as the OS sees it: the blockers on now, by id. */
 function fakeBlocker() {
@@ -196,5 +198,34 @@ describe('keeping the machine awake during long work (round 20)', () => {
     fresh();
     expect(blocker.on.size).toBe(0);
     expect(blocker.started()).toBe(2);
+  });
+
+  // Round 10 of the maintainer's read (docs/architecture.md). Mutations that fail: `close` or `release` not releasing
+  // the hold; `release` dropped from the wrapped talk (the thread then never kept); the thread's own call left out.
+  it("an Export All thread's talk holds it until it is closed or its thread released, once", () => {
+    const blocker = fakeBlocker();
+    const keepAwake = createKeepAwake(blocker.port);
+    const calls: string[] = [];
+    const talk = (): WorkerTalk => ({
+      next: async () => ({ end: 'cancelled' }),
+      send: () => calls.push('send'),
+      close: () => calls.push('close'),
+      release: () => calls.push('release'),
+    });
+    const closed = keepingAwakeDuringTalk(talk(), keepAwake);
+    const released = keepingAwakeDuringTalk(talk(), keepAwake);
+    expect([blocker.on.size, keepAwake.holds]).toEqual([1, 2]);
+    closed.send('go');
+    closed.close();
+    closed.close();
+    expect(keepAwake.holds).toBe(1);
+    released.release!();
+    expect([blocker.on.size, keepAwake.holds]).toEqual([0, 0]);
+    released.close();
+    expect(keepAwake.holds).toBe(0);
+    expect(calls).toEqual(['send', 'close', 'close', 'release', 'close']);
+    // A one-shot thread's talk has no release: the wrapped talk has none either.
+    const { release: _none, ...oneShot } = talk();
+    expect(keepingAwakeDuringTalk(oneShot, keepAwake).release).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Keeps the computer from sleeping while the app does long work the user started and walked away from: an archive
- * build (minutes), a batch of imports, an MSH export of a long capture. A laptop that sleeps mid-build resumes it on
+ * build (minutes), a batch of imports, an MSH export of a long capture, an Export All of a project. A laptop that sleeps mid-build resumes it on
  * wake (nothing is lost: the commit is all or nothing), but the user who came back expecting a finished `.mar` finds
  * it still compressing. The display may still turn off (`prevent-app-suspension`, not `prevent-display-sleep`).
  *
@@ -11,6 +11,7 @@
  */
 import type { CompressClient } from './compressClient';
 import type { ImportRunner } from './interchange/importRunner';
+import type { WorkerTalk } from './oneShotWorker';
 import { endsBuild, type BuildJobLauncher } from './project/buildRunner';
 
 /** Electron's `powerSaveBlocker`, as much of it as this uses (tests count what it was asked). */
@@ -19,7 +20,7 @@ export interface PowerSaveBlockerPort {
   stop(id: number): boolean;
 }
 
-interface KeepAwake {
+export interface KeepAwake {
   /** Holds the blocker until the returned function is called (calling it again does nothing). */
   hold(): () => void;
   /** Releases every hold: the app is quitting. */
@@ -122,4 +123,28 @@ export function keepingAwakeDuringMshExports(compress: CompressClient, keepAwake
     }
   };
   return compress;
+}
+
+/**
+ * A talk with a worker thread (Export All's: oneShotWorker.ts WorkerTalk) that holds the blocker until it is closed or
+ * its thread released, which its owner does at the job's end, however it ended (projectExportHandlers.ts `finally`).
+ * A talk is made for the thread's work only: an Export All waiting for the user's answer holds none.
+ */
+export function keepingAwakeDuringTalk(talk: WorkerTalk, keepAwake: KeepAwake): WorkerTalk {
+  const release = keepAwake.hold();
+  const { release: releaseThread } = talk;
+  return {
+    next: (progress) => talk.next(progress),
+    send: (message) => talk.send(message),
+    close: () => {
+      release();
+      talk.close();
+    },
+    ...(releaseThread && {
+      release: () => {
+        release();
+        releaseThread();
+      },
+    }),
+  };
 }

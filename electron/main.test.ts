@@ -56,6 +56,19 @@ vi.mock('./compressClient', async (importOriginal) => {
   };
 });
 
+// The keep-awake main makes, kept to count its holds (an Export All's: several blockers' holds share one blocker).
+vi.mock('./keepAwake', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./keepAwake')>();
+  return {
+    ...real,
+    createKeepAwake: (...args: Parameters<typeof real.createKeepAwake>) => {
+      const keepAwake = real.createKeepAwake(...args);
+      fake.state.keepAwake = keepAwake;
+      return keepAwake;
+    },
+  };
+});
+
 // An import's worker: it notes whether the machine is kept awake while it runs, and fails.
 vi.mock('./interchange/importRunner', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./interchange/importRunner')>()),
@@ -93,6 +106,36 @@ vi.mock('./oneShotWorker', async (importOriginal) => {
       };
       return workers;
     },
+    // An Export All's thread: a job that only plans answers one file in its folder (the desktop export then waits for
+    // the page's answer); any other job works until it is cancelled, as the build's stand-in above does, so the window
+    // can be closed while an export runs.
+    keptWorkerTalks: () => ({
+      start: (job: { planOnly?: boolean; req: { folder: string } }, options: { signal?: AbortSignal } = {}) => {
+        const { signal } = options;
+        const planned = {
+          end: 'answer',
+          value: { type: 'planned', outline: { writes: [join(job.req.folder, 'walk.res8')] }, reads: [], warnings: [] },
+        };
+        const cancelled = new Promise<{ end: 'cancelled' }>((resolve) => {
+          if (job.planOnly) return;
+          const stop = () => {
+            fake.state.exportsStopped++;
+            resolve({ end: 'cancelled' });
+          };
+          if (signal?.aborted) stop();
+          else signal?.addEventListener('abort', stop, { once: true });
+        });
+        return {
+          next: async () => {
+            fake.state.holdsDuringExport.push(fake.state.keepAwake!.holds);
+            return job.planOnly ? planned : cancelled;
+          },
+          send: () => undefined,
+          close: () => undefined,
+          release: () => undefined,
+        };
+      },
+    }),
   };
 });
 
@@ -1080,6 +1123,71 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes).toHaveLength(asked + 3);
   });
 
+  // Round 10 (maintainer's read). Mutations that fail: main not tracking the exports (no question: the export ended
+  // with the process without a word); main not handing them to the close questions; the questions not cancelling them;
+  // main or the handlers not handing the keep-awake on to Export All (no hold while it works); the talk's hold not
+  // released when it is closed.
+  it('closing while an Export All runs asks as for a build and "Stop and close" cancels it; one waiting for its answer asks nothing', async () => {
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: { exportId: string; state: string };
+      }>;
+    const project = join(fake.state.userData, 'build-on-close', 'sample.actguy.json');
+    const projectText = readFileSync(project, 'utf8');
+    const into = mkdtempSync(join(fake.state.userData, 'export-on-close-'));
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+    const asked = fake.state.messageBoxes.length;
+    const closed = win.closed;
+    const holds = fake.state.keepAwake!.holds;
+    // The desktop Export All: a folder chosen, the files planned, the page asked before any work.
+    fake.state.openDialogAnswers.push(into);
+    const started = await ipc('startProjectExportDialog', { projectPath: project, projectText, format: 'msh' });
+    expect(started).toMatchObject({ ok: true, value: { state: 'exporting' } });
+    const exportId = started.value!.exportId;
+    await vi.waitFor(async () =>
+      expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('confirm'),
+    );
+    // Waiting for the page's answer, nothing of it runs: the close goes ahead without a question.
+    const whileAsking = { preventDefault: vi.fn() };
+    win.events.get('close')!(whileAsking);
+    expect(whileAsking.preventDefault).not.toHaveBeenCalled();
+    expect(fake.state.messageBoxes).toHaveLength(asked);
+    // The machine is kept awake while its thread plans, not while the page asks.
+    expect([fake.state.holdsDuringExport, fake.state.keepAwake!.holds]).toEqual([[holds + 1], holds]);
+
+    expect(await ipc('confirmProjectExport', { exportId })).toMatchObject({ value: { state: 'exporting' } });
+    fake.state.messageBoxResponse = 1; // Cancel
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    expect(fake.state.messageBoxes[asked]).toMatchObject({
+      title: 'Export in progress',
+      message: 'An Export All is running.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect([win.closed, fake.state.exportsStopped]).toEqual([closed, 0]);
+    expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('exporting');
+
+    fake.state.messageBoxResponse = 0; // Stop and close
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+    expect(fake.state.exportsStopped).toBe(1);
+    expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('cancelled');
+    // Kept awake while it worked; no longer once stopped.
+    expect([fake.state.holdsDuringExport, fake.state.keepAwake!.holds]).toEqual([[holds + 1, holds + 1], holds]);
+    expect(readdirSync(into)).toEqual([]);
+    // The close that follows goes ahead: the stopped export is over.
+    const after = { preventDefault: vi.fn() };
+    win.events.get('close')!(after);
+    expect(after.preventDefault).not.toHaveBeenCalled();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+  });
+
   // Mutations that fail: the build question's promise without its catch (closeAsked stays set: no close asks again);
   // the catch not clearing closeAsked; no message to the user.
   it('a build question that fails to show keeps the window open with its build, says so, and the next close asks again', async () => {
@@ -1100,14 +1208,14 @@ describe('electron main', () => {
     expect(first.preventDefault).toHaveBeenCalled();
     await vi.waitFor(() =>
       expect(stderr).toHaveBeenCalledWith(
-        expect.stringMatching(/the running build could not be asked about or stopped/),
+        expect.stringMatching(/the running build or export could not be asked about or stopped/),
       ),
     );
     // The user is told (here that box fails too, and is said in the terminal).
     await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
     expect(fake.state.messageBoxes[asked + 1]).toMatchObject({
       type: 'error',
-      message: 'ActGuy could not stop the running build, so it stays open.',
+      message: 'ActGuy could not stop the running build or export, so it stays open.',
     });
     fake.state.failMessageBoxes = false;
     stderr.mockRestore();

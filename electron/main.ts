@@ -15,7 +15,7 @@
  *   (listenToAppEnd), then the page's load (one that fails is said in a box, and the app exits; a window made again
  *   whose page fails says it alike, and goes: sayCouldNotStart);
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
- *   kept, 'close' asks about unsaved work and running builds (closeQuestions.ts), 'render-process-gone' and
+ *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
  *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
@@ -65,7 +65,7 @@ import {
   followDocumentReport,
   quitsWithLastWindow,
 } from './appWindow';
-import { trackBuilds } from './buildsInFlight';
+import { trackBuilds, trackExports, type WorkInFlight } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
@@ -387,7 +387,9 @@ interface Services {
   buildWorkers: ReturnType<typeof keptWorkers>;
   keepAwake: ReturnType<typeof createKeepAwake>;
   /** The builds the window started (buildsInFlight.ts): the close asks about them. */
-  builds: ReturnType<typeof trackBuilds>;
+  builds: WorkInFlight;
+  /** The Export Alls the window started (buildsInFlight.ts): the close asks about them as about builds. */
+  exports: WorkInFlight;
   /** Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash). */
   backups: ReturnType<typeof createBackupStore>;
   /** Writes still running, waited for before the app ends (quitWaits.ts). */
@@ -450,8 +452,8 @@ function refuseSessionRequests(): void {
 function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples: UserSamples): Services {
   const { startupMotion: argMotion, workspace } = firstLaunch;
   const sample = samples.startupPath;
-  // The machine stays awake while a build, an import or an MSH export runs, released by the work's own end
-  // (electron/keepAwake.ts).
+  // The machine stays awake while a build, an import, an MSH export or an Export All runs, released by the work's own
+  // end (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
   const buildWorkers = keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
@@ -516,6 +518,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     compress,
     launchBuild: keepingAwakeDuringBuilds(workerLauncher(buildWorkers), keepAwake),
     buildWorkers,
+    keepAwake,
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => windows.current()),
     lastFolder,
@@ -554,6 +557,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     return answerAppInfo(arg);
   };
   const builds = trackBuilds(handlers);
+  const exports = trackExports(handlers);
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event)) return REFUSED_SENDER;
@@ -580,6 +584,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     buildWorkers,
     keepAwake,
     builds,
+    exports,
     backups,
     quitGate,
     rebuildMenu,
@@ -591,7 +596,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
 
 /** Makes the window and listens to its lifecycle (in the order of the list at the top of this file); the page is not loaded yet. */
 function openWindow(services: Services): BrowserWindow {
-  const { userData, backups, builds } = services;
+  const { userData, backups, builds, exports } = services;
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
   const placement = initialWindow(
     readWindowState(userData, warn),
@@ -641,6 +646,7 @@ function openWindow(services: Services): BrowserWindow {
     ask: (options) => dialog.showMessageBox(win, options),
     document: () => documentState,
     builds,
+    exports,
     saveAllAndClose: () => sendMenuCommand({ command: 'app.saveAllAndClose' }),
     closing: () => {
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);

@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ProjectExportStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
@@ -308,6 +308,71 @@ describe('Export All in main', () => {
     const cancelled = await h.cancelProjectExport({ exportId: started.exportId });
     expect(cancelled.state).toBe('cancelled');
     expect(readdirSync(join(workspace, 'c'))).toEqual([]);
+  });
+
+  // Round 10 of the maintainer's read (docs/architecture.md). Mutations that fail: Cancel waiting by polling, as before
+  // (a timer set at each turn); Cancel not waiting for the export's end (it answers 'exporting').
+  it("Cancel answers once the export's run has ended, on that end, not on a timer", async () => {
+    let stopped = 0;
+    // A thread that works until it is cancelled: its end comes only from the abort.
+    const startWorker: WorkerStart = (_job, { signal }) => {
+      const cancelled = new Promise<{ end: 'cancelled' }>((resolve) =>
+        signal.addEventListener('abort', () => {
+          stopped++;
+          resolve({ end: 'cancelled' });
+        }),
+      );
+      return { next: () => cancelled as never, send: () => undefined, close: () => undefined };
+    };
+    const h = handlers({ startWorker });
+    const started = await h.startProjectExport({
+      projectPath,
+      projectText: text('walk.mtn'),
+      format: 'msh',
+      path: join(workspace, 'c', 'walk.res8'),
+    });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const cancelled = await h.cancelProjectExport({ exportId: started.exportId });
+      expect([cancelled.state, stopped]).toEqual(['cancelled', 1]);
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
+  // Round 10 of the maintainer's read. Mutation that fails: the export not saying it is past cancelling as its commit
+  // starts (Cancel then waited for the commit's end, and answered 'failed' here, not 'writing').
+  it('Cancel during the commit answers at once that it is writing; the commit goes on, all or nothing', async () => {
+    const folder = join(workspace, 'c-commit');
+    mkdirSync(folder);
+    let reachedCommit!: () => void;
+    const atCommit = new Promise<void>((resolve) => (reachedCommit = resolve));
+    const holds: ((e: Error) => void)[] = [];
+    // The commit's writes are held, then fail: nothing is written.
+    const commit = {
+      fs: {
+        writeAsync: () => {
+          reachedCommit();
+          return new Promise<never>((_, reject) => holds.push(reject));
+        },
+      },
+    };
+    const h = handlers({ workers: keptWorkers(workerPath(), 0), commit });
+    const started = await h.startProjectExport({
+      projectPath,
+      projectText: text('walk.mtn'),
+      format: 'msh',
+      path: join(folder, 'walk.res8'),
+    });
+    await atCommit;
+    const answer = h.cancelProjectExport({ exportId: started.exportId });
+    // Let the writes fail only after every step already due has run: Cancel has answered by then.
+    setImmediate(() => holds.splice(0).forEach((fail) => fail(new Error('stand-in: the disk is full'))));
+    expect((await answer).state).toBe('writing');
+    const s = await finished(h, await h.getProjectExportStatus({ exportId: started.exportId }));
+    expect(s.state).toBe('failed');
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   // Round 43 (docs/security.md). Mutation that fails: the job's reads handed over without what main judged (the

@@ -27,6 +27,7 @@ import { commitOutputsAsync, type CommitOptions } from '../build/commit';
 import { judgeFile } from '../build/files';
 import { exportFailure, exportOutputFiles, readRefusal, refusedOutputs } from '../build/projectExportPlan';
 import type { DialogPort } from '../dialogPort';
+import { keepingAwakeDuringTalk, type KeepAwake } from '../keepAwake';
 import { pinFoldersOf } from '../fsutil';
 import { offeredFileName, requireObject, requirePath, requireString } from '../ipcArgs';
 import { keptWorkers, keptWorkerTalks, type KeptWorkers, type OneShotEnd, type WorkerTalk } from '../oneShotWorker';
@@ -69,6 +70,8 @@ interface ProjectExportContext {
    * null: a glTF of the compressed motions reuses and fills it as a build does. Without it, no cache.
    */
   cacheDirOf?: (projectPath: string) => string | null;
+  /** Kept awake while an export's thread works (keepAwake.ts; main's); none by default. */
+  keepAwake?: KeepAwake;
 }
 
 /** How either turn of an export's thread says it failed (ProjectExportPlanned, ProjectExportJobMessage). */
@@ -116,15 +119,22 @@ const FORMATS: Record<ProjectExportFormat, { what: string; writes: string; exten
   gltf: { what: 'glTF', writes: 'every motion gets its .glb', extension: 'glb', filter: 'glTF binary (.glb)' },
 };
 
+/** An export as the handlers keep it. */
+interface ExportEntry {
+  status: ProjectExportStatus;
+  controller: AbortController;
+  /** Set while it waits in state 'confirm': the page's Export lets it go on. */
+  confirmed?: () => void;
+  /** Settles once a cancel no longer changes it: at its commit ('writing'), or at its end, however it ended. */
+  pastCancel: Promise<void>;
+}
+
 export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectExportHandlers {
   const { policy, dialogs } = ctx;
-  const exports = new Map<
-    string,
-    { status: ProjectExportStatus; controller: AbortController; confirmed?: () => void }
-  >();
+  const exports = new Map<string, ExportEntry>();
   /** The export's threads (made at the first export: the bundle's path is looked up then). */
   let talks: ReturnType<typeof keptWorkerTalks> | undefined;
-  const startWorker =
+  const startTalk =
     ctx.startWorker ??
     ((job: ProjectExportWorkerJob, options: { signal: AbortSignal }) => {
       talks ??= keptWorkerTalks(
@@ -132,6 +142,11 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       );
       return talks.start(job, options);
     });
+  // The machine stays awake while a thread works for an export (its plan, its work), not while the export waits for
+  // the page's answer: each talk is closed or released by `run`, however the export ends.
+  const { keepAwake } = ctx;
+  const startWorker = (job: ProjectExportWorkerJob, options: { signal: AbortSignal }): WorkerTalk =>
+    keepAwake ? keepingAwakeDuringTalk(startTalk(job, options), keepAwake) : startTalk(job, options);
 
   const requireFormat = (format: unknown, what: string): ProjectExportFormat => {
     if (format !== 'msh' && format !== 'gltf') throw new Error(`${what}: format must be "msh" or "gltf"`);
@@ -184,9 +199,11 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     for (const e of exports.values()) if (e.confirmed) e.controller.abort();
     for (const id of [...exports.keys()].slice(0, Math.max(0, exports.size + 1 - KEPT_EXPORTS)))
       if (!running(exports.get(id)!.status)) exports.delete(id);
-    const entry: { status: ProjectExportStatus; controller: AbortController; confirmed?: () => void } = {
+    let pastCancel!: () => void;
+    const entry: ExportEntry = {
       status,
       controller,
+      pastCancel: new Promise<void>((resolve) => (pastCancel = resolve)),
     };
     exports.set(status.exportId, entry);
     const confirmation = askFirst
@@ -195,7 +212,8 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         })
       : undefined;
     const cacheDir = gltfSource === 'compressed' ? (ctx.cacheDirOf?.(projectPath) ?? null) : null;
-    void run(status, controller.signal, req, grant, cacheDir, confirmation);
+    // `run` never rejects (it fails the export instead).
+    void run(status, controller.signal, req, grant, cacheDir, confirmation, pastCancel).finally(pastCancel);
     return { ...status };
   };
 
@@ -208,6 +226,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     grant: ((path: string) => void) | undefined,
     cacheDir: string | null,
     confirmation: Promise<void> | undefined,
+    pastCancel: () => void,
   ): Promise<void> => {
     const fail = (errors: BuildProblem[], warnings: string[] = []) => {
       status.current = null;
@@ -347,6 +366,7 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
       status.done = status.count = answer.entries.length;
       status.current = null;
       status.state = 'writing';
+      pastCancel();
       const note = await commitOutputsAsync(exportOutputFiles(status.format, files), {
         ...ctx.commit,
         folders,
@@ -427,8 +447,9 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
     cancelProjectExport: async (raw) => {
       const found = requireExport(raw, 'cancelProjectExport');
       found.controller.abort();
-      // Before the commit the worker is terminated at once; wait for the export to say so.
-      while (running(found.status)) await new Promise((r) => setTimeout(r, 20));
+      // Before the commit the worker is terminated at once, and the export ends as cancelled; from its commit on, it
+      // goes on to its end (all its files or none): either way, answered once the cancel can change nothing more.
+      await found.pastCancel;
       return { ...found.status };
     },
 

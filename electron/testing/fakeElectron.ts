@@ -54,6 +54,12 @@ function makeFake() {
     lockData: undefined as unknown,
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
+    /** Export Alls stopped (main.test.ts's stand-in thread never finishes one by itself). */
+    exportsStopped: 0,
+    /** main.test.ts: the keep-awake main made (keepAwake.ts), to count its holds. */
+    keepAwake: null as null | { readonly holds: number },
+    /** main.test.ts: the keep-awake's holds as each stand-in Export All thread was first asked for its answer. */
+    holdsDuringExport: [] as number[],
     /** The bundles main keeps idle threads of (oneShotWorker.ts keptWorkers), and how many times they were disposed. */
     keptWorkerPaths: [] as string[],
     buildWorkerDisposed: 0,
