@@ -32,6 +32,7 @@ import { buildSeries, formatTolerance, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
+import { tracePolyline } from './polyline';
 import type { CurveChannel } from '../state/sessionStore';
 import { openTuningMenu } from '../app/tuningMenu';
 import type { CompressResponse } from '../../shared/ipc/compress';
@@ -379,13 +380,11 @@ export class CurvePainter {
       this.valueTicks.push({ label: Math.abs(v) < 1e-9 ? '0' : Number(v.toPrecision(4)).toString(), y: y(v) });
     }
 
+    // At most four points a pixel column (./polyline.ts): a long motion seen whole costs its pixels, not its frames.
+    const xOf = (f: number) => frameToX(axis, f);
     const path = (vals: Float64Array) => {
       ctx.beginPath();
-      for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
-        const xx = frameToX(axis, f);
-        if (f === Math.max(0, f0 - 1)) ctx.moveTo(xx, y(at(vals, f)));
-        else ctx.lineTo(xx, y(at(vals, f)));
-      }
+      tracePolyline(ctx, Math.max(0, f0 - 1), Math.min(m.frameCount, f1 + 1), xOf, (f) => y(at(vals, f)));
       ctx.stroke();
     };
     // Overlaid joints: the decoded curve (the source before the first compression), in their dash pattern.
@@ -443,9 +442,14 @@ export class CurvePainter {
     ctx.lineWidth = 1;
     ctx.strokeStyle = COLORS.autoKey;
     ctx.fillStyle = COLORS.canvasBg;
+    // Only those in view, and one a pixel: a long motion seen whole has thousands of keys a few pixels wide.
+    let lastX = -Infinity;
     for (const k of series.keyFrames) {
       if (user.has(k)) continue;
-      diamondPath(ctx, frameToX(axis, k), cy + 3, 3);
+      const x = frameToX(axis, k);
+      if (x < axis.left - 4 || x > axis.right + RIGHT_PAD + 4 || Math.abs(x - lastX) < 1) continue;
+      lastX = x;
+      diamondPath(ctx, x, cy + 3, 3);
       ctx.fill();
       ctx.stroke();
     }
@@ -499,20 +503,22 @@ export class CurvePainter {
     let max = tol * 1.4;
     for (let f = 0; f <= m.frameCount; f++) max = Math.max(max, series.errors[f]);
     const y = (v: number) => bottom - (v / max) * (bottom - top - 4);
+    // The frames in view (and one either side), at most four points a pixel column (./polyline.ts).
+    const errors = series.errors;
+    const a = Math.max(0, Math.floor(axis.viewStart) - 1);
+    const b = Math.min(m.frameCount, Math.ceil(axis.viewEnd) + 1);
+    const xOf = (f: number) => frameToX(axis, f);
+    const yOf = (f: number) => y(errors[f]);
     ctx.beginPath();
-    ctx.moveTo(frameToX(axis, 0), bottom);
-    for (let f = 0; f <= m.frameCount; f++) ctx.lineTo(frameToX(axis, f), y(series.errors[f]));
-    ctx.lineTo(frameToX(axis, m.frameCount), bottom);
+    ctx.moveTo(xOf(a), bottom);
+    tracePolyline(ctx, a, b, xOf, yOf, true);
+    ctx.lineTo(xOf(b), bottom);
     ctx.closePath();
     ctx.fillStyle = 'rgba(255,107,107,0.25)';
     ctx.fill();
     ctx.strokeStyle = COLORS.error;
     ctx.beginPath();
-    for (let f = 0; f <= m.frameCount; f++) {
-      const xx = frameToX(axis, f);
-      if (f === 0) ctx.moveTo(xx, y(series.errors[f]));
-      else ctx.lineTo(xx, y(series.errors[f]));
-    }
+    tracePolyline(ctx, a, b, xOf, yOf);
     ctx.stroke();
     // Tolerance line.
     const ty = Math.round(y(tol)) + 0.5;

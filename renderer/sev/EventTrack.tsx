@@ -130,14 +130,6 @@ export function EventTrack() {
   const span = Math.max(1e-6, viewEnd - viewStart);
   const toX = (f: number) => axis.left + ((f - viewStart) / span) * (axis.right - axis.left);
   const toFrame = (x: number) => viewStart + ((x - axis.left) / (axis.right - axis.left)) * span;
-  // The playhead line's pixel, not the playhead: the track (its markers, waveforms, sound look-ups) re-renders when
-  // the line moves on screen, not at every animation frame of playback in between.
-  const playheadX = useSession((s) =>
-    Math.round(
-      axis.left + ((s.playhead - s.viewStart) / Math.max(1e-6, s.viewEnd - s.viewStart)) * (axis.right - axis.left),
-    ),
-  );
-
   useEffect(() => {
     host.current?.setAttribute('data-plot-left', String(axis.left));
     host.current?.setAttribute('data-plot-right', String(axis.right));
@@ -334,7 +326,7 @@ export function EventTrack() {
         <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
       </div>
       {motion && <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />}
-      <div className="sev-track-playhead" style={{ left: playheadX }} />
+      <TrackPlayhead left={axis.left} right={axis.right} />
       {boxSpan && (
         <div
           className="sev-box"
@@ -461,4 +453,16 @@ export function EventTrack() {
         })}
     </div>
   );
+}
+
+/**
+ * The playhead line over the event row, its own component: it alone re-renders as the playhead moves (at the
+ * line's pixel, not at every animation frame between), not the track with its markers, waveforms and sound
+ * look-ups (docs/architecture.md, "Renderer review, round 3").
+ */
+function TrackPlayhead({ left, right }: { left: number; right: number }) {
+  const x = useSession((s) =>
+    Math.round(left + ((s.playhead - s.viewStart) / Math.max(1e-6, s.viewEnd - s.viewStart)) * (right - left)),
+  );
+  return <div className="sev-track-playhead" style={{ left: x }} />;
 }

@@ -57,9 +57,6 @@ export function SevEditor() {
   const documentId = useDocument((d) => d.documentId);
   const motionPath = useDocument((d) => d.path);
   const selectedJoint = useSession((s) => s.selectedJoint);
-  // The frame the playhead is on, not the playhead itself: the editor re-renders when the frame changes, not at every
-  // animation frame of playback in between (the playhead moves in fractions of a frame).
-  const playheadFrame = useSession((s) => Math.round(s.playhead));
   const textWarnings = useSevTextWarnings();
 
   useEffect(() => startAudition(), []);
@@ -283,28 +280,19 @@ export function SevEditor() {
       {doc && (
         <>
           <div className="sev-toolbar">
-            <button
-              type="button"
-              className="tool"
-              data-testid="sev-add-event"
+            <AddAtPlayhead
               disabled={!motion || !defs.length}
-              onClick={events.addAtPlayhead}
-              title={
+              frameCount={motion?.frameCount ?? 65535}
+              what={
                 defs.length
-                  ? addEventTitle(
-                      doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
-                      Math.max(0, Math.min(motion?.frameCount ?? 65535, playheadFrame)),
-                      addJointLabel(addJoint, addJoint === null ? undefined : motion?.joints[addJoint]?.name),
-                      addAt?.fromSe,
-                    )
-                  : NO_SE_DEFINED_YET
+                  ? doc.ses.some((d) => d.index === selectedSe)
+                    ? seLabel(doc, selectedSe)
+                    : 'an event'
+                  : null
               }
-            >
-              + Add event at playhead
-            </button>
-            <span className="dim">
-              frame <b data-testid="sev-playhead">{playheadFrame}</b>
-            </span>
+              joint={addJointLabel(addJoint, addJoint === null ? undefined : motion?.joints[addJoint]?.name)}
+              fromSe={addAt?.fromSe}
+            />
             <span className="dim sev-add-se-field">
               SE{' '}
               <SePicker
@@ -395,6 +383,43 @@ export function SevEditor() {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * "+ Add event at playhead" and the frame beside it: the one part of the editor that shows the playhead, so it
+ * alone re-renders as the playhead moves, not the editor with its event list, SE table and event row (which
+ * re-rendered at every frame of playback; docs/architecture.md, "Renderer review, round 3").
+ */
+function AddAtPlayhead(props: {
+  disabled: boolean;
+  frameCount: number;
+  /** The SE the add puts down ("an event" when none is picked); null: no SE is defined yet. */
+  what: string | null;
+  joint: string;
+  fromSe: boolean | undefined;
+}) {
+  const frame = useSession((s) => Math.round(s.playhead));
+  return (
+    <>
+      <button
+        type="button"
+        className="tool"
+        data-testid="sev-add-event"
+        disabled={props.disabled}
+        onClick={events.addAtPlayhead}
+        title={
+          props.what !== null
+            ? addEventTitle(props.what, Math.max(0, Math.min(props.frameCount, frame)), props.joint, props.fromSe)
+            : NO_SE_DEFINED_YET
+        }
+      >
+        + Add event at playhead
+      </button>
+      <span className="dim">
+        frame <b data-testid="sev-playhead">{frame}</b>
+      </span>
+    </>
   );
 }
 
