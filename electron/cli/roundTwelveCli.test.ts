@@ -1,0 +1,81 @@
+/**
+ * Round 12 (docs/compression.md#round-12-2026-12-06-the-seams-and-held-out-captures-through-the-cli-and-the-pool), the
+ * cheap part: a few seam cases and two short clips of held-out captures (one of them over 512 KiB of MTN, so `actguy
+ * compress` runs it off its thread and a 2-job build in channel shares), at 30 and 120 fps, at 0.05 u / 0.5 deg, 0.01
+ * / 0.1, 0.005 / 0.05 and each channel's floor, refined, classic and skeleton-aware, through the built CLI's
+ * `compress` and `build` (--jobs 1 and 2, each cold and from the other's cache). Every written file is the in-process
+ * bytes and keeps the guarantee by the independent decoder (electron/testing/roundTwelve.ts says what is checked);
+ * `npm run round12` runs the seam seeds and every held-out capture the same way.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compressMotion } from '../../shared/compress/compress';
+import { importBvh } from '../../shared/interchange/bvh/import';
+import { seamCase } from '../../shared/testing/seamMotions';
+import { ASSIMP_BVH_DIR } from '../interchange/realBvhSamples';
+import { clipMotion, fileViolations, levelsOf, optionsOf, runRoundTwelve, type R12Case } from '../testing/roundTwelve';
+
+const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const seam = (seed: number, fps: number): R12Case => ({ name: `s${seed}`, motion: { ...seamCase(seed).motion, fps } });
+const capture = (file: string, fps: number, first: number, frames: number): R12Case => ({
+  name: `${file.replace('_', '')}_${fps}`,
+  motion: clipMotion(
+    importBvh(readFileSync(join(ASSIMP_BVH_DIR, `${file}.bvh`), 'utf8'), { fps }).motion,
+    first,
+    frames,
+  ),
+});
+
+function check(cases: R12Case[], levels: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-round12-'));
+  dirs.push(dir);
+  const { bad, counts } = runRoundTwelve(cases, { cli, dir, levels });
+  expect(bad).toEqual([]);
+  return counts;
+}
+
+describe('round 12: seams and held-out clips through `actguy compress` and `actguy build`', () => {
+  it('at 30 fps (flips, the edge of h16, denormals, a constant pose, 40 frames of Boxing_Toes)', () => {
+    const counts = check(
+      [seam(4, 30), seam(6, 30), seam(7, 30), seam(3, 30), capture('Boxing_Toes', 30, 100, 40)],
+      ['0.01', 'floor'],
+    );
+    expect(counts).toMatchObject({ compressions: 30, cliRuns: 30, builds: 8, entries: 30, long: 0 });
+  }, 600_000);
+
+  it('at 120 fps, 350 frames of 01_01 off the thread and in channel shares (a half turn, a lock on every frame)', () => {
+    const counts = check([seam(5, 120), seam(9, 120), capture('01_01', 120, 600, 350)], ['floor']);
+    expect(counts).toMatchObject({ compressions: 9, cliRuns: 9, builds: 4, entries: 9, long: 1 });
+  }, 600_000);
+
+  it('checks a written file against the tolerances asked, and holds each joint to its own floor at the floor', () => {
+    const c = seam(5, 120);
+    const [floor] = levelsOf(c.motion, ['floor']);
+    expect(Object.keys(floor.overrides!).length).toBe(c.motion.joints.length);
+    expect(Math.max(...Object.values(floor.overrides!))).toBe(floor.rotationToleranceDeg);
+    // A file compressed loosely, read against tighter tolerances: frames that are not keys are over, and named.
+    const loose = compressMotion(c.motion, {
+      name: 's5',
+      positionTolerance: 1,
+      rotationToleranceDeg: 20,
+      offsetTolerance: 1,
+    });
+    const tight = optionsOf('s5', floor, 'refined');
+    const bad = fileViolations(c.motion, loose.bytes, tight);
+    expect(bad.length).toBeGreaterThan(0);
+    expect(bad[0]).toMatch(/^(translation|rotation \d+): frame \d+ is not a key and has error [\d.e-]+ over [\d.e-]+$/);
+    expect(
+      fileViolations(c.motion, loose.bytes, {
+        ...tight,
+        positionTolerance: 1,
+        rotationToleranceDeg: 20,
+        rotationToleranceOverridesDeg: {},
+      }),
+    ).toEqual([]);
+  });
+});

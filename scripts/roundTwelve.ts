@@ -1,0 +1,225 @@
+/**
+ * Round 12 (docs/compression.md#round-12-2026-12-06-the-seams-and-held-out-captures-through-the-cli-and-the-pool): the
+ * seam cases and the held-out captures through the built CLI and project builds (`npm run round12`; not part of the
+ * test suite, whose cheap part is electron/cli/roundTwelveCli.test.ts). What is checked: electron/testing/roundTwelve.ts.
+ *
+ * Seam cases: shared/testing/seamMotions.ts's seeds (default 0-43), each at every rate asked (its samples as they
+ * are, its rate set: an MT3 stores none). Held-out captures: every .bvh, .fbx, .gltf and .glb under
+ * /usr/share/assimp/models that imports (as `npm run heldout`: runImportJob, every clip), at every rate asked.
+ *
+ *   npm run round12 [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
+ *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *
+ * Exit status 1 when anything broke.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, relative } from 'node:path';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { seamCase } from '../shared/testing/seamMotions';
+import { runImportJob } from '../electron/interchange/importJob';
+import {
+  clipMotion,
+  LEVEL_LABELS,
+  MODES,
+  runRoundTwelve,
+  type R12Case,
+  type R12Counts,
+  type R12Mode,
+} from '../electron/testing/roundTwelve';
+
+const HELD_OUT = '/usr/share/assimp/models';
+const EXTENSIONS = new Set(['.bvh', '.fbx', '.gltf', '.glb']);
+
+interface Args {
+  fps: number[];
+  levels: string[];
+  modes: R12Mode[];
+  seeds: number;
+  first: number;
+  seams: boolean;
+  captures: boolean;
+  only?: string;
+  skip?: string;
+  maxFrames?: number;
+  keep?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    fps: [30, 120],
+    levels: [...LEVEL_LABELS],
+    modes: [...MODES],
+    seeds: 44,
+    first: 0,
+    seams: true,
+    captures: true,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i + 1];
+    switch (argv[i]) {
+      case '--fps':
+        a.fps = v.split(',').map(Number);
+        i++;
+        break;
+      case '--levels':
+        a.levels = v.split(',');
+        i++;
+        break;
+      case '--modes':
+        a.modes = v.split(',') as R12Mode[];
+        i++;
+        break;
+      case '--seeds':
+        a.seeds = Number(v);
+        i++;
+        break;
+      case '--first':
+        a.first = Number(v);
+        i++;
+        break;
+      case '--no-seams':
+        a.seams = false;
+        break;
+      case '--no-captures':
+        a.captures = false;
+        break;
+      case '--only':
+        a.only = v;
+        i++;
+        break;
+      case '--skip':
+        a.skip = v;
+        i++;
+        break;
+      case '--max-frames':
+        a.maxFrames = Number(v);
+        i++;
+        break;
+      case '--keep':
+        a.keep = v;
+        i++;
+        break;
+      default:
+        throw new Error(`round12: unknown argument ${argv[i]}`);
+    }
+  }
+  return a;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+/** Every clip of a held-out file at `fps` that imports, as read back from its .mtn bytes. */
+async function importAll(
+  path: string,
+  fps: number,
+  clip?: number,
+): Promise<{ clip: string | null; motion: ReturnType<typeof readMtn> }[]> {
+  const res = await runImportJob({ path, fps, scale: 1, clip });
+  if (res.status === 'chooseClip') {
+    const out = [];
+    for (const c of res.clips) out.push(...(await importAll(path, fps, c.index)));
+    return out;
+  }
+  if (res.status !== 'imported') return [];
+  return [{ clip: res.clipName, motion: readMtn(res.mtnBytes) }];
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const cli = join(__dirname, '..', 'cli', 'actguy.cjs');
+  if (!existsSync(cli)) throw new Error(`round12: build the CLI first (${cli})`);
+  const root = args.keep ?? mkdtempSync(join(tmpdir(), 'actguy-round12-'));
+  mkdirSync(root, { recursive: true });
+  // The build cache's local verdicts go to the scratch folder, never the user's own state.
+  process.env.ACTGUY_STATE_DIR = join(root, 'state');
+  const total: R12Counts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
+  const bad: string[] = [];
+  let group = 0;
+  const t0 = performance.now();
+  const run = (label: string, cases: R12Case[]) => {
+    if (cases.length === 0) return;
+    const t = performance.now();
+    const dir = join(root, `g${group++}`);
+    const r = runRoundTwelve(cases, { cli, dir, levels: args.levels, modes: args.modes });
+    for (const k of Object.keys(total) as (keyof R12Counts)[]) total[k] += r.counts[k];
+    bad.push(...r.bad.map((b) => `${label}: ${b}`));
+    const frames = cases.reduce((n, c) => n + c.motion.frameCount + 1, 0);
+    console.log(
+      `${r.bad.length ? 'BROKEN' : 'ok    '} ${label}: ${cases.length} motions, ${frames} frames; ${r.counts.compressions} compressions, ` +
+        `${r.counts.cliRuns} actguy compress, ${r.counts.builds} builds, ${r.counts.entries} .mar entries` +
+        `${r.counts.long ? `, ${r.counts.long} over 512 KiB` : ''} (${((performance.now() - t) / 1000).toFixed(0)} s)`,
+    );
+    for (const b of r.bad.slice(0, 20)) console.log(`    ${b}`);
+    if (r.bad.length > 20) console.log(`    (+${r.bad.length - 20})`);
+    if (!args.keep && r.bad.length === 0) rmSync(dir, { recursive: true, force: true });
+  };
+  for (const fps of args.fps) {
+    if (args.seams) {
+      const cases: R12Case[] = [];
+      for (let s = args.first; s < args.first + args.seeds; s++) {
+        const c = seamCase(s);
+        cases.push({ name: `s${s}`, motion: { ...c.motion, fps } });
+      }
+      // In groups of 11 (one of each shape): a project of each.
+      for (let i = 0; i < cases.length; i += 11)
+        run(`seams ${cases[i].name}-${cases[Math.min(i + 10, cases.length - 1)].name} @${fps}`, cases.slice(i, i + 11));
+    }
+    if (args.captures) {
+      // Each capture over 512 KiB of MTN in a project of its own; the short clips (FBX, glTF) together in one.
+      const short: R12Case[] = [];
+      let shortFiles = 0;
+      for (const [k, file] of listFiles(HELD_OUT).entries()) {
+        if ((args.only && !file.includes(args.only)) || (args.skip && file.includes(args.skip))) continue;
+        let clips;
+        try {
+          clips = await importAll(file, fps);
+        } catch (e) {
+          console.log(`skip   ${relative(HELD_OUT, file)} @${fps}: the import threw ${(e as Error).message}`);
+          continue;
+        }
+        const cases = clips.map((c, i) => ({
+          name: `h${k}_${i}`,
+          motion:
+            args.maxFrames !== undefined && c.motion.frameCount > args.maxFrames
+              ? clipMotion(c.motion, 0, args.maxFrames)
+              : c.motion,
+        }));
+        if (cases.some((c) => writeMtn(c.motion).byteLength >= 512 * 1024))
+          run(`${relative(HELD_OUT, file)} @${fps}`, cases);
+        else if (cases.length) {
+          shortFiles++;
+          short.push(...cases);
+          console.log(
+            `       ${relative(HELD_OUT, file)} @${fps}: ${cases.map((c) => `${c.name} ${c.motion.frameCount + 1} frames x ${c.motion.joints.length} joints`).join(', ')}`,
+          );
+        }
+      }
+      run(`${shortFiles} files' short clips @${fps}`, short);
+    }
+  }
+  console.log(
+    `\n${total.compressions} compressions in-process, ${total.cliRuns} actguy compress, ${total.builds} builds ` +
+      `(${total.entries} .mar entries, ${total.long} motions over 512 KiB of MTN): ${bad.length} problems ` +
+      `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
+  if (!args.keep) rmSync(root, { recursive: true, force: true });
+  if (bad.length) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 2;
+});
