@@ -1,5 +1,5 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
-// Targets: cli, bench, export-bench, fuzz, samples, heldout, round12, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
+// Targets: cli, bench, export-bench, fuzz, samples, heldout, cli-sweep, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -38,8 +38,8 @@ const targets = {
   ],
   // Held-out captures through the importers and compressor (`npm run heldout`, scripts/heldout.ts).
   heldout: [['scripts/heldout.ts', 'dist/heldout/heldout.cjs', {}]],
-  // The seam cases and held-out captures through the built CLI and project builds (`npm run round12`).
-  round12: [['scripts/roundTwelve.ts', 'dist/round12/roundTwelve.cjs', {}]],
+  // The seam cases and held-out captures through the built CLI and project builds (`npm run cli-sweep`).
+  'cli-sweep': [['scripts/cliSweep.ts', 'dist/cli-sweep/cliSweep.cjs', {}]],
   // The SHA-256 of the outputs a compressor change must keep (scripts/compressDigests.ts).
   digests: [['scripts/compressDigests.ts', 'dist/digests/compressDigests.cjs', {}]],
   // Every reader at n and 8n on worst-case inputs (`npm run linear-time`, scripts/linearTime.ts).

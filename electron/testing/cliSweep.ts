@@ -13,7 +13,7 @@
  *   whose MTN is at least 512 KiB goes to the pool in channel shares), each cold in a cache of its own and then again
  *   from the other's cache (every motion a cache hit), writes one .mar, whose every entry is the in-process bytes.
  *
- * The unit test (electron/cli/roundTwelveCli.test.ts) runs a few short motions; scripts/roundTwelve.ts runs the seam
+ * The unit test (electron/cli/cliSweep.test.ts) runs a few short motions; scripts/cliSweep.ts runs the seam
  * seeds and every held-out capture.
  */
 import { spawnSync } from 'node:child_process';
@@ -34,7 +34,7 @@ import { independentErrors } from '../../shared/testing/independentDecode';
 import { objectBoundViolations } from '../../shared/testing/independentFk';
 import { toleranceMismatches } from '../../shared/testing/toleranceMismatches';
 
-interface R12Level {
+interface SweepLevel {
   label: string;
   positionTolerance: number;
   rotationToleranceDeg: number;
@@ -46,7 +46,7 @@ interface R12Level {
 }
 
 export const MODES = ['refined', 'classic', 'skeleton'] as const;
-export type R12Mode = (typeof MODES)[number];
+export type SweepMode = (typeof MODES)[number];
 export const LEVEL_LABELS = ['0.05', '0.01', '0.005', 'floor'] as const;
 
 /** A tolerance a project and the CLI accept (> 0) that is still the floor where the floor is 0. */
@@ -69,15 +69,15 @@ function jointRotationFloors(m: Motion): number[] {
   return out;
 }
 
-export function levelsOf(m: Motion, labels: readonly string[] = LEVEL_LABELS): R12Level[] {
-  const fixed = (label: string, p: number, r: number): R12Level => ({
+export function levelsOf(m: Motion, labels: readonly string[] = LEVEL_LABELS): SweepLevel[] {
+  const fixed = (label: string, p: number, r: number): SweepLevel => ({
     label,
     positionTolerance: p,
     rotationToleranceDeg: r,
     offsetTolerance: p,
     objectTolerance: 2 * p,
   });
-  const out: R12Level[] = [];
+  const out: SweepLevel[] = [];
   for (const label of labels) {
     if (label === '0.05') out.push(fixed(label, 0.05, 0.5));
     else if (label === '0.01') out.push(fixed(label, 0.01, 0.1));
@@ -94,12 +94,12 @@ export function levelsOf(m: Motion, labels: readonly string[] = LEVEL_LABELS): R
         overrides,
         objectTolerance: positive(floor.object!),
       });
-    } else throw new Error(`roundTwelve: no level ${label}`);
+    } else throw new Error(`cliSweep: no level ${label}`);
   }
   return out;
 }
 
-export function optionsOf(name: string, level: R12Level, mode: R12Mode): CompressOptions {
+export function optionsOf(name: string, level: SweepLevel, mode: SweepMode): CompressOptions {
   return {
     name,
     positionTolerance: level.positionTolerance,
@@ -178,24 +178,24 @@ export function clipMotion(m: Motion, first: number, frames: number): Motion {
   return c;
 }
 
-export interface R12Case {
+export interface SweepCase {
   /** A motion name (docs/formats.md 2.6): the MT3's name hash and the project's entry. */
   name: string;
   motion: Motion;
 }
 
-interface R12Options {
+interface SweepOptions {
   /** The built CLI (dist/cli/actguy.cjs). */
   cli: string;
   /** A scratch folder of its own. */
   dir: string;
   levels?: readonly string[];
-  modes?: readonly R12Mode[];
+  modes?: readonly SweepMode[];
   /** Progress (the script); the test passes none. */
   log?: (line: string) => void;
 }
 
-export interface R12Counts {
+export interface SweepCounts {
   compressions: number;
   cliRuns: number;
   builds: number;
@@ -207,16 +207,16 @@ export interface R12Counts {
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
 /** The project entry and MT3 name of a case in a mode: `NAME.MODE` (at most 31 characters). */
-const entryName = (c: R12Case, mode: R12Mode) => `${c.name}.${mode}`;
+const entryName = (c: SweepCase, mode: SweepMode) => `${c.name}.${mode}`;
 
 /**
  * Runs every check on `cases` (all at one rate, the project's): per level, each case in each mode in-process and
  * through `actguy compress`, then one project holding every case in every mode built four ways. Returns what broke,
  * and what ran.
  */
-export function runRoundTwelve(cases: R12Case[], o: R12Options): { bad: string[]; counts: R12Counts } {
+export function runCliSweep(cases: SweepCase[], o: SweepOptions): { bad: string[]; counts: SweepCounts } {
   const bad: string[] = [];
-  const counts: R12Counts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
+  const counts: SweepCounts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
   const modes = o.modes ?? MODES;
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [o.cli, ...args], { cwd: o.dir, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -225,7 +225,7 @@ export function runRoundTwelve(cases: R12Case[], o: R12Options): { bad: string[]
   mkdirSync(o.dir, { recursive: true });
   const fps = cases[0].motion.fps;
   for (const c of cases) {
-    if (c.motion.fps !== fps) throw new Error('runRoundTwelve: every case at one rate');
+    if (c.motion.fps !== fps) throw new Error('runCliSweep: every case at one rate');
     const mtn = writeMtn(c.motion);
     if (mtn.byteLength >= 512 * 1024) counts.long++;
     writeFileSync(join(o.dir, `${c.name}.mtn`), mtn);
@@ -235,7 +235,7 @@ export function runRoundTwelve(cases: R12Case[], o: R12Options): { bad: string[]
   for (let li = 0; li < levelCount; li++) {
     const label = levels.get(cases[0].name)![li].label;
     const expected = new Map<string, Uint8Array>();
-    const runs: { c: R12Case; mode: R12Mode; opts: CompressOptions }[] = [];
+    const runs: { c: SweepCase; mode: SweepMode; opts: CompressOptions }[] = [];
     for (const c of cases)
       for (const mode of modes) {
         const opts = optionsOf(entryName(c, mode), levels.get(c.name)![li], mode);

@@ -4,8 +4,8 @@
  * compress` runs it off its thread and a 2-job build in channel shares), at 30 and 120 fps, at 0.05 u / 0.5 deg, 0.01
  * / 0.1, 0.005 / 0.05 and each channel's floor, refined, classic and skeleton-aware, through the built CLI's
  * `compress` and `build` (--jobs 1 and 2, each cold and from the other's cache). Every written file is the in-process
- * bytes and keeps the guarantee by the independent decoder (electron/testing/roundTwelve.ts says what is checked);
- * `npm run round12` runs the seam seeds and every held-out capture the same way.
+ * bytes and keeps the guarantee by the independent decoder (electron/testing/cliSweep.ts says what is checked);
+ * `npm run cli-sweep` runs the seam seeds and every held-out capture the same way.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,14 +15,17 @@ import { compressMotion } from '../../shared/compress/compress';
 import { importBvh } from '../../shared/interchange/bvh/import';
 import { seamCase } from '../../shared/testing/seamMotions';
 import { ASSIMP_BVH_DIR } from '../interchange/realBvhSamples';
-import { clipMotion, fileViolations, levelsOf, optionsOf, runRoundTwelve, type R12Case } from '../testing/roundTwelve';
+import { clipMotion, fileViolations, levelsOf, optionsOf, runCliSweep, type SweepCase } from '../testing/cliSweep';
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const seam = (seed: number, fps: number): R12Case => ({ name: `s${seed}`, motion: { ...seamCase(seed).motion, fps } });
-const capture = (file: string, fps: number, first: number, frames: number): R12Case => ({
+const seam = (seed: number, fps: number): SweepCase => ({
+  name: `s${seed}`,
+  motion: { ...seamCase(seed).motion, fps },
+});
+const capture = (file: string, fps: number, first: number, frames: number): SweepCase => ({
   name: `${file.replace('_', '')}_${fps}`,
   motion: clipMotion(
     importBvh(readFileSync(join(ASSIMP_BVH_DIR, `${file}.bvh`), 'utf8'), { fps }).motion,
@@ -31,10 +34,10 @@ const capture = (file: string, fps: number, first: number, frames: number): R12C
   ),
 });
 
-function check(cases: R12Case[], levels: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'actguy-round12-'));
+function check(cases: SweepCase[], levels: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-cli-sweep-'));
   dirs.push(dir);
-  const { bad, counts } = runRoundTwelve(cases, { cli, dir, levels });
+  const { bad, counts } = runCliSweep(cases, { cli, dir, levels });
   expect(bad).toEqual([]);
   return counts;
 }

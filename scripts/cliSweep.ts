@@ -1,13 +1,13 @@
 /**
  * Round 12 (docs/compression.md#round-12-2026-12-06-the-seams-and-held-out-captures-through-the-cli-and-the-pool): the
- * seam cases and the held-out captures through the built CLI and project builds (`npm run round12`; not part of the
- * test suite, whose cheap part is electron/cli/roundTwelveCli.test.ts). What is checked: electron/testing/roundTwelve.ts.
+ * seam cases and the held-out captures through the built CLI and project builds (`npm run cli-sweep`; not part of the
+ * test suite, whose cheap part is electron/cli/cliSweep.test.ts). What is checked: electron/testing/cliSweep.ts.
  *
  * Seam cases: shared/testing/seamMotions.ts's seeds (default 0-43), each at every rate asked (its samples as they
  * are, its rate set: an MT3 stores none). Held-out captures: every .bvh, .fbx, .gltf and .glb under
  * /usr/share/assimp/models that imports (as `npm run heldout`: runImportJob, every clip), at every rate asked.
  *
- *   npm run round12 [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
+ *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
  *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Exit status 1 when anything broke.
@@ -23,11 +23,11 @@ import {
   clipMotion,
   LEVEL_LABELS,
   MODES,
-  runRoundTwelve,
-  type R12Case,
-  type R12Counts,
-  type R12Mode,
-} from '../electron/testing/roundTwelve';
+  runCliSweep,
+  type SweepCase,
+  type SweepCounts,
+  type SweepMode,
+} from '../electron/testing/cliSweep';
 
 const HELD_OUT = '/usr/share/assimp/models';
 const EXTENSIONS = new Set(['.bvh', '.fbx', '.gltf', '.glb']);
@@ -35,7 +35,7 @@ const EXTENSIONS = new Set(['.bvh', '.fbx', '.gltf', '.glb']);
 interface Args {
   fps: number[];
   levels: string[];
-  modes: R12Mode[];
+  modes: SweepMode[];
   seeds: number;
   first: number;
   seams: boolean;
@@ -68,7 +68,7 @@ function parseArgs(argv: string[]): Args {
         i++;
         break;
       case '--modes':
-        a.modes = v.split(',') as R12Mode[];
+        a.modes = v.split(',') as SweepMode[];
         i++;
         break;
       case '--seeds':
@@ -102,7 +102,7 @@ function parseArgs(argv: string[]): Args {
         i++;
         break;
       default:
-        throw new Error(`round12: unknown argument ${argv[i]}`);
+        throw new Error(`cli-sweep: unknown argument ${argv[i]}`);
     }
   }
   return a;
@@ -140,21 +140,21 @@ async function importAll(
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const cli = join(__dirname, '..', 'cli', 'actguy.cjs');
-  if (!existsSync(cli)) throw new Error(`round12: build the CLI first (${cli})`);
-  const root = args.keep ?? mkdtempSync(join(tmpdir(), 'actguy-round12-'));
+  if (!existsSync(cli)) throw new Error(`cli-sweep: build the CLI first (${cli})`);
+  const root = args.keep ?? mkdtempSync(join(tmpdir(), 'actguy-cli-sweep-'));
   mkdirSync(root, { recursive: true });
   // The build cache's local verdicts go to the scratch folder, never the user's own state.
   process.env.ACTGUY_STATE_DIR = join(root, 'state');
-  const total: R12Counts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
+  const total: SweepCounts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
   const bad: string[] = [];
   let group = 0;
   const t0 = performance.now();
-  const run = (label: string, cases: R12Case[]) => {
+  const run = (label: string, cases: SweepCase[]) => {
     if (cases.length === 0) return;
     const t = performance.now();
     const dir = join(root, `g${group++}`);
-    const r = runRoundTwelve(cases, { cli, dir, levels: args.levels, modes: args.modes });
-    for (const k of Object.keys(total) as (keyof R12Counts)[]) total[k] += r.counts[k];
+    const r = runCliSweep(cases, { cli, dir, levels: args.levels, modes: args.modes });
+    for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));
     const frames = cases.reduce((n, c) => n + c.motion.frameCount + 1, 0);
     console.log(
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   };
   for (const fps of args.fps) {
     if (args.seams) {
-      const cases: R12Case[] = [];
+      const cases: SweepCase[] = [];
       for (let s = args.first; s < args.first + args.seeds; s++) {
         const c = seamCase(s);
         cases.push({ name: `s${s}`, motion: { ...c.motion, fps } });
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     }
     if (args.captures) {
       // Each capture over 512 KiB of MTN in a project of its own; the short clips (FBX, glTF) together in one.
-      const short: R12Case[] = [];
+      const short: SweepCase[] = [];
       let shortFiles = 0;
       for (const [k, file] of listFiles(HELD_OUT).entries()) {
         if ((args.only && !file.includes(args.only)) || (args.skip && file.includes(args.skip))) continue;
