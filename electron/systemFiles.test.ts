@@ -112,6 +112,11 @@ describe('command line', () => {
       // Shown escaped: no raw control or invisible character reaches the message.
       expect(HIDDEN_CHARACTERS.test(refusals[0])).toBe(false);
     }
+    // A second launch's folder is part of the path: judged resolved.
+    expect(parseCommandLine(['actguy', '--workspace=ws'], '/home/\u202eu').workspace).toBeNull();
+    expect(commandLineRefusals(['actguy', '--workspace=ws'], '/home/u\0')).toEqual([
+      '--workspace /home/u\\u0000/ws: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.',
+    ]);
     expect(commandLineRefusals(['actguy', 'walk.mtn', '--workspace'], cwd)).toEqual([
       '--workspace: it needs a folder after it. ActGuy opened no workspace folder.',
     ]);
@@ -144,7 +149,7 @@ describe('command line', () => {
         startupMotion: null,
         kept: [],
         refusals: [
-          '--workspace a\\u0000b: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.',
+          `--workspace ${dir}/a\\u0000b: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.`,
           `${dir}/x\\u0000.mtn: it holds a NUL character, which no file name holds. Nothing was opened.`,
         ],
         workspace: null,

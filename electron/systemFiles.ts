@@ -138,7 +138,8 @@ export function firstLaunchFiles(
   argv: readonly string[],
   cwd: string,
   problemOf: (path: string) => string | undefined = handedOverProblem,
-  defaultApp = Boolean(process.defaultApp),
+  // Electron's own member of process, spelled so that code without Electron's types (the fuzz targets) compiles this.
+  defaultApp = Boolean((process as { defaultApp?: boolean }).defaultApp),
 ): FirstLaunchFiles {
   const { files, workspace: named } = parseCommandLine(argv, cwd);
   let startupMotion: string | null = null;
@@ -228,12 +229,11 @@ export function commandLineRefusals(argv: readonly string[], cwd: string): strin
 const COMMAND_LINE_PATH_MAX = 4096;
 
 /**
- * Why a `--workspace` value is refused before any look on disk, or undefined. Its folder is granted whole to the page
- * and shown in it: a value with a NUL was taken as a workspace path (testing.md, fuzz round 5), and `--workspace=`
- * with nothing after it (a script's unset variable) was the current folder.
+ * Why a `--workspace` folder (resolved) is refused before any look on disk, or undefined. Its folder is granted whole
+ * to the page and shown in it: a value with a NUL was taken as a workspace path (testing.md, fuzz round 5). An empty
+ * value (a script's unset variable) is refused before it is resolved: it was the current folder.
  */
 function workspaceValueProblem(value: string): string | undefined {
-  if (value === '') return 'it is empty; name a folder';
   if (value.includes('\0')) return 'it holds a NUL character, which no folder name holds';
   if (HIDDEN_CHARACTERS.test(value))
     return 'it holds a control or invisible character (a line break, a terminal escape, a bidirectional or zero-width character), which would show the folder as another';
@@ -266,11 +266,18 @@ function commandLineArgs(
   const refusals: string[] = [];
   let workspace: string | null = null;
   const takeWorkspace = (value: string | undefined): void => {
-    const problem = value === undefined ? 'it needs a folder after it' : workspaceValueProblem(value);
+    // Judged as resolved: a second launch's folder (its cwd) is part of it, and is the other launch's to give.
+    const path = value === undefined || value === '' ? undefined : resolve(cwd, value);
+    const problem =
+      value === undefined
+        ? 'it needs a folder after it'
+        : path === undefined
+          ? 'it is empty; name a folder'
+          : workspaceValueProblem(path);
     if (problem !== undefined) {
-      refusals.push(workspaceRefusal(value, problem));
+      refusals.push(workspaceRefusal(path ?? value, problem));
       workspace = null;
-    } else workspace = resolve(cwd, value!);
+    } else workspace = path!;
   };
   const args = argv.slice(1);
   for (let i = 0; i < args.length; i++) {
