@@ -107,6 +107,25 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
     expectOutsideUntouched();
   });
 
+  // Round 46: a tuning file that is a link to itself or to nothing was taken for none (existsSync follows links): the
+  // motion opened with the default tolerances without a word while the file was there. Mutation that fails: the look
+  // by existsSync again (tuning null).
+  it('a tuning file that is a loop of links or a link to nothing is said, not taken for none', async () => {
+    const tuning = join(received, 'walk.mtn.actguy-tuning.json');
+    for (const [target, error] of [
+      ['walk.mtn.actguy-tuning.json', `ActGuy refused to access ${tuning}: its symbolic links form a loop`],
+      ['gone.json', `Could not read ${join(received, 'gone.json')}: no such file or folder`],
+    ]) {
+      symlinkSync(target, tuning);
+      const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+      rmSync(tuning);
+      // The motion opens all the same (the loop refused the whole open).
+      expect(opened.ok).toBe(true);
+      const motion = (opened as { value: { motion: { tuning: unknown } } }).value.motion;
+      expect(motion.tuning).toEqual({ path: tuning, error: `${error}; the motion opened with the default tolerances` });
+    }
+  });
+
   it('a link that stays inside the folder still works (walk.sev -> sev/walk.sev)', async () => {
     mkdirSync(join(received, 'sev'));
     copyFileSync(join(ASSETS, 'walk.sev'), join(received, 'sev', 'walk.sev'));
