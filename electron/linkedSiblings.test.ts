@@ -126,6 +126,19 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
     }
   });
 
+  // Round 46: walk.sev linked to itself refused the whole open of walk.mtn ("its symbolic links form a loop"). Mutation
+  // that fails: allowUnlessLinkedOut without its catch (the open refused).
+  it('a .sev beside the motion that is a loop of links grants nothing, and the motion opens', async () => {
+    const sev = join(received, 'walk.sev');
+    symlinkSync('walk.sev', sev);
+    expect((await call('openMotion', { path: join(received, 'walk.mtn') })).ok).toBe(true);
+    const read = await call('readProjectText', { path: sev });
+    expect(read).toMatchObject({
+      ok: false,
+      error: { message: `ActGuy refused to access ${sev}: its symbolic links form a loop` },
+    });
+  });
+
   it('a link that stays inside the folder still works (walk.sev -> sev/walk.sev)', async () => {
     mkdirSync(join(received, 'sev'));
     copyFileSync(join(ASSETS, 'walk.sev'), join(received, 'sev', 'walk.sev'));
