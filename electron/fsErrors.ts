@@ -1,6 +1,14 @@
 /** Turns file-system errors into short reasons a user can act on. */
 
 /**
+ * Node's words for two errors a received folder's names give (`ELOOP: too many symbolic links encountered`, a link
+ * that leads to itself; `ENAMETOOLONG: name too long`), which said neither what is wrong nor where to look
+ * (docs/security.md, round 46).
+ */
+const LINK_LOOP = 'its symbolic links form a loop (a link on the path leads back to itself)';
+const NAME_TOO_LONG = 'a name in the path is longer than the file system allows (255 bytes a name)';
+
+/**
  * A file-system error as a short reason ("permission denied", "no space left on the disk"), for a read or a write:
  * the app's handlers say it after "Could not read X:" or "Could not save X:".
  */
@@ -17,6 +25,8 @@ export function systemReason(e: unknown): string {
     ENOTDIR: 'a file is in the way where a folder should be',
     EEXIST: 'a file is in the way where a folder should be',
     ENOTREG: 'it is not a plain file (a pipe, socket or device)', // readBytes (fsutil.ts)
+    ELOOP: LINK_LOOP,
+    ENAMETOOLONG: NAME_TOO_LONG,
   };
   // readBytes' size refusal carries its numbers in the message ("EFBIG: it is N bytes, more than ...").
   if (code === 'EFBIG' && e instanceof Error) return e.message.replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
@@ -46,6 +56,10 @@ export function describeFsError(e: unknown): string {
       return 'it is on another disk';
     case 'ENOTREG': // readBytes (electron/fsutil.ts)
       return 'it is not a plain file (a pipe, socket or device)';
+    case 'ELOOP':
+      return LINK_LOOP;
+    case 'ENAMETOOLONG':
+      return NAME_TOO_LONG;
     case 'EFBIG': // readBytes' limit says how large, in words ("EFBIG: it is N bytes, more than ...")
       return (err.message ?? '').replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
     // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.

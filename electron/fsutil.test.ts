@@ -288,6 +288,27 @@ describe('readBytes and baseNameOf', () => {
   });
 });
 
+// Round 46: a received folder's link that leads to itself, or a name past 255 bytes, was said in Node's words
+// ("ELOOP: too many symbolic links encountered", "ENAMETOOLONG: name too long"). Mutation that fails: either case
+// dropped from describeFsError or systemReason.
+describe('describeFsError and systemReason: a loop of links, a name too long', () => {
+  it('word both as what is wrong, with no error code', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fserr-'));
+    dirs.push(dir);
+    symlinkSync('walk.mtn', join(dir, 'walk.mtn'));
+    const loop = thrownBy(() => readBytes(join(dir, 'walk.mtn'))) as NodeJS.ErrnoException;
+    const long = thrownBy(() => readBytes(join(dir, `${'a'.repeat(300)}.mtn`))) as NodeJS.ErrnoException;
+    expect([loop.code, long.code]).toEqual(['ELOOP', 'ENAMETOOLONG']);
+    for (const [e, words] of [
+      [loop, 'its symbolic links form a loop (a link on the path leads back to itself)'],
+      [long, 'a name in the path is longer than the file system allows (255 bytes a name)'],
+    ] as const) {
+      expect(describeFsError(e)).toBe(words);
+      expect(systemReason(e)).toBe(words);
+    }
+  });
+});
+
 describe('readSmallFile: a small file that may be hostile (a window state, the recent list, a build journal or lock)', () => {
   const folder = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));

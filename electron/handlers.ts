@@ -254,7 +254,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       loadedFiles.rememberUnread(path);
       return { path, error };
     };
-    const leadsTo = linkOutOf(dirname(motionPath), path);
+    let leadsTo: string | null;
+    try {
+      leadsTo = linkOutOf(dirname(motionPath), path);
+    } catch (e) {
+      // A link that leads back to itself: its loop refused the whole open of the motion (docs/security.md, round 46).
+      return notShown(`${(e as Error).message}; the motion opened with the default tolerances`);
+    }
     if (leadsTo !== null)
       return notShown(
         `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
@@ -265,7 +271,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     let judged: number | undefined;
     let bytes: Uint8Array | undefined;
     try {
-      if (!existsSync(path)) {
+      // Anything at the name: a link to nothing (or to itself) was taken for no file, and the motion opened with the
+      // default tolerances without a word (round 46); it is judged as any other file there now.
+      if (lstatSync(path, { throwIfNoEntry: false }) === undefined) {
         tuningRead(null);
         return null;
       }

@@ -107,6 +107,38 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
     expectOutsideUntouched();
   });
 
+  // Round 46: a tuning file that is a link to itself or to nothing was taken for none (existsSync follows links): the
+  // motion opened with the default tolerances without a word while the file was there. Mutation that fails: the look
+  // by existsSync again (tuning null).
+  it('a tuning file that is a loop of links or a link to nothing is said, not taken for none', async () => {
+    const tuning = join(received, 'walk.mtn.actguy-tuning.json');
+    for (const [target, error] of [
+      ['walk.mtn.actguy-tuning.json', `ActGuy refused to access ${tuning}: its symbolic links form a loop`],
+      ['gone.json', `Could not read ${join(received, 'gone.json')}: no such file or folder`],
+    ]) {
+      symlinkSync(target, tuning);
+      const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+      rmSync(tuning);
+      // The motion opens all the same (the loop refused the whole open).
+      expect(opened.ok).toBe(true);
+      const motion = (opened as { value: { motion: { tuning: unknown } } }).value.motion;
+      expect(motion.tuning).toEqual({ path: tuning, error: `${error}; the motion opened with the default tolerances` });
+    }
+  });
+
+  // Round 46: walk.sev linked to itself refused the whole open of walk.mtn ("its symbolic links form a loop"). Mutation
+  // that fails: allowUnlessLinkedOut without its catch (the open refused).
+  it('a .sev beside the motion that is a loop of links grants nothing, and the motion opens', async () => {
+    const sev = join(received, 'walk.sev');
+    symlinkSync('walk.sev', sev);
+    expect((await call('openMotion', { path: join(received, 'walk.mtn') })).ok).toBe(true);
+    const read = await call('readProjectText', { path: sev });
+    expect(read).toMatchObject({
+      ok: false,
+      error: { message: `ActGuy refused to access ${sev}: its symbolic links form a loop` },
+    });
+  });
+
   it('a link that stays inside the folder still works (walk.sev -> sev/walk.sev)', async () => {
     mkdirSync(join(received, 'sev'));
     copyFileSync(join(ASSETS, 'walk.sev'), join(received, 'sev', 'walk.sev'));

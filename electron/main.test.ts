@@ -855,6 +855,25 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes.slice(boxes)).toEqual([notOpenedBox(notes)]);
   });
 
+  // Round 46: a second launch's file named with a NUL went to the look on disk and was refused as "not there" in
+  // Node's words; a hostile --workspace was passed over without a word. Mutation that fails: the second-instance
+  // handler without commandLineRefusals (no box).
+  it("a second launch's file with a NUL and its hostile --workspace are refused saying why, and nothing is sent", () => {
+    const sent = fake.state.sent.length;
+    const boxes = fake.state.messageBoxes.length;
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '/p/wa\0lk.mtn', '--workspace=/ws\0/x'], '/');
+    expect(fake.state.sent.length).toBe(sent);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+      expect.objectContaining({
+        detail: '/p/wa\\u0000lk.mtn: it holds a NUL character, which no file name holds. Nothing was opened.',
+      }),
+      expect.objectContaining({
+        detail:
+          '--workspace /ws\\u0000/x: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.',
+      }),
+    ]);
+  });
+
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {
     const dir = mkdtempSync(join(fake.state.userData, 'drop-'));
     for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])

@@ -98,6 +98,7 @@ import {
   notOpenedKindProblem,
   parseCommandLine,
   commandLineFilesNotOpened,
+  commandLineRefusals,
   secondLaunchCommandLine,
   type LaunchData,
 } from './systemFiles';
@@ -831,6 +832,8 @@ if (refusedDebugSwitches.length > 0) {
     // A file of no kind ActGuy opens is said, as a macOS open-file of one is, not passed over (docs/security.md, round 42).
     for (const file of commandLineFilesNotOpened(launch.argv, launch.cwd, Boolean(process.defaultApp)))
       sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
+    // A value refused as it is (a NUL, a hidden character in --workspace) is said too (docs/security.md, round 46).
+    for (const refusal of commandLineRefusals(launch.argv, launch.cwd)) sayNotOpened(refusal);
     // With no window (macOS, closed), one is made again for the files; once shown (appWindow.ts bringForward).
     windows.reopen();
     bringForward(windows.current(), windows.shown());

@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { HIDDEN_CHARACTERS } from '../shared/errors';
 
 /** Every path findProjectListingSev resolves (canonicalPath touches the file system: on Windows, a UNC path's host). */
 const resolvedPaths = vi.hoisted(() => [] as string[]);
@@ -32,6 +33,7 @@ import {
   handedOverProblem,
   parseCommandLine,
   commandLineFilesNotOpened,
+  commandLineRefusals,
   secondLaunchCommandLine,
 } from './systemFiles';
 
@@ -81,6 +83,80 @@ describe('command line', () => {
       workspace: resolve(cwd, 'ws2'),
     });
     expect(parseCommandLine(['electron', '.', '--workspace'], cwd)).toEqual({ files: [], workspace: null });
+  });
+
+  // Round 46: `--workspace=` holding a NUL was taken as the workspace (fuzz round 5), an empty one was the current
+  // folder, a file named with a NUL was refused as "not there" in Node's words. Mutations that fail: no
+  // workspaceValueProblem (each hostile workspace kept); its NUL check alone dropped (kept with NUL; the hidden check
+  // is after it, so the wording test fails); no commandLineFileProblem (the NUL motion kept); the missing value
+  // not said.
+  it('refuses a --workspace that is empty, missing or holds a NUL or hidden character, and a file with a NUL, saying each', () => {
+    const hostile = [
+      ['--workspace=/ws\0/etc', 'it holds a NUL character, which no folder name holds'],
+      ['--workspace=', 'it is empty; name a folder'],
+      ['--workspace=/ws/\u202eslx.mtn', 'it holds a control or invisible character'],
+      ['--workspace=/ws/a\u200bb', 'it holds a control or invisible character'],
+      ['--workspace=/ws/a\nb', 'it holds a control or invisible character'],
+      [`--workspace=/${'a'.repeat(4096)}`, 'it is longer than 4096 characters'],
+    ];
+    for (const [arg, why] of hostile) {
+      const argv = ['actguy', '--workspace', '/good', arg, 'walk.mtn'];
+      expect(parseCommandLine(argv, cwd), JSON.stringify(arg).slice(0, 40)).toEqual({
+        files: [resolve(cwd, 'walk.mtn')],
+        workspace: null,
+      });
+      const refusals = commandLineRefusals(argv, cwd);
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toContain(why);
+      expect(refusals[0]).toMatch(/^--workspace .*\. ActGuy opened no workspace folder\.$/s);
+      // Shown escaped: no raw control or invisible character reaches the message.
+      expect(HIDDEN_CHARACTERS.test(refusals[0])).toBe(false);
+    }
+    // A second launch's folder is part of the path: judged resolved.
+    expect(parseCommandLine(['actguy', '--workspace=ws'], '/home/\u202eu').workspace).toBeNull();
+    expect(commandLineRefusals(['actguy', '--workspace=ws'], '/home/u\0')).toEqual([
+      '--workspace /home/u\\u0000/ws: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.',
+    ]);
+    expect(commandLineRefusals(['actguy', 'walk.mtn', '--workspace'], cwd)).toEqual([
+      '--workspace: it needs a folder after it. ActGuy opened no workspace folder.',
+    ]);
+    const argv = ['actguy', '/p/wa\0lk.mtn', 'file:///p/r%00un.mtn', '/p/notes\0.txt', '/p/ok.mtn'];
+    expect(parseCommandLine(argv, cwd)).toEqual({ files: ['/p/ok.mtn'], workspace: null });
+    expect(commandLineFilesNotOpened(argv, cwd, false)).toEqual([]);
+    expect(commandLineRefusals(argv, cwd)).toEqual([
+      '/p/wa\\u0000lk.mtn: it holds a NUL character, which no file name holds. Nothing was opened.',
+      '/p/r\\u0000un.mtn: it holds a NUL character, which no file name holds. Nothing was opened.',
+      '/p/notes\\u0000.txt: it holds a NUL character, which no file name holds. Nothing was opened.',
+    ]);
+  });
+
+  // Round 46: a first launch's workspace with no folder there was granted as a tree all the same. Mutation that fails:
+  // firstLaunchFiles without the isFolderNow check (the missing folder kept, nothing said).
+  it("a first launch's workspace must be a folder now; its refusals are start-up warnings", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-ws-'));
+    try {
+      writeFileSync(join(dir, 'file'), 'x');
+      expect(firstLaunchFiles(['actguy', '--workspace', dir], '/', () => undefined, false)).toMatchObject({
+        workspace: dir,
+        refusals: [],
+      });
+      for (const not of [join(dir, 'later'), join(dir, 'file')])
+        expect(firstLaunchFiles(['actguy', `--workspace=${not}`], '/', () => undefined, false)).toMatchObject({
+          workspace: null,
+          refusals: [`--workspace ${not}: no folder is there. ActGuy opened no workspace folder.`],
+        });
+      expect(firstLaunchFiles(['actguy', '--workspace=a\0b', 'x\0.mtn'], dir, () => undefined, false)).toEqual({
+        startupMotion: null,
+        kept: [],
+        refusals: [
+          `--workspace ${dir}/a\\u0000b: it holds a NUL character, which no folder name holds. ActGuy opened no workspace folder.`,
+          `${dir}/x\\u0000.mtn: it holds a NUL character, which no file name holds. Nothing was opened.`,
+        ],
+        workspace: null,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   // Round 42: a file of a kind ActGuy does not open was passed over without a word. Mutations that fail: the kind

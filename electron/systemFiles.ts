@@ -15,6 +15,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { windowsPathProblem } from '../shared/windowsNames';
+import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { SYSTEM_FILE_EXTENSIONS, systemFileKindOfPath } from '../shared/systemFiles';
 import { canonicalPath, linkOutOf, quotePath } from './pathPolicy';
 import { anotherUsers, readBytes } from './fsutil';
@@ -137,15 +138,24 @@ export function firstLaunchFiles(
   argv: readonly string[],
   cwd: string,
   problemOf: (path: string) => string | undefined = handedOverProblem,
-  defaultApp = Boolean(process.defaultApp),
+  // Electron's own member of process, spelled so that code without Electron's types (the fuzz targets) compiles this.
+  defaultApp = Boolean((process as { defaultApp?: boolean }).defaultApp),
 ): FirstLaunchFiles {
-  const { files, workspace } = parseCommandLine(argv, cwd);
+  const { files, workspace: named } = parseCommandLine(argv, cwd);
   let startupMotion: string | null = null;
   const kept: string[] = [];
-  // A file of no kind ActGuy opens is said too, not passed over (round 42).
-  const refusals = commandLineFilesNotOpened(argv, cwd, defaultApp).map((f) =>
-    handedOverRefusal(f, notOpenedKindProblem(f)!),
-  );
+  // A file of no kind ActGuy opens is said too, not passed over (round 42); so is a value refused as it is (round 46).
+  const refusals = [
+    ...commandLineRefusals(argv, cwd),
+    ...commandLineFilesNotOpened(argv, cwd, defaultApp).map((f) => handedOverRefusal(f, notOpenedKindProblem(f)!)),
+  ];
+  // The workspace is granted whole: a path with no folder there now would be granted to whoever makes it first (round
+  // 26's reason for files), and the page would list nothing without a word (round 46).
+  let workspace = named;
+  if (workspace !== null && !isFolderNow(workspace)) {
+    refusals.push(workspaceRefusal(workspace, 'no folder is there'));
+    workspace = null;
+  }
   for (const file of files) {
     if (startupMotion !== null || systemFileKindOfPath(file) !== 'motion') kept.push(file);
     else {
@@ -204,22 +214,84 @@ export function parseCommandLine(argv: readonly string[], cwd: string): { files:
   return { files: named.filter((f) => systemFileKindOfPath(f)), workspace };
 }
 
-/** The command line's files (paths and `file://` URLs as paths), whatever their kind, and its workspace option. */
-function commandLineArgs(argv: readonly string[], cwd: string): { named: string[]; workspace: string | null } {
+/**
+ * The refusals of a command line's values that parseCommandLine and commandLineFilesNotOpened pass over: a file named
+ * with a NUL or longer than a path can be, and a `--workspace` with no value, an empty one, or one holding a control
+ * or invisible character (HIDDEN_CHARACTERS), a NUL among them, or too long. Each is said (a first launch's among the
+ * start-up warnings, a second launch's in a box) in the words of handedOverRefusal; the value never becomes a file or
+ * the workspace (docs/security.md, round 46).
+ */
+export function commandLineRefusals(argv: readonly string[], cwd: string): string[] {
+  return commandLineArgs(argv, cwd).refusals;
+}
+
+/** Longest path taken from a command line (PATH_MAX on Linux): no file or folder has a longer one. */
+const COMMAND_LINE_PATH_MAX = 4096;
+
+/**
+ * Why a `--workspace` folder (resolved) is refused before any look on disk, or undefined. Its folder is granted whole
+ * to the page and shown in it: a value with a NUL was taken as a workspace path (testing.md, fuzz round 5). An empty
+ * value (a script's unset variable) is refused before it is resolved: it was the current folder.
+ */
+function workspaceValueProblem(value: string): string | undefined {
+  if (value.includes('\0')) return 'it holds a NUL character, which no folder name holds';
+  if (HIDDEN_CHARACTERS.test(value))
+    return 'it holds a control or invisible character (a line break, a terminal escape, a bidirectional or zero-width character), which would show the folder as another';
+  if (value.length > COMMAND_LINE_PATH_MAX) return `it is longer than ${COMMAND_LINE_PATH_MAX} characters`;
+  return undefined;
+}
+
+/** The refusal of a `--workspace` value (workspaceValueProblem), naming it escaped. */
+function workspaceRefusal(value: string | undefined, problem: string): string {
+  const shown = value === undefined ? '--workspace' : `--workspace ${quotePath(value)}`;
+  return `${shown}: ${problem}. ActGuy opened no workspace folder.`;
+}
+
+/** Why a command line's file is refused before any look on disk, or undefined (its kind is judged elsewhere). */
+function commandLineFileProblem(path: string): string | undefined {
+  if (path.includes('\0')) return 'it holds a NUL character, which no file name holds';
+  if (path.length > COMMAND_LINE_PATH_MAX) return `it is longer than ${COMMAND_LINE_PATH_MAX} characters`;
+  return undefined;
+}
+
+/**
+ * The command line's files (paths and `file://` URLs as paths), whatever their kind, its workspace option, and the
+ * refusals of values that are neither (commandLineRefusals).
+ */
+function commandLineArgs(
+  argv: readonly string[],
+  cwd: string,
+): { named: string[]; workspace: string | null; refusals: string[] } {
   const named: string[] = [];
+  const refusals: string[] = [];
   let workspace: string | null = null;
+  const takeWorkspace = (value: string | undefined): void => {
+    // Judged as resolved: a second launch's folder (its cwd) is part of it, and is the other launch's to give.
+    const path = value === undefined || value === '' ? undefined : resolve(cwd, value);
+    const problem =
+      value === undefined
+        ? 'it needs a folder after it'
+        : path === undefined
+          ? 'it is empty; name a folder'
+          : workspaceValueProblem(path);
+    if (problem !== undefined) {
+      refusals.push(workspaceRefusal(path ?? value, problem));
+      workspace = null;
+    } else workspace = path!;
+  };
   const args = argv.slice(1);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--workspace') {
-      if (i + 1 < args.length) workspace = resolve(cwd, args[++i]);
-    } else if (a.startsWith('--workspace=')) workspace = resolve(cwd, a.slice('--workspace='.length));
+    if (a === '--workspace') takeWorkspace(i + 1 < args.length ? args[++i] : undefined);
+    else if (a.startsWith('--workspace=')) takeWorkspace(a.slice('--workspace='.length));
     else if (!a.startsWith('-')) {
       const file = commandLineFile(a, cwd);
-      if (file) named.push(file);
+      const problem = file === null ? undefined : commandLineFileProblem(file);
+      if (problem !== undefined) refusals.push(handedOverRefusal(file!, problem));
+      else if (file) named.push(file);
     }
   }
-  return { named, workspace };
+  return { named, workspace, refusals };
 }
 
 /**

@@ -307,6 +307,31 @@ process.on('exit', () => process.stderr.write('\\nbytes read: ' + total + '\\n')
     },
   );
 
+  // Round 46 (docs/security.md): a tuning file that is a link leading to itself (or to nothing) was taken for no file
+  // (existsSync follows links), so compress used the defaults without a word while the file was there. Mutation that
+  // fails: the lookup by existsSync again (exit 0, w.mt3 written).
+  it.runIf(process.platform !== 'win32')(
+    'a tuning file that is a loop of links or a link to nothing stops compress, naming it, instead of being passed over',
+    () => {
+      const tuning = join(dir, 'walk.mtn.actguy-tuning.json');
+      for (const [target, why] of [
+        ['walk.mtn.actguy-tuning.json', 'its symbolic links form a loop (a link on the path leads back to itself)'],
+        ['gone.json', 'no such file or directory'],
+      ]) {
+        symlinkSync(target, tuning);
+        const c = run('compress', 'walk.mtn', '-o', 'loop.mt3', '--quiet');
+        rmSync(tuning);
+        expect(c.rc).toBe(1);
+        expect(c.err.trim()).toBe(`actguy compress: walk.mtn.actguy-tuning.json: ${why}`);
+        expect(existsSync(join(dir, 'loop.mt3'))).toBe(false);
+      }
+      // --no-tuning still ignores whatever is there.
+      symlinkSync('gone.json', tuning);
+      expect(run('compress', 'walk.mtn', '-o', 'loop.mt3', '--quiet', '--no-tuning').rc).toBe(0);
+      rmSync(tuning);
+    },
+  );
+
   it.runIf(process.platform !== 'win32')(
     'a FIFO given as --names or --project is refused at once, naming it (both read with readFileSync and waited forever)',
     () => {

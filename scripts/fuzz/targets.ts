@@ -77,6 +77,7 @@ import {
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 import { portTableTarget } from './portTableTarget';
+import { secondLaunchTarget } from './secondLaunchTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
@@ -788,6 +789,8 @@ export const TARGETS: FuzzTarget[] = [
   gltfNodesTarget,
   // Round 5 (2026-12-06), after round 4's for the same reason.
   loopbackRequestTarget,
+  // Security round 46 (2026-12-06), last for the same reason.
+  secondLaunchTarget,
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
-import { existsSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { FormatError, inFile, isBundleRefusal } from '../../../shared/errors';
 import { dirname } from 'node:path';
 import { outsideRedactor, OUTSIDE_MOTION_DETAIL } from '../../outsideQuotes';
@@ -125,7 +125,10 @@ export const compressCommand: CliCommand = {
       const motion = inFile(input, () => readMtn(mtnBytes));
       // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
       const tuningPath = tuningPathOf(input);
-      const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);
+      // Anything at the name, a link that leads nowhere or to itself too: such a link was passed over as no file, and the
+      // motion compressed with the defaults without a word while the tuning file was there (docs/security.md, round 46).
+      const useTuning =
+        !args.options.has('no-tuning') && lstatSync(tuningPath, { throwIfNoEntry: false }) !== undefined;
       const saved = useTuning ? readTuningFile(tuningPath, motion.joints) : defaultTuning();
       const objectGiven = stringOption(args, 'object-tol') !== undefined;
       const options = {
