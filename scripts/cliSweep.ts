@@ -12,13 +12,14 @@
  *
  * Exit status 1 when anything broke.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { seamCase } from '../shared/testing/seamMotions';
 import { runImportJob } from '../electron/interchange/importJob';
+import { heldOutFiles } from './heldoutFiles';
 import {
   clipMotion,
   LEVEL_LABELS,
@@ -30,7 +31,6 @@ import {
 } from '../electron/testing/cliSweep';
 
 const HELD_OUT = '/usr/share/assimp/models';
-const EXTENSIONS = new Set(['.bvh', '.fbx', '.gltf', '.glb']);
 
 interface Args {
   fps: number[];
@@ -108,19 +108,6 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(p);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
-
 /** Every clip of a held-out file at `fps` that imports, as read back from its .mtn bytes. */
 async function importAll(
   path: string,
@@ -181,7 +168,7 @@ async function main(): Promise<void> {
       // Each capture over 512 KiB of MTN in a project of its own; the short clips (FBX, glTF) together in one.
       const short: SweepCase[] = [];
       let shortFiles = 0;
-      for (const [k, file] of listFiles(HELD_OUT).entries()) {
+      for (const [k, file] of heldOutFiles(HELD_OUT).entries()) {
         if ((args.only && !file.includes(args.only)) || (args.skip && file.includes(args.skip))) continue;
         let clips;
         try {

@@ -14,8 +14,8 @@
  *
  *   npm run heldout [-- --dir D ...] [--fps 30,120] [--json out.json] [--only SUBSTRING]
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { extname, relative } from 'node:path';
 import { compressMotion } from '../shared/compress/compress';
 import type { CompressOptions } from '../shared/compress/types';
 import { precisionFloor } from '../shared/compress/unreachable';
@@ -25,9 +25,9 @@ import { guaranteeViolations } from '../shared/testing/hostileMotions';
 import { independentObjectErrors } from '../shared/testing/independentFk';
 import { readMt3 } from '../shared/mt3/read';
 import { runImportJob } from '../electron/interchange/importJob';
+import { heldOutFiles } from './heldoutFiles';
 
 const DEFAULT_DIRS = ['/usr/share/assimp/models', '/usr/share/assimp/models-nonbsd'];
-const EXTENSIONS = new Set(['.bvh', '.fbx', '.gltf', '.glb']);
 
 const LEVELS = [
   { label: '0.05', positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05 },
@@ -75,19 +75,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (a.dirs.length === 0) a.dirs = DEFAULT_DIRS;
   return a;
-}
-
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && EXTENSIONS.has(extname(e.name).toLowerCase())) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 /** A refusal a user can act on names the file and a place: `FILE:LINE:COL: …` or `FILE [KIND] (PLACE): …`. */
@@ -282,7 +269,7 @@ async function main(): Promise<void> {
   }
   const rows: Row[] = [];
   for (const dir of dirs) {
-    const files = listFiles(dir).filter((f) => !args.only || f.includes(args.only));
+    const files = heldOutFiles(dir).filter((f) => !args.only || f.includes(args.only));
     console.log(`${dir}: ${files.length} files`);
     for (const f of files) {
       const ofFile: Row[] = [];
