@@ -70,7 +70,7 @@ import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
-import { createHandlers } from './handlers';
+import { createHandlers, type ApiHandlers } from './handlers';
 import { dispatchInvoke, replyOf } from './invokeReply';
 import { workerImportRunner } from './interchange/importRunner';
 import {
@@ -379,7 +379,6 @@ let keepBackups = false;
 
 /** What start() makes once, after 'ready', for the window: the workers, the handlers on IPC and the menu. */
 interface Services {
-  handlers: ReturnType<typeof createHandlers>;
   compress: ReturnType<typeof createCompressClient>;
   /**
    * The build bundle's idle thread, kept warm between Build clicks and Export Alls (one for both: oneShotWorker.ts
@@ -534,9 +533,6 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
       if (menuChanged) rebuildMenu();
     },
   });
-  // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
-  // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
-  const answerAppInfo = handlers.getAppInfo;
   const startup = createWindowStartup({
     appInfo,
     named: argMotion !== null,
@@ -552,17 +548,28 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     },
     takeRefusals: () => refusedBeforeWindow.splice(0),
   });
-  handlers.getAppInfo = async (arg) => {
-    startup.pageAsks();
-    pageListens();
-    return answerAppInfo(arg);
-  };
   const builds = trackBuilds(handlers);
   const exports = trackExports(handlers);
+  /**
+   * What the IPC channels serve: the handlers, with main's own steps around three kinds of call. The app info's
+   * answer says the page listens (the renderer asks for it right after subscribing to menu commands: a motion the OS
+   * handed over before, macOS open-file at launch, becomes the start-up file; the other files follow it); the build
+   * and Export All handlers note what they start, for the close's questions (buildsInFlight.ts).
+   */
+  const served: ApiHandlers = {
+    ...handlers,
+    getAppInfo: async (arg) => {
+      startup.pageAsks();
+      pageListens();
+      return handlers.getAppInfo(arg);
+    },
+    ...builds.handlers,
+    ...exports.handlers,
+  };
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event)) return REFUSED_SENDER;
-      return dispatchInvoke(handlers, member, arg);
+      return dispatchInvoke(served, member, arg);
     });
   }
   // A file dropped on the window: its path comes from the preload (webUtils.getPathForFile of a dropped File, never
@@ -580,12 +587,11 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   });
   rebuildMenu();
   return {
-    handlers,
     compress,
     buildWorkers,
     keepAwake,
-    builds,
-    exports,
+    builds: builds.inFlight,
+    exports: exports.inFlight,
     backups,
     quitGate,
     rebuildMenu,
