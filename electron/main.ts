@@ -17,6 +17,7 @@
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
+ *   'preload-error' says a preload that failed (the page cannot reach main),
  *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
  *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
@@ -50,7 +51,7 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import type { MenuCommand } from '../shared/ipc/menu';
@@ -701,6 +702,22 @@ function openWindow(services: Services): BrowserWindow {
     // the recovery question reloads, instead of being granted and sent to no one.
     systemFiles.rendererGone();
     recovery.pageInTrouble('render-process-gone', details);
+  });
+  // The preload failed (a damaged or altered installation): the page runs with no `window.actguy`, and says only that
+  // it could not reach its main process, with no reason; Chromium's console has the reason, which no user reads. Said
+  // here, in the terminal and in a box over the window, with the file and the error.
+  win.webContents.on('preload-error', (_event, preloadPath, error) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(`the window's preload ${preloadPath} failed: ${reason}`);
+    dialog
+      .showMessageBox(win, {
+        type: 'error',
+        title: APP_NAME,
+        message: 'ActGuy did not start properly: its window cannot reach the app.',
+        detail: `${basename(preloadPath)} could not run: ${reason}\n\nNothing can be opened or saved in this window. Installing ActGuy again should fix it.`,
+        buttons: ['OK'],
+      })
+      .catch(failed('the message about the failed preload could not be shown'));
   });
   win.on('unresponsive', () => recovery.pageInTrouble('unresponsive'));
   // The hung page answers again: its question goes away by itself (its record stays).
