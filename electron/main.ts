@@ -27,7 +27,8 @@
  *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
  *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
  *   new window's page once it listens: appWindow.ts createMenuDelivery);
- * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
+ * - 'will-quit' waits for the writes in flight (quitWaits.ts; a commit still running after its five seconds is not cut
+ *   without asking), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -106,11 +107,11 @@ import {
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
-import { writesInFlight } from './writeTurns';
+import { commitsInFlight, writesInFlight } from './writeTurns';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
-import { createCloseQuestions } from './closeQuestions';
+import { createCloseQuestions, quitDuringCommitsQuestion } from './closeQuestions';
 import { failed, warn } from './mainLog';
 import { createPageRecovery } from './pageRecovery';
 
@@ -462,6 +463,10 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
     pending: writesInFlight,
+    // A commit (a build's or an export's files, put in place as one unit) is not cut by the wait's end without asking:
+    // the window is gone by then, so the box stands alone.
+    commits: commitsInFlight,
+    quitDuringCommits: quitDuringCommitsQuestion((options) => dialog.showMessageBox(options)),
     quit: () => app.quit(),
     warn,
   });
