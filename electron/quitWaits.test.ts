@@ -2,7 +2,7 @@
  * A quit waits (bounded) for the writes still running: a copy of unsaved work or a save is not cut off by Cmd+Q.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createQuitGate } from './quitWaits';
+import { createQuitGate, waitForWritesBeforeQuit } from './quitWaits';
 
 /** A write that ends when the test says, counted in `pending` (and in `commits`, given: a commit) until then. */
 function heldWrite(pending: Set<Promise<unknown>>, commits?: Set<Promise<unknown>>): () => void {
@@ -167,5 +167,47 @@ describe('quitting while writes run', () => {
     await until(() => plain.quit.mock.calls.length === 1);
     expect(plain.asked).not.toHaveBeenCalled();
     plain.end();
+  });
+
+  // Round 11 (maintainer's read): the loopback server's stop (npm run web) has a terminal, no window. Mutations that
+  // fail: its commits not waited for past the bound; the second Ctrl+C not ending the wait; nothing said.
+  it("the web server's stop waits for a commit past its bound, says so, and a second Ctrl+C ends the wait", async () => {
+    const pending = new Set<Promise<unknown>>();
+    const commits = new Set<Promise<unknown>>();
+    const endCommit = heldWrite(pending, commits);
+    const said: string[] = [];
+    let cut = (): void => undefined;
+    const cutNow = new Promise<void>((r) => (cut = r));
+    let stopped = false;
+    const stopping = waitForWritesBeforeQuit(pending, (m) => said.push(m), 1, {
+      inFlight: commits,
+      cutNow,
+      howToCut: 'press Ctrl+C again',
+    }).then(() => (stopped = true));
+    await until(() => said.length === 1);
+    expect(said[0]).toMatch(/^still putting files in place .*waiting for it; press Ctrl\+C again to stop now/);
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false);
+    cut();
+    await stopping;
+    expect(said[1]).toMatch(/^quitting with a write still running/);
+    endCommit();
+    // Its commit ending, the wait ends by itself.
+    const pending2 = new Set<Promise<unknown>>();
+    const commits2 = new Set<Promise<unknown>>();
+    const end2 = heldWrite(pending2, commits2);
+    const said2: string[] = [];
+    let stopped2 = false;
+    const stopping2 = waitForWritesBeforeQuit(pending2, (m) => said2.push(m), 1, {
+      inFlight: commits2,
+      cutNow: new Promise(() => undefined),
+      howToCut: 'press Ctrl+C again',
+    }).then(() => (stopped2 = true));
+    await until(() => said2.length === 1);
+    await new Promise((r) => setImmediate(r));
+    expect(stopped2).toBe(false);
+    end2();
+    await stopping2;
+    expect(said2).toHaveLength(1);
   });
 });

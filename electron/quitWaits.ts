@@ -32,13 +32,28 @@ interface QuitGateOptions {
 /**
  * Waits for `pending` as a quit does (QUIT_WAIT_MS at most, unless `timeoutMs`), and says through `warn` how many
  * writes were still running when the wait ran out. Never rejects.
+ *
+ * `commits` (the loopback server's stop, which has a terminal and no window): the commits among them (writeTurns.ts
+ * commitsInFlight) are not cut when the wait runs out; it says so through `warn`, and waits for them until they end
+ * or `cutNow` settles (the server's second Ctrl+C).
  */
 export async function waitForWritesBeforeQuit(
   pending: ReadonlySet<Promise<unknown>>,
   warn: (message: string) => void,
   timeoutMs = QUIT_WAIT_MS,
+  commits?: { inFlight: ReadonlySet<Promise<unknown>>; cutNow: Promise<unknown>; howToCut: string },
 ): Promise<void> {
-  sayWritesLeft(await settleWrites(pending, timeoutMs), timeoutMs, warn);
+  const left = await settleWrites(pending, timeoutMs);
+  if (left > 0 && commits && commits.inFlight.size > 0) {
+    const count = commits.inFlight.size;
+    warn(
+      `still putting ${count > 1 ? `${count} sets of files` : 'files'} in place (a build, an export or a save, all ` +
+        `together or none): waiting for ${count > 1 ? 'them' : 'it'}; ${commits.howToCut} to stop now, leaving the ` +
+        'files on disk as they were',
+    );
+    await Promise.race([settleWrites(commits.inFlight, null), commits.cutNow]);
+  }
+  sayWritesLeft(pending.size, timeoutMs, warn);
 }
 
 function sayWritesLeft(left: number, timeoutMs: number, warn: (message: string) => void): void {
