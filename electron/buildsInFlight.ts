@@ -69,7 +69,7 @@ type BuildHandlers = Pick<ApiHandlers, 'startBuild' | 'getBuildStatus' | 'cancel
  * The build and Export All handlers as main serves them (tracked), and the work they started that a close asks about
  * (inFlight). The handlers given are left as they are: main composes what it serves on IPC from them and these.
  */
-export interface Tracked<H> {
+interface Tracked<H> {
   /** The same handlers, each noting the status it answers before it answers it. */
   readonly handlers: H;
   readonly inFlight: WorkInFlight;
