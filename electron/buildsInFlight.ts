@@ -65,19 +65,32 @@ const BUILD_STOPPABLE: ReadonlySet<BuildStatus['state']> = new Set(['checking', 
 
 type BuildHandlers = Pick<ApiHandlers, 'startBuild' | 'getBuildStatus' | 'cancelBuild'>;
 
-/** Wraps the build handlers in place (so the IPC dispatch goes through them) and follows the builds they report. */
-export function trackBuilds(handlers: BuildHandlers): WorkInFlight {
-  const { startBuild, getBuildStatus, cancelBuild } = handlers;
+/**
+ * The build and Export All handlers as main serves them (tracked), and the work they started that a close asks about
+ * (inFlight). The handlers given are left as they are: main composes what it serves on IPC from them and these.
+ */
+interface Tracked<H> {
+  /** The same handlers, each noting the status it answers before it answers it. */
+  readonly handlers: H;
+  readonly inFlight: WorkInFlight;
+}
+
+/** The build handlers, following the builds they report. */
+export function trackBuilds(handlers: BuildHandlers): Tracked<BuildHandlers> {
   const { note, inFlight } = follow<BuildStatus>(
     (s) => s.buildId,
     (s) => !s.dryRun && BUILD_STOPPABLE.has(s.state),
-    (buildId) => getBuildStatus({ buildId }),
-    (buildId) => cancelBuild({ buildId }),
+    (buildId) => handlers.getBuildStatus({ buildId }),
+    (buildId) => handlers.cancelBuild({ buildId }),
   );
-  handlers.startBuild = async (arg) => note(await startBuild(arg));
-  handlers.getBuildStatus = async (arg) => note(await getBuildStatus(arg));
-  handlers.cancelBuild = async (arg) => note(await cancelBuild(arg));
-  return inFlight;
+  return {
+    handlers: {
+      startBuild: async (arg) => note(await handlers.startBuild(arg)),
+      getBuildStatus: async (arg) => note(await handlers.getBuildStatus(arg)),
+      cancelBuild: async (arg) => note(await handlers.cancelBuild(arg)),
+    },
+    inFlight,
+  };
 }
 
 type ExportHandlers = Pick<
@@ -89,24 +102,26 @@ type ExportHandlers = Pick<
   | 'confirmProjectExport'
 >;
 
-/** Wraps the Export All handlers in place, as trackBuilds the build's, and follows the exports they report. */
-export function trackExports(handlers: ExportHandlers): WorkInFlight {
-  const { startProjectExport, startProjectExportDialog, getProjectExportStatus, cancelProjectExport } = handlers;
-  const { confirmProjectExport } = handlers;
+/** The Export All handlers, following the exports they report, as trackBuilds the builds. */
+export function trackExports(handlers: ExportHandlers): Tracked<ExportHandlers> {
   const { note, inFlight } = follow<ProjectExportStatus>(
     (s) => s.exportId,
     (s) => s.state === 'exporting',
-    (exportId) => getProjectExportStatus({ exportId }),
-    (exportId) => cancelProjectExport({ exportId }),
+    (exportId) => handlers.getProjectExportStatus({ exportId }),
+    (exportId) => handlers.cancelProjectExport({ exportId }),
   );
-  handlers.startProjectExport = async (arg) => note(await startProjectExport(arg));
-  handlers.startProjectExportDialog = async (arg) => {
-    const started = await startProjectExportDialog(arg);
-    // The dialog cancelled: no export.
-    return 'exportId' in started ? note(started) : started;
+  return {
+    handlers: {
+      startProjectExport: async (arg) => note(await handlers.startProjectExport(arg)),
+      startProjectExportDialog: async (arg) => {
+        const started = await handlers.startProjectExportDialog(arg);
+        // The dialog cancelled: no export.
+        return 'exportId' in started ? note(started) : started;
+      },
+      getProjectExportStatus: async (arg) => note(await handlers.getProjectExportStatus(arg)),
+      cancelProjectExport: async (arg) => note(await handlers.cancelProjectExport(arg)),
+      confirmProjectExport: async (arg) => note(await handlers.confirmProjectExport(arg)),
+    },
+    inFlight,
   };
-  handlers.getProjectExportStatus = async (arg) => note(await getProjectExportStatus(arg));
-  handlers.cancelProjectExport = async (arg) => note(await cancelProjectExport(arg));
-  handlers.confirmProjectExport = async (arg) => note(await confirmProjectExport(arg));
-  return inFlight;
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MessageBoxOptions } from 'electron';
 import type { DocumentStateReport } from '../shared/ipc/documents';
-import { createCloseQuestions } from './closeQuestions';
+import { createCloseQuestions, quitDuringCommitsQuestion } from './closeQuestions';
 
 const CLEAN: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
 const DIRTY: DocumentStateReport = { documentId: 'd1', documentName: 'walk.mtn', dirty: true, unsaved: ['walk.mtn'] };
@@ -224,5 +224,25 @@ describe('createCloseQuestions', () => {
     expect(state).toMatchObject({ cancelled: ['b1'], exportsCancelled: ['e1'], closes: 1 });
     expect(close()).toBe(false);
     expect(state.closing).toBe(1);
+  });
+});
+
+// Round 11 (maintainer's read). Mutations that fail: Quit now as the default or Escape's answer; the answers swapped;
+// the count not said.
+describe('the quit question while files are put in place', () => {
+  it('asks with Wait the default and what Escape answers; only Quit now quits', async () => {
+    const asked: MessageBoxOptions[] = [];
+    let response = 0;
+    const question = quitDuringCommitsQuestion(async (options) => (asked.push(options), { response }));
+    expect(await question(1)).toBe(false);
+    response = 1;
+    expect(await question(2)).toBe(true);
+    expect(asked[0]).toMatchObject({
+      message: 'ActGuy is still putting files in place.',
+      buttons: ['Wait', 'Quit now'],
+      defaultId: 0,
+      cancelId: 0,
+    });
+    expect(asked[1].message).toBe('ActGuy is still putting 2 sets of files in place.');
   });
 });

@@ -461,6 +461,31 @@ describe('electron main', () => {
     expect(readdirSync(records)).toHaveLength(1);
   });
 
+  // Round 11 (maintainer's read). Mutation that fails: no 'preload-error' listener (the page said only that it could
+  // not reach its main process, with no reason, and the terminal said nothing).
+  it('a preload that fails is said in the terminal and in a box over the window, with its reason', async () => {
+    const asked = fake.state.messageBoxes.length;
+    const said = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      win.webContentsEvents.get('preload-error')!(
+        {},
+        '/opt/ActGuy/resources/app.asar/dist/electron/preload.cjs',
+        new Error('Unexpected token'),
+      );
+      await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+      expect(fake.state.messageBoxes[asked]).toMatchObject({
+        type: 'error',
+        message: 'ActGuy did not start properly: its window cannot reach the app.',
+        detail: expect.stringMatching(
+          /^preload\.cjs could not run: Unexpected token\n\nNothing can be opened or saved/,
+        ),
+      });
+      expect(said).toHaveBeenCalledWith(expect.stringMatching(/preload .*preload\.cjs failed: Unexpected token$/));
+    } finally {
+      said.mockRestore();
+    }
+  });
+
   it('a hung page: waiting (the default) keeps its unsaved edits; reloading is offered, saying what it discards', async () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });

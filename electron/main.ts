@@ -17,6 +17,7 @@
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
+ *   'preload-error' says a preload that failed (the page cannot reach main),
  *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
  *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
@@ -26,7 +27,8 @@
  *   until Cmd+Q or the Dock's Quit (appWindow.ts quitsWithLastWindow), and 'activate' (the Dock's icon clicked) makes
  *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
  *   new window's page once it listens: appWindow.ts createMenuDelivery);
- * - 'will-quit' waits for the writes in flight (quitWaits.ts), then stops every worker; no window is made after it.
+ * - 'will-quit' waits for the writes in flight (quitWaits.ts; a commit still running after its five seconds is not cut
+ *   without asking), then stops every worker; no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -50,7 +52,7 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { readFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import type { MenuCommand } from '../shared/ipc/menu';
@@ -70,7 +72,7 @@ import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, mainProcessErrorText, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
-import { createHandlers } from './handlers';
+import { createHandlers, type ApiHandlers } from './handlers';
 import { dispatchInvoke, replyOf } from './invokeReply';
 import { workerImportRunner } from './interchange/importRunner';
 import {
@@ -105,11 +107,11 @@ import {
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
-import { writesInFlight } from './writeTurns';
+import { commitsInFlight, writesInFlight } from './writeTurns';
 import { createQuitGate } from './quitWaits';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
-import { createCloseQuestions } from './closeQuestions';
+import { createCloseQuestions, quitDuringCommitsQuestion } from './closeQuestions';
 import { failed, warn } from './mainLog';
 import { createPageRecovery } from './pageRecovery';
 
@@ -379,7 +381,6 @@ let keepBackups = false;
 
 /** What start() makes once, after 'ready', for the window: the workers, the handlers on IPC and the menu. */
 interface Services {
-  handlers: ReturnType<typeof createHandlers>;
   compress: ReturnType<typeof createCompressClient>;
   /**
    * The build bundle's idle thread, kept warm between Build clicks and Export Alls (one for both: oneShotWorker.ts
@@ -462,6 +463,10 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
     pending: writesInFlight,
+    // A commit (a build's or an export's files, put in place as one unit) is not cut by the wait's end without asking:
+    // the window is gone by then, so the box stands alone.
+    commits: commitsInFlight,
+    quitDuringCommits: quitDuringCommitsQuestion((options) => dialog.showMessageBox(options)),
     quit: () => app.quit(),
     warn,
   });
@@ -534,9 +539,6 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
       if (menuChanged) rebuildMenu();
     },
   });
-  // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
-  // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
-  const answerAppInfo = handlers.getAppInfo;
   const startup = createWindowStartup({
     appInfo,
     named: argMotion !== null,
@@ -552,17 +554,28 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     },
     takeRefusals: () => refusedBeforeWindow.splice(0),
   });
-  handlers.getAppInfo = async (arg) => {
-    startup.pageAsks();
-    pageListens();
-    return answerAppInfo(arg);
-  };
   const builds = trackBuilds(handlers);
   const exports = trackExports(handlers);
+  /**
+   * What the IPC channels serve: the handlers, with main's own steps around three kinds of call. The app info's
+   * answer says the page listens (the renderer asks for it right after subscribing to menu commands: a motion the OS
+   * handed over before, macOS open-file at launch, becomes the start-up file; the other files follow it); the build
+   * and Export All handlers note what they start, for the close's questions (buildsInFlight.ts).
+   */
+  const served: ApiHandlers = {
+    ...handlers,
+    getAppInfo: async (arg) => {
+      startup.pageAsks();
+      pageListens();
+      return handlers.getAppInfo(arg);
+    },
+    ...builds.handlers,
+    ...exports.handlers,
+  };
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event)) return REFUSED_SENDER;
-      return dispatchInvoke(handlers, member, arg);
+      return dispatchInvoke(served, member, arg);
     });
   }
   // A file dropped on the window: its path comes from the preload (webUtils.getPathForFile of a dropped File, never
@@ -580,12 +593,11 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   });
   rebuildMenu();
   return {
-    handlers,
     compress,
     buildWorkers,
     keepAwake,
-    builds,
-    exports,
+    builds: builds.inFlight,
+    exports: exports.inFlight,
     backups,
     quitGate,
     rebuildMenu,
@@ -695,6 +707,22 @@ function openWindow(services: Services): BrowserWindow {
     // the recovery question reloads, instead of being granted and sent to no one.
     systemFiles.rendererGone();
     recovery.pageInTrouble('render-process-gone', details);
+  });
+  // The preload failed (a damaged or altered installation): the page runs with no `window.actguy`, and says only that
+  // it could not reach its main process, with no reason; Chromium's console has the reason, which no user reads. Said
+  // here, in the terminal and in a box over the window, with the file and the error.
+  win.webContents.on('preload-error', (_event, preloadPath, error) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(`the window's preload ${preloadPath} failed: ${reason}`);
+    dialog
+      .showMessageBox(win, {
+        type: 'error',
+        title: APP_NAME,
+        message: 'ActGuy did not start properly: its window cannot reach the app.',
+        detail: `${basename(preloadPath)} could not run: ${reason}\n\nNothing can be opened or saved in this window. Installing ActGuy again should fix it.`,
+        buttons: ['OK'],
+      })
+      .catch(failed('the message about the failed preload could not be shown'));
   });
   win.on('unresponsive', () => recovery.pageInTrouble('unresponsive'));
   // The hung page answers again: its question goes away by itself (its record stays).

@@ -3,7 +3,8 @@
  * being written off the main thread), for at most QUIT_WAIT_MS: a quit the moment a copy's write began no longer
  * cuts it off, so the next start finds the copy (docs/architecture.md#electron). Every write is atomic (a temp file
  * renamed over its target), so one cut off by a wait that ran out leaves the file it was replacing as it was, and its
- * temp file is swept later (by the next write of that file; a backup's when the store starts).
+ * temp file is swept later (by the next write of that file; a backup's when the store starts). A commit (a build's
+ * or an export's files, put in place as one unit) still running when the wait runs out is not cut without asking.
  */
 import { settleWrites } from './writeTurns';
 
@@ -13,6 +14,14 @@ const QUIT_WAIT_MS = 5000;
 interface QuitGateOptions {
   /** The writes still running (writesInFlight). */
   pending: ReadonlySet<Promise<unknown>>;
+  /** The commits among them (writeTurns.ts commitsInFlight): not cut when the wait runs out without asking. */
+  commits: ReadonlySet<Promise<unknown>>;
+  /**
+   * Asked when the wait ran out while `count` commits still run (main: a message box): true quits now, cutting them
+   * (their files stay as they were, or are completed from the journal the next time they are written); false waits for
+   * them to end, however long. A question that fails waits.
+   */
+  quitDuringCommits(count: number): Promise<boolean>;
   /** Quits again once the wait is over (Electron's app.quit). */
   quit(): void;
   /** Says what was left unfinished (the terminal: at will-quit the window is gone). */
@@ -23,13 +32,31 @@ interface QuitGateOptions {
 /**
  * Waits for `pending` as a quit does (QUIT_WAIT_MS at most, unless `timeoutMs`), and says through `warn` how many
  * writes were still running when the wait ran out. Never rejects.
+ *
+ * `commits` (the loopback server's stop, which has a terminal and no window): the commits among them (writeTurns.ts
+ * commitsInFlight) are not cut when the wait runs out; it says so through `warn`, and waits for them until they end
+ * or `cutNow` settles (the server's second Ctrl+C).
  */
 export async function waitForWritesBeforeQuit(
   pending: ReadonlySet<Promise<unknown>>,
   warn: (message: string) => void,
   timeoutMs = QUIT_WAIT_MS,
+  commits?: { inFlight: ReadonlySet<Promise<unknown>>; cutNow: Promise<unknown>; howToCut: string },
 ): Promise<void> {
   const left = await settleWrites(pending, timeoutMs);
+  if (left > 0 && commits && commits.inFlight.size > 0) {
+    const count = commits.inFlight.size;
+    warn(
+      `still putting ${count > 1 ? `${count} sets of files` : 'files'} in place (a build, an export or a save, all ` +
+        `together or none): waiting for ${count > 1 ? 'them' : 'it'}; ${commits.howToCut} to stop now, leaving the ` +
+        'files on disk as they were',
+    );
+    await Promise.race([settleWrites(commits.inFlight, null), commits.cutNow]);
+  }
+  sayWritesLeft(pending.size, timeoutMs, warn);
+}
+
+function sayWritesLeft(left: number, timeoutMs: number, warn: (message: string) => void): void {
   if (left > 0)
     warn(
       `quitting with ${left === 1 ? 'a write' : `${left} writes`} still running after ${timeoutMs / 1000} s: ` +
@@ -41,17 +68,62 @@ export async function waitForWritesBeforeQuit(
  * The app's will-quit handler, as a function of the writes still running: true when this will-quit goes ahead (the
  * app tears down and exits). While writes run, the first will-quit is prevented and the quit comes again once they
  * have ended or QUIT_WAIT_MS ran out, whichever is first; a will-quit while it waits is prevented too, and the one
- * after the wait goes ahead whatever still runs (a quit is never held for good).
+ * after the wait goes ahead whatever still runs. Not held for good without the user's word: when the wait runs out
+ * while a commit runs, `quitDuringCommits` asks, and the answer Wait holds the quit until the commits have ended (a
+ * will-quit meanwhile asks again).
  */
 export function createQuitGate(options: QuitGateOptions): (event: { preventDefault(): void }) => boolean {
   let state: 'open' | 'waiting' | 'waited' = 'open';
   const timeoutMs = options.timeoutMs ?? QUIT_WAIT_MS;
+  /** Set while the quit waits for commits the user chose to wait for: a quit asked again asks again. */
+  let askAgain: (() => void) | undefined;
+  /** Whether to quit with the commits still running; a question that fails waits. */
+  const quitNow = (): Promise<boolean> =>
+    options.quitDuringCommits(options.commits.size).catch((e: unknown) => {
+      options.warn(`the question about the files being written could not be shown (${String(e)}): waiting for them`);
+      return false;
+    });
+  /**
+   * Waits for the commits, however long, after the user answered Wait. A quit asked again meanwhile (a second Cmd+Q,
+   * the Dock's Quit: the app has no window by then) asks again, one question at a time, and Quit now ends the wait.
+   */
+  const waitForCommits = async (): Promise<void> => {
+    let cut = (): void => undefined;
+    const cutNow = new Promise<void>((resolve) => (cut = resolve));
+    let asking = false;
+    askAgain = () => {
+      if (asking) return;
+      asking = true;
+      void quitNow().then((now) => {
+        asking = false;
+        if (now) cut();
+      });
+    };
+    try {
+      await Promise.race([settleWrites(options.commits, null), cutNow]);
+    } finally {
+      askAgain = undefined;
+    }
+  };
+  /**
+   * As waitForWritesBeforeQuit, except that a commit still running when the wait ran out is not cut without asking. A
+   * commit is the one write whose cut loses work: the build or the export whose files it puts in place (minutes of
+   * compression) ends with it, and the user, whose window is gone, would not know.
+   */
+  const waitThenQuit = async (): Promise<void> => {
+    const left = await settleWrites(options.pending, timeoutMs);
+    if (left > 0 && options.commits.size > 0 && !(await quitNow())) await waitForCommits();
+    sayWritesLeft(options.pending.size, timeoutMs, options.warn);
+  };
   return (event) => {
     if (state === 'waited' || (state === 'open' && options.pending.size === 0)) return true;
     event.preventDefault();
-    if (state === 'waiting') return false;
+    if (state === 'waiting') {
+      askAgain?.();
+      return false;
+    }
     state = 'waiting';
-    waitForWritesBeforeQuit(options.pending, options.warn, timeoutMs)
+    waitThenQuit()
       .finally(() => {
         state = 'waited';
         options.quit();

@@ -23,7 +23,7 @@ import { writeMtn } from '../shared/mtn/write';
 import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
 import { asyncWriteIo, atomicWriteIo } from './fsutil';
-import { settleWrites, writesInFlight } from './writeTurns';
+import { commitsInFlight, settleWrites, writesInFlight } from './writeTurns';
 import { host } from './tempFiles';
 import { inProcessMotionChecker } from './motionCheckJob';
 import type { ApiHandlers } from './handlers';
@@ -286,6 +286,9 @@ describe('written off the main thread, in the order the copies came', () => {
     const written = handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
     await hold.opened;
     expect(writesInFlight.size).toBe(1);
+    // A single file's write is no commit: a quit whose wait runs out does not ask about it (round 11). Mutation that
+    // fails: every tracked write counted as a commit.
+    expect(commitsInFlight.size).toBe(0);
     // Bounded: a write that does not end in time is left (the count of those still running comes back).
     expect(await settleWrites(writesInFlight, 1)).toBe(1);
     const settled = settleWrites(writesInFlight, 60_000);

@@ -13,15 +13,30 @@ import { basename, dirname, join, resolve } from 'node:path';
  */
 export const writesInFlight = new Set<Promise<unknown>>();
 
-/** Runs `write` as one of writesInFlight until it ends; its result or error is the caller's, as it is. */
-export function trackWrite<T>(write: () => Promise<T>): Promise<T> {
+/**
+ * The commits among writesInFlight (build/commit.ts commitOutputsAsync: a build's outputs, an Export All's or an MSH
+ * export's files, a save with its tuning file, each set written as one unit). A quit whose wait runs out while one
+ * runs asks before it cuts it (quitWaits.ts): a cut commit keeps the old files, but the build or export that made the
+ * new ones is lost with it.
+ */
+export const commitsInFlight = new Set<Promise<unknown>>();
+
+/**
+ * Runs `write` as one of writesInFlight (and of commitsInFlight, for a `commit`) until it ends; its result or error is
+ * the caller's, as it is.
+ */
+export function trackWrite<T>(write: () => Promise<T>, options: { commit?: boolean } = {}): Promise<T> {
   const p = write();
   const entry = p.then(
     () => undefined,
     () => undefined,
   );
   writesInFlight.add(entry);
-  void entry.then(() => writesInFlight.delete(entry));
+  if (options.commit) commitsInFlight.add(entry);
+  void entry.then(() => {
+    writesInFlight.delete(entry);
+    commitsInFlight.delete(entry);
+  });
   return p;
 }
 
@@ -106,13 +121,14 @@ export function inTurn<T>(
 }
 
 /**
- * Waits for `pending` (writesInFlight) to end, those started meanwhile included, for at most `timeoutMs`; resolves
- * how many were still running then (0: all ended). Never rejects: a write's failure is its caller's to report.
+ * Waits for `pending` (writesInFlight) to end, those started meanwhile included, for at most `timeoutMs` (null: until
+ * they have); resolves how many were still running then (0: all ended). Never rejects: a write's failure is its
+ * caller's to report.
  */
-export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeoutMs: number): Promise<number> {
+export async function settleWrites(pending: ReadonlySet<Promise<unknown>>, timeoutMs: number | null): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   const timeUp = new Promise<'time'>((resolve) => {
-    timer = setTimeout(() => resolve('time'), timeoutMs);
+    if (timeoutMs !== null) timer = setTimeout(() => resolve('time'), timeoutMs);
   });
   try {
     while (pending.size > 0) {

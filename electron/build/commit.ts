@@ -673,31 +673,33 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
  * second asynchronous write of any of the same files in this process (a second Save, with or without its tuning file)
  * waits for this one to end and then goes (writeTurns.ts inTurn): the newer one lands last, never refused by this
  * commit's lock as another run's. The commit counts in writesInFlight (fsutil.ts) until it ends, so a quit waits for
- * it.
+ * it, and in commitsInFlight: a quit whose wait ran out asks before it cuts one (quitWaits.ts).
  */
 export function commitOutputsAsync(
   files: readonly OutputFile[],
   options: CommitOptions = {},
 ): Promise<string | undefined> {
-  return trackWrite(() =>
-    inTurn(
-      files.map((f) => f.path),
-      async () => {
-        if (files.length === 0) return undefined;
-        const commit = beginCommit(files, options);
-        try {
-          for (let k = 0; k < files.length; k++) {
-            const f = files[k];
-            const made = await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
-            if (made) commit.madeAs(k, made);
+  return trackWrite(
+    () =>
+      inTurn(
+        files.map((f) => f.path),
+        async () => {
+          if (files.length === 0) return undefined;
+          const commit = beginCommit(files, options);
+          try {
+            for (let k = 0; k < files.length; k++) {
+              const f = files[k];
+              const made = await commit.writeTemp(k, (temp, o) => commit.fs.writeAsync(temp, f.pieces ?? f.bytes, o));
+              if (made) commit.madeAs(k, made);
+            }
+            return commit.install();
+          } finally {
+            commit.release();
           }
-          return commit.install();
-        } finally {
-          commit.release();
-        }
-      },
-      true,
-    ),
+        },
+        true,
+      ),
+    { commit: true },
   );
 }
 

@@ -13,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -174,6 +175,26 @@ describe('Export All in main', () => {
     ]);
     expect(jobs).toBe(2);
     expect(readdirSync(chosenFolder)).toEqual([]);
+  });
+
+  // Round 11 (maintainer's read). Mutation that fails: the confirm wait's abort listener not removed once confirmed (it
+  // stayed on the export's signal for the export's life, and with its entry after).
+  it("the wait for the page's answer takes its listener off the export's signal once answered", async () => {
+    const chosenFolder = join(root, 'chosen-listeners');
+    mkdirSync(chosenFolder);
+    const heard: number[] = [];
+    const startWorker: WorkerStart = (job, options) => {
+      // Each job's start: the listeners on the export's signal before its thread adds its own.
+      heard.push(getEventListeners(options.signal, 'abort').length);
+      return fresh.start(job, options);
+    };
+    const h = handlers({ startWorker, dialogs: { chooseFolder: async () => chosenFolder } as unknown as DialogPort });
+    const waiting = await settledByDialog(h);
+    expect(waiting.state).toBe('confirm');
+    const s = await finished(h, await h.confirmProjectExport({ exportId: waiting.exportId }));
+    expect([s.state, s.errors]).toEqual(['done', []]);
+    // The plan's job and the work's: neither finds a listener left by what ran before it.
+    expect(heard).toEqual([0, 0]);
   });
 
   // Round 44: the file named in the chosen folder is the app's name, not the user's: a link there (a received folder's

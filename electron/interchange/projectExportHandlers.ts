@@ -282,8 +282,17 @@ export function createProjectExportHandlers(ctx: ProjectExportContext): ProjectE
         // motion read, no file written) until the user answers there.
         status.planned = { files: writes.map((p) => basename(p)), replaced: await presentNames(writes) };
         status.state = 'confirm';
-        const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
-        await Promise.race([confirmation, aborted]);
+        // The wait's listener goes with the wait: the export's signal lives on for its work, and with its entry.
+        let stopWaiting = (): void => undefined;
+        const aborted = new Promise<void>((resolve) => {
+          stopWaiting = resolve;
+          signal.addEventListener('abort', stopWaiting, { once: true });
+        });
+        try {
+          await Promise.race([confirmation, aborted]);
+        } finally {
+          signal.removeEventListener('abort', stopWaiting);
+        }
         if (signal.aborted) {
           status.state = 'cancelled';
           return;

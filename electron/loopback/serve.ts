@@ -29,7 +29,7 @@ import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
 import { portHolders, portTakenMessage } from './portHolder';
-import { writesInFlight } from '../writeTurns';
+import { commitsInFlight, writesInFlight } from '../writeTurns';
 import { userDataFolder } from '../userDataFolder';
 import { waitForWritesBeforeQuit } from '../quitWaits';
 
@@ -210,13 +210,21 @@ async function main(): Promise<void> {
   process.stdout.write(`ActGuy web: ${server.url}\n`);
 
   let stopping = false;
+  /** A second Ctrl+C (or SIGTERM) while stopping: the wait for a commit ends. */
+  let cut = (): void => undefined;
+  const cutNow = new Promise<void>((resolve) => (cut = resolve));
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
     await server.close();
     // As the app's quit: a copy of unsaved work or a save still being written is waited for, a few seconds at most
-    // (electron/quitWaits.ts); the server takes no new request meanwhile.
-    await waitForWritesBeforeQuit(writesInFlight, (m) => process.stderr.write(`actguy web: ${m}\n`));
+    // (electron/quitWaits.ts); the server takes no new request meanwhile. A commit (a build's or an export's files)
+    // is not cut unasked: waited for until it ends, or until the user stops again.
+    await waitForWritesBeforeQuit(writesInFlight, (m) => process.stderr.write(`actguy web: ${m}\n`), undefined, {
+      inFlight: commitsInFlight,
+      cutNow,
+      howToCut: 'press Ctrl+C again',
+    });
     await compress.dispose();
     process.exit(0);
   };
@@ -226,8 +234,10 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   };
-  process.on('SIGINT', stopNow);
-  process.on('SIGTERM', stopNow);
+  // A signal while stopping cuts the wait for a commit (stdin's end and close below both come once it closes: no cut).
+  const onSignal = (): void => (stopping ? cut() : stopNow());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   if (args['exit-with-stdin']) {
     process.stdin.on('end', stopNow);
     process.stdin.on('close', stopNow);
