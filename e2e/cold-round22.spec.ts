@@ -73,6 +73,12 @@ test('with no project, the SE tables note shows whole and Ctrl+B says how to ope
   await expect(note).toBeVisible();
   const column = page.locator('.sev-col.defs');
   expect(await overrun(note, column), 'the SE tables note is cut by its column').toBe(0);
+  // A shorter window, the column shorter still: the note stays whole at its foot.
+  if (!electronApp) {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await expect.poll(() => overrun(note, column), { message: 'the SE tables note is cut at 1280x720' }).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
 
   await page.keyboard.press('Control+b');
   const warning = page.getByTestId('message-warning').filter({ hasText: 'Build Archives needs a project' });
@@ -115,8 +121,8 @@ test('Project mode at 1280x800 shows the project name and its unsaved mark whole
   await page.keyboard.press('Control+3');
   const header = page.getByTestId('project-panel').locator('.panel-header');
   const name = page.getByTestId('project-name');
-  await expect(name).toHaveText('sample');
   expect(await textCut(name), 'the project name is cut').toBe(false);
+  await expect(name).toHaveText('sample');
   expect(await overrun(page.getByTestId('project-dirty'), header), 'the unsaved mark is cut').toBe(0);
 
   const frameAll = (await page.getByTestId('frame-all').boundingBox())!;
