@@ -104,61 +104,66 @@ export function Viewport() {
           </span>
         </span>
         <span className="spacer" />
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={showTrajectory}
-            onChange={(e) => preferencesStore.getState().set({ showTrajectory: e.target.checked })}
-          />
-          <span style={{ color: COLORS.trajectory }}>Trajectory</span>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={showTrace}
-            onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })}
-          />
-          <span style={{ color: COLORS.trace }}>Trace path</span>
-        </label>
-        <label className="check" title="The source skeleton as a translucent ghost behind the decoded one">
-          <input
-            type="checkbox"
-            checked={showGhost}
-            data-testid="show-ghost"
-            onChange={(e) => preferencesStore.getState().set({ showGhost: e.target.checked })}
-          />
-          <span style={{ color: COLORS.ghost }}>Ghost</span>
-        </label>
-        <label className="check" title="Faint source poses before (blue) and after (green) the playhead">
-          <input
-            type="checkbox"
-            checked={showOnion}
-            data-testid="show-onion"
-            onChange={(e) => preferencesStore.getState().set({ showOnionSkin: e.target.checked })}
-          />
-          Onion skin
-        </label>
-        <label
-          className="check"
-          title="The camera follows the root while the motion plays and keeps the whole pose in view"
-        >
-          <input
-            type="checkbox"
-            checked={follow}
-            data-testid="follow"
-            onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })}
-          />
-          Follow
-        </label>
-        <button
-          type="button"
-          className="tool"
-          title="Frame all (F)"
-          data-testid="frame-all"
-          onClick={() => sessionStore.getState().requestFrameAll()}
-        >
-          Frame all
-        </button>
+        {/* One group, kept on one line: where the header wraps (Project mode at 1280x800), the view's checkboxes and
+            Frame all go to the next line together; Frame all alone there read as a button of no panel (tried cold,
+            round 22). */}
+        <span className="viewport-controls" data-testid="viewport-controls">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={showTrajectory}
+              onChange={(e) => preferencesStore.getState().set({ showTrajectory: e.target.checked })}
+            />
+            <span style={{ color: COLORS.trajectory }}>Trajectory</span>
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={showTrace}
+              onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })}
+            />
+            <span style={{ color: COLORS.trace }}>Trace path</span>
+          </label>
+          <label className="check" title="The source skeleton as a translucent ghost behind the decoded one">
+            <input
+              type="checkbox"
+              checked={showGhost}
+              data-testid="show-ghost"
+              onChange={(e) => preferencesStore.getState().set({ showGhost: e.target.checked })}
+            />
+            <span style={{ color: COLORS.ghost }}>Ghost</span>
+          </label>
+          <label className="check" title="Faint source poses before (blue) and after (green) the playhead">
+            <input
+              type="checkbox"
+              checked={showOnion}
+              data-testid="show-onion"
+              onChange={(e) => preferencesStore.getState().set({ showOnionSkin: e.target.checked })}
+            />
+            Onion skin
+          </label>
+          <label
+            className="check"
+            title="The camera follows the root while the motion plays and keeps the whole pose in view"
+          >
+            <input
+              type="checkbox"
+              checked={follow}
+              data-testid="follow"
+              onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })}
+            />
+            Follow
+          </label>
+          <button
+            type="button"
+            className="tool"
+            title="Frame all (F)"
+            data-testid="frame-all"
+            onClick={() => sessionStore.getState().requestFrameAll()}
+          >
+            Frame all
+          </button>
+        </span>
       </div>
       {/* tabIndex -1: where the keyboard goes back to when a message's action button goes with its message. */}
       <div className="viewport-host" ref={host} data-testid="viewport-host" tabIndex={-1}>

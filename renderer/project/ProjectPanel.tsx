@@ -123,12 +123,17 @@ export function ProjectPanel() {
         {title && (
           <span className="project-name" title={path ?? ''} data-testid="project-name">
             {title.replace(/\.actguy\.json$/i, '').replace(/\.json$/i, '')}
-            {(projectDirty || sevDirty) && (
-              <span className="dirty on" data-testid="project-dirty">
-                {' '}
-                ●
-              </span>
-            )}
+          </span>
+        )}
+        {/* Beside the name, not in it: the name gives way with "…" first, and the mark went with it ("sampl…" at
+            1280x800, nothing saying the project had unsaved changes; tried cold, round 22). */}
+        {title && (projectDirty || sevDirty) && (
+          <span
+            className="dirty on project-dirty"
+            data-testid="project-dirty"
+            title="The project or its .sev has unsaved changes"
+          >
+            ●
           </span>
         )}
         <span className="spacer" />

@@ -13,6 +13,7 @@ import { isProjectDirty, projectStore, projectText, type ProjectState } from './
 import { message, notify } from './projectMessages';
 import { projectTuning } from '../tuner/motionTuning';
 import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
 
 /** Unsaved SEV text for a build (the open SEV when it has edits). */
 function sevTextsForBuild(): { path: string; text: string }[] {
@@ -140,10 +141,28 @@ export async function settleUnsavedMotion(job: 'build' | 'export' = 'build'): Pr
   return choice === 'build' || motion.save();
 }
 
+/**
+ * Build Archives with no project open says how to open one, keys included (Ctrl+B then Ctrl+Shift+O, the keyboard
+ * path); the message goes once a project is open: it stayed over the viewport after the sample project opened, and
+ * read as if Build still had none (tried cold, round 22).
+ */
+export const NO_PROJECT_TO_BUILD =
+  'Build Archives needs a project: open one first (File › Open Project…, Ctrl+Shift+O). Its .mar and .sar are built ' +
+  'from the motions and .sev files it lists.';
+let noProjectMessage: number | null = null;
+
+projectStore.subscribe((s) => {
+  if (!s.path || noProjectMessage === null) return;
+  sessionStore.getState().dismiss(noProjectMessage);
+  noProjectMessage = null;
+});
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
   if (!projectStore.getState().path) {
-    notify('warning', 'Open a project first (File › Open Project…).');
+    // Pressed again: one message, not one more each time.
+    if (noProjectMessage !== null) sessionStore.getState().dismiss(noProjectMessage);
+    noProjectMessage = notify('warning', NO_PROJECT_TO_BUILD);
     return;
   }
   if (!(await settleUnsavedMotion())) return;

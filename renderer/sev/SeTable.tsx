@@ -276,9 +276,14 @@ export function SeTable() {
       )}
       {!tables && (
         // It said what was missing, not where the tables come from: outside a project the name fields offer nothing.
-        <div className="dim small sev-note" data-testid="sev-tables-missing">
-          SE tables not loaded: names are neither offered nor checked. They come with a project: File › Open Project…
-          opens one whose default.sls and se_define.h define them.
+        // It keeps to the foot of the column in view (sev.css): under the table and the variants it was cut by the
+        // panel's foot at 1280x800, "File › Open Project…" its last words seen (tried cold, round 22).
+        <div
+          className="dim small sev-note sev-tables-missing"
+          data-testid="sev-tables-missing"
+          title="A project's default.sls and se_define.h define the SE names and their codes (Ctrl+Shift+O opens one)"
+        >
+          SE tables not loaded: names are not offered or checked. They come with a project: File › Open Project…
         </div>
       )}
       {tables && tables.errors.length > 0 && (

@@ -45,6 +45,16 @@ export function TypedDecimalField(props: {
     setInvalid(why);
     if (why !== null) setText(shown);
   };
+  // A press outside the field applies its text first, as leaving it does, before what the press does there: a click on
+  // the timeline or the curves makes its edit on pointerdown, before the field's blur, so a tolerance stepped with ↑
+  // and then a trace key clicked made the trace key's undo step first and the tolerance's second, and Ctrl+Z took
+  // back the tolerance first (tried cold, round 22).
+  const outsidePress = useRef<((e: PointerEvent) => void) | null>(null);
+  const stopWatching = () => {
+    if (outsidePress.current) window.removeEventListener('pointerdown', outsidePress.current, true);
+    outsidePress.current = null;
+  };
+  useEffect(() => stopWatching, []);
   const errorId = `${props.testid}-error`;
   return (
     <>
@@ -64,7 +74,19 @@ export function TypedDecimalField(props: {
           setText(e.target.value);
           setInvalid(null);
         }}
-        onBlur={apply}
+        onFocus={(e) => {
+          const field = e.currentTarget;
+          stopWatching();
+          outsidePress.current = (ev: PointerEvent) => {
+            if (ev.target instanceof Node && field.contains(ev.target)) return;
+            if (document.activeElement === field) field.blur();
+          };
+          window.addEventListener('pointerdown', outsidePress.current, true);
+        }}
+        onBlur={() => {
+          stopWatching();
+          apply();
+        }}
         onKeyDown={(e) => {
           // Enter applies (on blur) and hands the keyboard back to the shortcuts.
           if (e.key === 'Enter') e.currentTarget.blur();
