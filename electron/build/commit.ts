@@ -426,8 +426,19 @@ export function outputFolderProblem(
     } catch (e) {
       return `cannot write ${shown}: ${named} is a link that leads to no folder (${describeFsError(e)}); make the folder it leads to, or name another folder for the outputs`;
     }
-    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is a file, not a folder`;
+    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is ${entryKind(st)}, not a folder`;
   }
+}
+
+/**
+ * What a non-folder entry is, in words: a FIFO at `-o out` was said as "a file", and the user looked for a file that
+ * `ls` shows as `p` (docs/security.md, round 47).
+ */
+function entryKind(st: nodeFs.Stats): string {
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a file';
 }
 
 /** `ancestor` of the absolute `target`, spelled the way the user spelled the target (`out/x` for `out/x/y.mar`). */
