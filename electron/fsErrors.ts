@@ -1,4 +1,6 @@
 /** Turns file-system errors into short reasons a user can act on. */
+import { lstatSync, readlinkSync } from 'node:fs';
+import { escapeControls } from '../shared/errors';
 
 /**
  * Node's words for two errors a received folder's names give (`ELOOP: too many symbolic links encountered`, a link
@@ -91,4 +93,19 @@ export const EXPORT_AGAIN_NEXT =
  */
 export function exportWriteFailed(path: string, e: unknown): Error {
   return new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`);
+}
+
+/**
+ * For a path that is not there: where the symbolic link at its name leads, in words, when a link to nothing stands
+ * there; undefined otherwise. "No such file" about a name `ls` lists sent the user looking for a file that is there,
+ * and a received folder's `walk.sev` linked to nothing opened as an empty event list whose save made the file the link
+ * named (docs/security.md, round 47).
+ */
+export function danglingLinkReason(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    return `it is a symbolic link to ${escapeControls(readlinkSync(path))}, which is not there`;
+  } catch {
+    return undefined;
+  }
 }

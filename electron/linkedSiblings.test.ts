@@ -4,7 +4,17 @@
  * really lie inside that folder. A received folder whose `walk.sev` is a symbolic link to a file elsewhere
  * (`~/.bashrc`) let the page read that file and the SEV editor's Save overwrite it.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -137,6 +147,27 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
       ok: false,
       error: { message: `ActGuy refused to access ${sev}: its symbolic links form a loop` },
     });
+  });
+
+  // Round 47: walk.sev linked to nothing opened as an empty event list without a word, and its save made the file the
+  // link names. Mutations that fail: readProjectText without the dangling look (text null); saveSev without it (saved).
+  it('a .sev beside the motion that is a link to nothing is said at the read, and its save writes nothing', async () => {
+    const sev = join(received, 'walk.sev');
+    symlinkSync('elsewhere.sev', sev);
+    expect((await call('openMotion', { path: join(received, 'walk.mtn') })).ok).toBe(true);
+    const read = await call('readProjectText', { path: sev });
+    expect(read).toMatchObject({
+      ok: false,
+      error: {
+        message: `Could not read ${sev}: it is a symbolic link to elsewhere.sev, which is not there; ActGuy did not start an empty file in its place. Remove the link, or put the file it leads to there.`,
+      },
+    });
+    const save = await call('saveSev', { path: sev, text: 'sev 1\n' });
+    expect(save).toMatchObject({ ok: false });
+    if (!save.ok)
+      expect(save.error.message).toContain(': it is a symbolic link to elsewhere.sev, which is not there, and');
+    expect(existsSync(join(received, 'elsewhere.sev'))).toBe(false);
+    expect(readlinkSync(sev)).toBe('elsewhere.sev');
   });
 
   it('a link that stays inside the folder still works (walk.sev -> sev/walk.sev)', async () => {

@@ -899,6 +899,21 @@ describe('electron main', () => {
     ]);
   });
 
+  // Round 47: a second launch's valid --workspace was passed over without a word. Mutation that fails: the
+  // second-instance handler without secondLaunchWorkspaceNotTaken (no box).
+  it("a second launch's valid --workspace is not taken, and says so", () => {
+    const sent = fake.state.sent.length;
+    const boxes = fake.state.messageBoxes.length;
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--workspace', 'ws'], '/home/u');
+    expect(fake.state.sent.length).toBe(sent);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+      expect.objectContaining({
+        detail:
+          '--workspace /home/u/ws: ActGuy is already running with no workspace folder, and a second launch does not change it. Quit ActGuy and start it again with --workspace to work in that folder.',
+      }),
+    ]);
+  });
+
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {
     const dir = mkdtempSync(join(fake.state.userData, 'drop-'));
     for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])

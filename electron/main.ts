@@ -102,6 +102,7 @@ import {
   commandLineFilesNotOpened,
   commandLineRefusals,
   secondLaunchCommandLine,
+  secondLaunchWorkspaceNotTaken,
   type LaunchData,
 } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
@@ -404,12 +405,16 @@ interface Services {
   windowMadeAgain: () => void;
 }
 
+/** The workspace this instance was started with (firstLaunchFiles), which a second launch does not change. */
+let runningWorkspace: string | null = null;
+
 async function start(): Promise<void> {
   await app.whenReady();
   // The first motion on the command line that passes the look on disk opens at start-up; those refused before it are
   // said once, among the start-up warnings; the rest (a project, a .sev, more motions) follow it, looked at when
   // delivered (systemFiles.ts firstLaunchFiles).
   const firstLaunch = firstLaunchFiles(process.argv, process.cwd());
+  runningWorkspace = firstLaunch.workspace;
   for (const refusal of firstLaunch.refusals) warn(refusal);
   for (const f of firstLaunch.kept) systemFiles.offer(f);
   const samples = startupSamples();
@@ -862,6 +867,9 @@ if (refusedDebugSwitches.length > 0) {
       sayNotOpened(handedOverRefusal(file, notOpenedKindProblem(file)!));
     // A value refused as it is (a NUL, a hidden character in --workspace) is said too (docs/security.md, round 46).
     for (const refusal of commandLineRefusals(launch.argv, launch.cwd)) sayNotOpened(refusal);
+    // A valid --workspace is not taken, and says so (systemFiles.ts secondLaunchWorkspaceNotTaken; round 47).
+    const workspaceNotTaken = secondLaunchWorkspaceNotTaken(launch.argv, launch.cwd, runningWorkspace);
+    if (workspaceNotTaken) sayNotOpened(workspaceNotTaken);
     // With no window (macOS, closed), one is made again for the files; once shown (appWindow.ts bringForward).
     windows.reopen();
     bringForward(windows.current(), windows.shown());

@@ -34,6 +34,7 @@ import {
   parseCommandLine,
   commandLineFilesNotOpened,
   commandLineRefusals,
+  secondLaunchWorkspaceNotTaken,
   secondLaunchCommandLine,
 } from './systemFiles';
 
@@ -128,6 +129,21 @@ describe('command line', () => {
       '/p/r\\u0000un.mtn: it holds a NUL character, which no file name holds. Nothing was opened.',
       '/p/notes\\u0000.txt: it holds a NUL character, which no file name holds. Nothing was opened.',
     ]);
+  });
+
+  // Round 47: a second launch's valid --workspace was passed over without a word. Mutations that fail: the answer when
+  // it is the running one (said though nothing changes); the hidden character shown raw (quotePath left out).
+  it("a second launch's --workspace that is not the running one is said as not taken; the same one, or none, is not", () => {
+    expect(secondLaunchWorkspaceNotTaken(['actguy', '--workspace=ws'], '/home/u', '/w')).toBe(
+      '--workspace /home/u/ws: ActGuy is already running with the workspace /w, and a second launch does not change it. Quit ActGuy and start it again with --workspace to work in that folder.',
+    );
+    expect(secondLaunchWorkspaceNotTaken(['actguy', '--workspace', '/w', 'x.mtn'], '/', '/w')).toBeUndefined();
+    expect(secondLaunchWorkspaceNotTaken(['actguy', 'x.mtn'], '/', '/w')).toBeUndefined();
+    // A value refused as it is (commandLineRefusals says it) is not said twice.
+    expect(secondLaunchWorkspaceNotTaken(['actguy', '--workspace=/a\nb'], '/', null)).toBeUndefined();
+    expect(secondLaunchWorkspaceNotTaken(['actguy', '--workspace=/ws'], '/', '/w\u202e')).toContain(
+      'with the workspace /w\\u202e,',
+    );
   });
 
   // Round 46: a first launch's workspace with no folder there was granted as a tree all the same. Mutation that fails:

@@ -225,6 +225,24 @@ export function commandLineRefusals(argv: readonly string[], cwd: string): strin
   return commandLineArgs(argv, cwd).refusals;
 }
 
+/**
+ * A second launch's `--workspace` that passes workspaceValueProblem but is not the running instance's: said, where it
+ * was passed over without a word (docs/security.md, round 47). It is not taken: the workspace is granted whole to the
+ * page, and a second launch is any program's to make (a script, another user's shortcut run by this one), so a folder
+ * would reach the window the user never opened in it, and the page's open documents and project would change roots
+ * under it. `current` is the workspace the running instance holds (null: none).
+ */
+export function secondLaunchWorkspaceNotTaken(
+  argv: readonly string[],
+  cwd: string,
+  current: string | null,
+): string | undefined {
+  const { workspace } = commandLineArgs(argv, cwd);
+  if (workspace === null || workspace === current) return undefined;
+  const holds = current === null ? 'with no workspace folder' : `with the workspace ${quotePath(current)}`;
+  return `--workspace ${quotePath(workspace)}: ActGuy is already running ${holds}, and a second launch does not change it. Quit ActGuy and start it again with --workspace to work in that folder.`;
+}
+
 /** Longest path taken from a command line (PATH_MAX on Linux): no file or folder has a longer one. */
 const COMMAND_LINE_PATH_MAX = 4096;
 

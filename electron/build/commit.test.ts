@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
@@ -259,6 +259,20 @@ describe('commitOutputs', () => {
     );
     expect(contents(dir)).toEqual({ ...OLD, plain: 'a file' });
   });
+
+  // Round 47 (docs/security.md): a FIFO where the outputs' folder goes was said as "a file, not a folder". Mutation that
+  // fails: entryKind answering 'a file' for every kind.
+  it.runIf(process.platform !== 'win32')(
+    'a named pipe where a folder goes is named as one, and nothing is written',
+    () => {
+      const dir = tempDir();
+      expect(spawnSync('mkfifo', [join(dir, 'out')]).status).toBe(0);
+      expect(() => commitOutputs([{ path: join(dir, 'out', 'stage.mar'), bytes: te.encode('x') }])).toThrow(
+        `cannot write ${join(dir, 'out', 'stage.mar')}: ${join(dir, 'out')} is a named pipe (FIFO), not a folder; nothing was written`,
+      );
+      expect(readdirSync(dir)).toEqual(['out']);
+    },
+  );
 });
 
 describe('sweepStaleTemps', () => {

@@ -25,7 +25,7 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ownFileNameProblem, ownTempName, sweepStaleTemps } from '../tempFiles';
 import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, type Journal } from './commitJournal';
-import { describeFsError } from '../fsErrors';
+import { danglingLinkReason, describeFsError } from '../fsErrors';
 import {
   asyncWriteIo,
   keepMode,
@@ -317,6 +317,9 @@ export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = f
   } catch (e) {
     return `refused to replace ${file.path}: it is not ${kind.name} (${describeFsError(e)}); ${kind.instead}`;
   }
+  // A link to nothing at the name was replaced by the output without a word, the link lost (docs/security.md, round 47).
+  const dangling = head === undefined ? danglingLinkReason(at) : undefined;
+  if (dangling) return `refused to replace ${file.path}: ${dangling}; ${kind.instead}`;
   if (head === undefined || head.length === 0 || kind.accepts(head, at)) return undefined;
   return `refused to replace ${file.path}: it is already there and is not ${kind.name} (${kind.told}); ${kind.instead}`;
 }
@@ -426,8 +429,19 @@ export function outputFolderProblem(
     } catch (e) {
       return `cannot write ${shown}: ${named} is a link that leads to no folder (${describeFsError(e)}); make the folder it leads to, or name another folder for the outputs`;
     }
-    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is a file, not a folder`;
+    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is ${entryKind(st)}, not a folder`;
   }
+}
+
+/**
+ * What a non-folder entry is, in words: a FIFO at `-o out` was said as "a file", and the user looked for a file that
+ * `ls` shows as `p` (docs/security.md, round 47).
+ */
+function entryKind(st: nodeFs.Stats): string {
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a file';
 }
 
 /** `ancestor` of the absolute `target`, spelled the way the user spelled the target (`out/x` for `out/x/y.mar`). */

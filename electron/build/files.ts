@@ -4,7 +4,7 @@ import { FormatError, quoteJson } from '../../shared/errors';
 import { openedAt, readBytes, readBytesOf, TEXT_LIMIT } from '../fsutil';
 import type { PathPolicy } from '../pathPolicy';
 import { readInput } from '../io/readBinary';
-import { describeFsError } from '../fsErrors';
+import { danglingLinkReason, describeFsError } from '../fsErrors';
 
 /**
  * A file the app's main thread judged by its path policy for a worker to read later (the app's Build, Export All):
@@ -154,6 +154,8 @@ export function readInputFile(path: string, limit?: { bytes: number; of: string 
   } catch (e) {
     if (e instanceof FormatError || e instanceof ReplacedAfterJudged) throw e;
     const missing = (e as NodeJS.ErrnoException)?.code === 'ENOENT';
+    const link = missing ? danglingLinkReason(path) : undefined;
+    if (link) throw new Error(link);
     const hint = missing ? otherSpellingHint(path) : undefined;
     throw new Error(hint ? `${describeFsError(e)}; ${hint}` : describeFsError(e));
   }

@@ -332,6 +332,33 @@ process.on('exit', () => process.stderr.write('\\nbytes read: ' + total + '\\n')
     },
   );
 
+  // Round 47 (docs/security.md): a motion's .sev that is a link to nothing was said as `cannot read walk.sev: no such
+  // file or directory` about a name `ls` lists. Mutation that fails: readInputFile without danglingLinkReason.
+  it.runIf(process.platform !== 'win32')(
+    "a project's .sev that is a link to nothing is said as one, by build and check-sev, and nothing is written",
+    () => {
+      writeFileSync(
+        join(dir, 'dangling.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'dangling.sev' }],
+          outputs: { mar: 'dangling/s.mar', sar: 'dangling/s.sar' },
+        }),
+      );
+      symlinkSync('elsewhere.sev', join(dir, 'dangling.sev'));
+      const why = 'it is a symbolic link to elsewhere.sev, which is not there';
+      const b = run('build', 'dangling.actguy.json', '--no-cache');
+      expect(b.rc).toBe(1);
+      expect(b.err).toContain(`dangling.actguy.json [PROJECT] (motions[0].sev): cannot read dangling.sev: ${why}`);
+      expect(existsSync(join(dir, 'dangling'))).toBe(false);
+      const c = run('check-sev', 'dangling.sev');
+      expect(c.rc).toBe(1);
+      expect(c.err).toContain(`dangling.sev [SEV]: cannot read: ${why}`);
+      expect(existsSync(join(dir, 'elsewhere.sev'))).toBe(false);
+      rmSync(join(dir, 'dangling.sev'));
+    },
+  );
+
   it.runIf(process.platform !== 'win32')(
     'a FIFO given as --names or --project is refused at once, naming it (both read with readFileSync and waited forever)',
     () => {

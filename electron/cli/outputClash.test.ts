@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT_ONLY_BVH } from '../../shared/testing/bvhFixtures';
 
 /**
@@ -228,6 +228,40 @@ describe('a build writes its outputs only inside its project folder (or where -o
     expect(run('build', 'received/p.actguy.json', '--no-cache', '-o', 'built').rc).toBe(0);
     expect(readdirSync(join(dir, 'built')).sort()).toEqual(['notes.json', 's.mar', 'x.sar']);
     expect(snapshotAll()).toMatchObject(before);
+  });
+
+  // Round 47 (docs/security.md): -o DIR typed by the user is followed wherever its link leads (as cp), but a name in
+  // the current folder led out of it by a link (a received folder's planted `ex`) went there without a word; now a
+  // note says where, before the write. Mutation that fails: outDirLinkNote answering undefined (no note).
+  it('-o DIR led out of the current folder by a link is followed, and a note says where; a plain folder has none', () => {
+    const proj = join(dir, 'noted');
+    // Outside the folder the CLI runs in (dir), where the planted link leads.
+    const away = mkdtempSync(join(tmpdir(), 'actguy-away-'));
+    onTestFinished(() => rmSync(away, { recursive: true, force: true }));
+    mkdirSync(proj);
+    copyFileSync(join(root, 'assets', 'walk.mtn'), join(proj, 'walk.mtn'));
+    write(proj, { mar: 'out/s.mar', sar: 'out/s.sar' });
+    spawnSync('ln', ['-s', away, join(dir, 'ex')]);
+    const note = `note: -o ex is led by a symbolic link out of the current folder, to ${realpathSync(away)}; the outputs are written there`;
+    for (const args of [
+      ['build', 'noted/p.actguy.json', '--no-cache', '-o', 'ex', '--quiet'],
+      ['export-msh', '--project', 'noted/p.actguy.json', '-o', 'ex', '--quiet'],
+    ]) {
+      const r = run(...args);
+      expect(r.rc).toBe(0);
+      expect(r.err.split('\n')).toContain(note);
+    }
+    expect(readdirSync(away).sort()).toEqual([
+      's.mar',
+      's.report.json',
+      's.sar',
+      'walk.nodes.json',
+      'walk.res19',
+      'walk.res8',
+    ]);
+    const plain = run('build', 'noted/p.actguy.json', '--no-cache', '-o', 'plainout', '--quiet');
+    expect(plain.rc).toBe(0);
+    expect(plain.err).not.toContain('note: -o');
   });
 });
 

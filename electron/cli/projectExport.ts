@@ -3,12 +3,14 @@
  * project, one output set each named after it, committed as one unit (electron/build/projectExport.ts,
  * docs/cli.md#whole-project-export).
  */
+import { resolve } from 'node:path';
 import { cacheUse } from '../build/buildCache';
 import { exportProject, type ProjectExportFormat } from '../build/projectExport';
 import { diagnosticLines } from '../build/inputs';
 import { requiredOption, stringOption, UsageError, type ParsedArgs } from './args';
 import { EXIT_FAILED, EXIT_OK } from './command';
 import { onInterrupt } from './interrupt';
+import { canonicalPath, isInside, quotePath } from '../pathPolicy';
 
 /** Entry lines printed at most; the rest are counted in one line (a project of 1,000 motions prints 21 lines). */
 const LISTED_ENTRIES = 20;
@@ -39,6 +41,8 @@ export async function runProjectExport(
   const project = stringOption(args, 'project')!;
   const dir = requiredOption(args, 'o', 'DIR');
   const quiet = args.options.has('quiet');
+  const linked = outDirLinkNote(dir);
+  if (linked) console.error(`note: ${linked}`);
   let committed: string[] | undefined;
   // Ctrl+C: handled between motions and while the pool fits, before the one commit (synchronous, as the build's).
   const interruption = onInterrupt(() =>
@@ -96,4 +100,23 @@ export async function runProjectExport(
     );
   }
   return EXIT_OK;
+}
+
+/**
+ * `-o DIR` as typed is followed wherever its links lead, as `cp` and `tar -C` follow theirs: the user named it, and a
+ * link of their own (`out` -> a larger disk) is common. Where a name inside the current folder leads out of it (a
+ * received project's planted `ex` -> `~/.config`, met by a command copied from its README), the note says where the
+ * outputs go before anything is written (docs/security.md, round 47); undefined otherwise (a loop is refused later).
+ */
+export function outDirLinkNote(dir: string, cwd = process.cwd()): string | undefined {
+  const spelled = resolve(cwd, dir);
+  if (!isInside(resolve(cwd), spelled)) return undefined;
+  let real: string;
+  try {
+    real = canonicalPath(spelled);
+  } catch {
+    return undefined;
+  }
+  if (isInside(canonicalPath(resolve(cwd)), real)) return undefined;
+  return `-o ${quotePath(dir)} is led by a symbolic link out of the current folder, to ${quotePath(real)}; the outputs are written there`;
 }

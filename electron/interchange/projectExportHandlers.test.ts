@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -217,6 +218,30 @@ describe('Export All in main', () => {
     expect(policy.isAllowed(secret)).toBe(false);
     expect(readdirSync(chosenFolder)).toEqual(['walk.glb']);
     expect(readFileSync(secret, 'utf8')).toBe('mine');
+  });
+
+  // Round 47 (docs/security.md): a link to nothing at an entry's name was replaced by the export without a word, the
+  // link lost. Mutation that fails: otherKindProblem without its dangling look (done, the link replaced by a file).
+  it("a link to nothing at an entry's name is refused naming it, glTF and MSH; nothing is written", async () => {
+    for (const [format, name] of [
+      ['gltf', 'walk_slow.glb'],
+      ['msh', 'walk_slow.res8'],
+    ] as const) {
+      const folder = join(workspace, `dangling-${format}`);
+      mkdirSync(folder);
+      symlinkSync('gone', join(folder, name));
+      const h = handlers();
+      const s = await finished(
+        h,
+        await h.startProjectExport({ projectPath, projectText: text('walk.mtn'), format, path: join(folder, 'x') }),
+      );
+      expect(s.state).toBe('failed');
+      expect(s.errors.map((e) => e.message).join('\n')).toContain(
+        `refused to replace ${join(folder, name)}: it is a symbolic link to gone, which is not there;`,
+      );
+      expect(readdirSync(folder)).toEqual([name]);
+      expect(readlinkSync(join(folder, name))).toBe('gone');
+    }
   });
 
   // Round 44: the page names the project; the folder dialog started in its folder before the policy was asked, so a

@@ -34,7 +34,7 @@ import {
   TEXT_LIMIT,
   writeFileAtomicAsync,
 } from '../fsutil';
-import { saveAgainNext, systemReason } from '../fsErrors';
+import { danglingLinkReason, saveAgainNext, systemReason } from '../fsErrors';
 import { requireObject, requirePath, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
@@ -430,6 +430,13 @@ export function createProjectHandlers(
           ? { outsideProject: true as const }
           : {};
       const edited = ['.sev', '.json'].includes(extname(path).toLowerCase());
+      // A link to nothing at the name is said, not taken for no file: the editor started an empty .sev whose save
+      // made the file the link names (docs/security.md, round 47).
+      const dangling = existsSync(path) ? undefined : danglingLinkReason(given);
+      if (dangling)
+        throw new Error(
+          `Could not read ${quotePath(given)}: ${dangling}; ActGuy did not start an empty file in its place. Remove the link, or put the file it leads to there.`,
+        );
       if (!existsSync(path)) {
         if (extname(path).toLowerCase() === '.sev') {
           // The editor starts an empty one: a file made there since is a change its save asks about.
@@ -468,6 +475,13 @@ export function createProjectHandlers(
       )
         allowUnlessLinkedOut(policy, dirname(given), given);
       const path = policy.check(given, 'write');
+      // Never through a link to nothing (a received folder's walk.sev -> elsewhere.sev): the save made that file
+      // without a word (docs/security.md, round 47).
+      const dangling = existsSync(path) ? undefined : danglingLinkReason(given);
+      if (dangling)
+        throw new Error(
+          `Could not save ${quotePath(given)}: ${dangling}, and ActGuy writes nothing through a link to nothing; remove the link, or put the file it leads to there. Nothing was written and your edits are kept.`,
+        );
       return saveCheckedText(
         'sev',
         path,

@@ -23,6 +23,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, type CliCommand } from '../command'
 import { listed, onInterrupt } from '../interrupt';
 import { jsonProblem, printJson, refuseJsonWith, type JsonProblem } from '../json';
 import { readInputFile } from '../../build/files';
+import { outDirLinkNote } from '../projectExport';
 import { MAX_REPORT_BYTES } from '../../build/sarNames';
 import type { BuildReport } from '../../../shared/project/plan';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
@@ -73,6 +74,8 @@ export const buildCommand: CliCommand = {
       cacheMaxBytes,
       budgetBytes,
     };
+    const linked = options.outDir === undefined ? undefined : outDirLinkNote(options.outDir);
+    if (linked) console.error(`note: ${linked}`);
     if (!args.options.has('watch')) return buildOnce(projectFile, options, quiet, undefined, json);
     return watchProject(projectFile, options, quiet);
   },
