@@ -1281,10 +1281,25 @@ describe('electron main', () => {
     const failures: unknown[] = [];
     const onFailure = (reason: unknown) => failures.push(reason);
     process.on('unhandledRejection', onFailure);
+    // The answer is taken when the close question's continuation looks whether the window is gone (closeQuestions.ts):
+    // waited for as that event, not for 10 ms, which a starved process can pass before the continuation ran.
+    let lookedAfterAnswer!: () => void;
+    const answerTaken = new Promise<void>((done) => (lookedAfterAnswer = done));
+    const isDestroyed = vi.spyOn(win, 'isDestroyed').mockImplementation(function (this: typeof win) {
+      lookedAfterAnswer();
+      return this.destroyed;
+    });
+    // Nothing is said failed either: the continuation's own catch would log a close of the gone window as a failure.
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       fake.state.heldAnswers[asked](1); // Discard changes
-      await new Promise((r) => setTimeout(r, 10));
+      await answerTaken;
+      // A promise the continuation left rejected is reported before the next turn of the event loop begins.
+      await new Promise((r) => setImmediate(r));
+      expect(said).not.toHaveBeenCalled();
     } finally {
+      said.mockRestore();
+      isDestroyed.mockRestore();
       process.off('unhandledRejection', onFailure);
       win.destroyed = false;
       fake.state.holdMessageBoxes = false;
