@@ -170,6 +170,14 @@ const {
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
+
+/**
+ * vi.waitFor for what waits on a real worker thread (an Export All's plan, a build's or export's stop before the close):
+ * vi.waitFor's own 1 s is a bound a loaded machine passes while the thread is well (with the plan slowed 1.5 s on
+ * purpose the Export All case failed there). Its limit here is the test's own, less the time to say which check was
+ * still failing (docs/testing.md, "Tests under load, round 3").
+ */
+const threadSettles = (check: () => unknown) => vi.waitFor(check, { timeout: 25_000, interval: 10 });
 const trustedEvent = { sender: win.webContents, senderFrame: win.mainFrame };
 
 describe('electron main', () => {
@@ -1126,7 +1134,7 @@ describe('electron main', () => {
 
     fake.state.messageBoxResponse = 0; // Stop and close
     win.events.get('close')!({ preventDefault: vi.fn() });
-    await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
+    await threadSettles(() => expect(win.closed).toBe(closedBefore + 1));
     expect(fake.state.buildsStopped).toBe(1);
     // The check (its stand-in worker never ends by itself) still holds the blocker; quitting releases it (last test).
     expect(fake.state.blockers.size).toBe(1);
@@ -1164,7 +1172,7 @@ describe('electron main', () => {
     const started = await ipc('startProjectExportDialog', { projectPath: project, projectText, format: 'msh' });
     expect(started).toMatchObject({ ok: true, value: { state: 'exporting' } });
     const exportId = started.value!.exportId;
-    await vi.waitFor(async () =>
+    await threadSettles(async () =>
       expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('confirm'),
     );
     // Waiting for the page's answer, nothing of it runs: the close goes ahead without a question.
@@ -1194,7 +1202,7 @@ describe('electron main', () => {
 
     fake.state.messageBoxResponse = 0; // Stop and close
     win.events.get('close')!({ preventDefault: vi.fn() });
-    await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+    await threadSettles(() => expect(win.closed).toBe(closed + 1));
     expect(fake.state.exportsStopped).toBe(1);
     expect((await ipc('getProjectExportStatus', { exportId })).value?.state).toBe('cancelled');
     // Kept awake while it worked; no longer once stopped.
@@ -1241,7 +1249,7 @@ describe('electron main', () => {
     expect(win.closed).toBe(closed);
     fake.state.messageBoxResponse = 0; // Stop and close
     win.events.get('close')!({ preventDefault: vi.fn() });
-    await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+    await threadSettles(() => expect(win.closed).toBe(closed + 1));
     expect(fake.state.messageBoxes[asked + 2]).toMatchObject({ message: 'A build is running.' });
     expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
       value: { state: 'cancelled' },
