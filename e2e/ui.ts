@@ -377,7 +377,7 @@ export async function waitForProjectFigures(page: Page, motions = 4): Promise<vo
 }
 
 /** One piece's bound in `pieceOfScenario`: the sample project's open is the longest, about 25 s at load 20 here. */
-export const SCENARIO_PIECE_MS = 90_000;
+const SCENARIO_PIECE_MS = 90_000;
 
 /**
  * One piece of a long scenario (the project opened, a resize and the layout that follows it): bounded by a limit of

@@ -15,7 +15,7 @@ export interface FlushedStream {
   write(chunk: string, callback: (error?: Error | null) => void): unknown;
 }
 
-export interface ExitOnceFlushedOptions {
+interface ExitOnceFlushedOptions {
   streams: readonly FlushedStream[];
   exit: (code: number) => void;
   /** Arms the fallback; the timer must not keep the process alive by itself (Node's `.unref()`). */

@@ -11,7 +11,7 @@
  * One piece's bound: a bundled server's start or one request. A whole step of motionSaveKill.test.ts (a server started,
  * two opens and a save) took about 5 s at load 16 on the 2-core machine.
  */
-export const PIECE_MS = 120_000;
+const PIECE_MS = 120_000;
 
 /** Waits for `promise`, the piece of work `what` names; fails naming it if it has not settled within `ms`. */
 export function pieceOfWork<T>(what: string, promise: Promise<T>, ms = PIECE_MS): Promise<T> {
