@@ -3,7 +3,7 @@
  * to canvas coordinates (the canvases publish their time axis as data-*
  * attributes), the in-app file picker, and screenshots of single panels.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './electron-binary';
@@ -374,4 +374,23 @@ export async function waitForProjectFigures(page: Page, motions = 4): Promise<vo
   await expect(page.getByTestId('project-motion-stats').filter({ hasText: /keys/ })).toHaveCount(motions, {
     timeout: 60_000,
   });
+}
+
+/** One piece's bound in `pieceOfScenario`: the sample project's open is the longest, about 25 s at load 20 here. */
+const SCENARIO_PIECE_MS = 90_000;
+
+/**
+ * One piece of a long scenario (the project opened, a resize and the layout that follows it): bounded by a limit of
+ * its own, and a piece still pending then is named in the error. A scenario made of such pieces drops the limit on
+ * its whole (`test.setTimeout(0)`): its limit is then derived from its work, where 60 s on the whole went red at load
+ * 23 while every piece was well (docs/testing.md, "Tests under load, round 3").
+ */
+export async function pieceOfScenario<T>(title: string, body: () => Promise<T>, ms = SCENARIO_PIECE_MS): Promise<T> {
+  try {
+    return await test.step(title, body, { timeout: ms });
+  } catch (e) {
+    if (e instanceof Error && /^Step timeout of/.test(e.message))
+      throw new Error(`still pending after ${ms / 1000} s: ${title}`, { cause: e });
+    throw e;
+  }
 }

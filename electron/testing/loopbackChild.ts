@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { pieceOfWork } from './pieceOfWork';
 
 const root = join(__dirname, '..', '..');
 
@@ -44,7 +45,7 @@ export interface ServedChild {
   closed: Promise<string>;
 }
 
-/** Starts node on `args` (the bundle and its arguments) with `env` and waits, at most 60 s (a start on a loaded 2-core machine), for the URL it prints. */
+/** Starts node on `args` (the bundle and its arguments) with `env` and waits for the URL it prints (or its end: it failed to start). */
 export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promise<ServedChild> {
   const child = spawn(process.execPath, args, {
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -65,20 +66,23 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
   });
   // 'close', not 'exit': at 'exit' the pipes may still hold what the child wrote last.
   const closed = new Promise<string>((ok) => child.once('close', () => ok(stderr)));
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no URL within 60 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      // The reason it gives is on stderr, whole once the pipes are closed.
-      void closed.then((said) => fail(new Error(`exited with ${code}: ${said}`)));
-    });
+  // Ended by the URL line or by the child's end; a child that does neither is a piece of work still pending (its
+  // bound once was 15 s, said as 60: a start on the loaded machine went past it).
+  const url = await pieceOfWork(
+    `the URL line of node ${args.join(' ')}`,
+    new Promise<string>((ok, fail) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
+        if (m) ok(m[1]);
+      });
+      child.once('exit', (code) => {
+        // The reason it gives is on stderr, whole once the pipes are closed.
+        void closed.then((said) => fail(new Error(`exited with ${code}: ${said}`)));
+      });
+    }),
+  ).catch((e: unknown) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw e;
   });
   return {
     child,

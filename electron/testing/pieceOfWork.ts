@@ -1,0 +1,23 @@
+/**
+ * For a test that does many pieces of work in a row against real processes (a server started, a request answered, a
+ * process ended) on a loaded machine: each piece is waited for by the event that ends it, with a bound of its own far
+ * above what it takes there, and a hang says which piece was still pending, not only that the test ran long. The test
+ * itself then has no time limit of its own (its pieces' bounds are its limit, derived from its work); a limit on the
+ * whole, met by the sum of pieces that are each well, went red on a loaded machine while the product was right
+ * (docs/testing.md, "Tests under load, round 3").
+ */
+
+/**
+ * One piece's bound: a bundled server's start or one request. A whole step of motionSaveKill.test.ts (a server started,
+ * two opens and a save) took about 5 s at load 16 on the 2-core machine.
+ */
+const PIECE_MS = 120_000;
+
+/** Waits for `promise`, the piece of work `what` names; fails naming it if it has not settled within `ms`. */
+export function pieceOfWork<T>(what: string, promise: Promise<T>, ms = PIECE_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_ok, fail) => {
+    timer = setTimeout(() => fail(new Error(`still pending after ${ms / 1000} s: ${what}`)), ms);
+  });
+  return Promise.race([promise, hung]).finally(() => clearTimeout(timer));
+}
