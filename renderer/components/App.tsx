@@ -1,5 +1,5 @@
 import { DropOverlay } from './DropOverlay';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { MenuBar } from './MenuBar';
 import { pageDrawsMenuBar } from '../app/shortcuts';
 import { Viewport } from './Viewport';
@@ -115,6 +115,29 @@ const DIALOGS: readonly { Dialog: () => ReactNode; name: string; closeSays: stri
     onClose: () => tuningMenuStore.setState({ open: null }),
   },
 ];
+
+/**
+ * The panels, bars and dialogs, made once: App re-renders at every pointer move of a splitter drag (it lays the
+ * panels out from the sizes), and an element that is the same object as at the last render is not rendered again, so
+ * a drag re-renders App, the areas whose state changed (memo) and the splitters, not the panels (docs/architecture.md,
+ * "Renderer review, round 4"). The panels follow their own sizes through their canvases' ResizeObservers.
+ */
+const PANEL = {
+  menu: <MenuBar />,
+  viewport: <Viewport />,
+  tuning: <TuningPanel />,
+  curves: <CurveView />,
+  timeline: <TimelineView />,
+  project: <ProjectPanel />,
+  sev: <SevEditor />,
+  status: <StatusBar />,
+  drop: <DropOverlay />,
+};
+const DIALOG_ELEMENTS = DIALOGS.map(({ Dialog, name, closeSays, onClose }) => (
+  <DialogBoundary key={name} name={name} closeSays={closeSays} onClose={onClose}>
+    <Dialog />
+  </DialogBoundary>
+));
 
 export function App() {
   const tunerLayout = usePreferences((p) => p.layout);
@@ -233,14 +256,14 @@ export function App() {
       <div className="area-menu">
         {pageDrawsMenuBar() && (
           <BarBoundary part="menu bar" id="menu">
-            <MenuBar />
+            {PANEL.menu}
           </BarBoundary>
         )}
         <LayoutModes squeezed={squeezed} />
       </div>
       <div className="area-messages" />
       <RowArea id="viewport" state={states.viewport}>
-        <Viewport />
+        {PANEL.viewport}
       </RowArea>
       <div className="area-split-w">
         {beside && (
@@ -266,7 +289,7 @@ export function App() {
         />
       </div>
       <ColumnArea id="tuning" state={states.tuning}>
-        <TuningPanel />
+        {PANEL.tuning}
       </ColumnArea>
       <div className={`area-split-h1${plan.curves.splitter ? '' : ' area-hidden'}`}>
         <Splitter
@@ -280,7 +303,7 @@ export function App() {
         />
       </div>
       <RowArea id="curves" state={states.curves}>
-        <CurveView />
+        {PANEL.curves}
       </RowArea>
       <div className={`area-split-h2${plan.timeline.splitter ? '' : ' area-hidden'}`}>
         <Splitter
@@ -294,10 +317,10 @@ export function App() {
         />
       </div>
       <RowArea id="timeline" state={states.timeline}>
-        <TimelineView />
+        {PANEL.timeline}
       </RowArea>
       <ColumnArea id="project" state={states.project}>
-        <ProjectPanel />
+        {PANEL.project}
       </ColumnArea>
       <div className={`area-split-p${cols.project.splitter ? '' : ' area-hidden'}`}>
         <Splitter
@@ -321,19 +344,15 @@ export function App() {
         />
       </div>
       <RowArea id="sev" state={states.sev} mode={sevPanel ? 'sev' : undefined}>
-        <SevEditor />
+        {PANEL.sev}
       </RowArea>
       <div className="area-status">
         <BarBoundary part="status bar" id="status">
-          <StatusBar />
+          {PANEL.status}
         </BarBoundary>
       </div>
-      {DIALOGS.map(({ Dialog, name, closeSays, onClose }) => (
-        <DialogBoundary key={name} name={name} closeSays={closeSays} onClose={onClose}>
-          <Dialog />
-        </DialogBoundary>
-      ))}
-      <DropOverlay />
+      {DIALOG_ELEMENTS}
+      {PANEL.drop}
     </div>
   );
 }
@@ -342,7 +361,7 @@ export function App() {
  * A row of the centre column. Its panel stays mounted whatever the state (painters, the SEV editor's keys and
  * audition keep running): collapsed shows only its header, hidden (another work mode has the window) nothing.
  */
-function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; children: ReactNode }) {
+const RowArea = memo(function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; children: ReactNode }) {
   const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-row' : '';
   return (
     <div
@@ -357,10 +376,10 @@ function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; child
       <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
     </div>
   );
-}
+});
 
 /** A side column: collapsed, a strip with its title that restores it; its panel stays mounted, hidden. */
-function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
+const ColumnArea = memo(function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
   const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-column' : '';
   return (
     <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
@@ -371,7 +390,7 @@ function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode
       {props.state !== 'collapsed' && <PanelToggle panel={props.id} collapsed={false} />}
     </div>
   );
-}
+});
 
 /** The window's inner size in px, updated on resize. */
 function useWindowSize(): { width: number; height: number } {

@@ -27,7 +27,9 @@ import { MENUS, menuEntriesFor, type MenuCommandItem, type MenuSlot } from '../.
 import { isCommandEnabled } from '../app/commandRegistry';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
-import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
+import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore } from '../project/layout';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { MenuItemButton } from './ContextMenu';
 
 interface Item {
@@ -125,7 +127,17 @@ export function MenuBar() {
   useProject((p) => p.path !== null);
   const playing = useSession((s) => s.playing);
   const loop = usePreferences((p) => p.loop);
-  const prefs = usePreferences((p) => p);
+  // The View menu's checks; not the whole store, which a tuning-panel splitter drag changes at each pointer move.
+  const prefs = usePreferences(
+    useShallow((p) => ({
+      showSource: p.showSource,
+      showDecoded: p.showDecoded,
+      showError: p.showError,
+      curveNormalize: p.curveNormalize,
+      showTrajectory: p.showTrajectory,
+      showTrace: p.showTrace,
+    })),
+  );
   const channel = useSession((s) => s.curveChannel);
   const editable = hasMotion && !readOnly;
   // The Events menu's items follow the SEV editor (its file, selection and copy) and the motion shown.
@@ -134,19 +146,18 @@ export function MenuBar() {
   const clipboard = useSev((s) => s.clipboard);
   const platform = currentShortcutPlatform();
   const eventKey = (a: Parameters<typeof eventShortcutLabel>[0]) => eventShortcutLabel(a, platform);
-  const layout = useProjectLayout();
-  const panels = panelStates(layout);
+  // The panels' states and the work mode, not the whole layout (whose sizes change at each pointer move of a drag).
+  const panels = useStore(projectLayoutStore, useShallow(panelStates));
+  const maximized = useStore(projectLayoutStore, (l) => l.maximized);
 
+  // An open menu closes on a press outside the bar, on Escape (before any other Escape handler) and when a dialog
+  // opens over it. Listened for only while a menu is open: every press anywhere set the state to null and re-rendered
+  // the menu bar (React renders once before it finds a state unchanged), a splitter drag's among them.
   useEffect(() => {
+    if (open === null) return undefined;
     const close = (e: MouseEvent) => {
       if (bar.current && !bar.current.contains(e.target as Node)) setOpen(null);
     };
-    window.addEventListener('mousedown', close);
-    return () => window.removeEventListener('mousedown', close);
-  }, []);
-  // An open menu closes on Escape (before any other Escape handler) and when a dialog opens over it.
-  useEffect(() => {
-    if (open === null) return undefined;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
       e.preventDefault();
@@ -158,6 +169,7 @@ export function MenuBar() {
     const closeUnderModal = () => {
       if (isModalOpen()) setOpen(null);
     };
+    window.addEventListener('mousedown', close);
     window.addEventListener('keydown', onKey, true);
     const stops = [
       sessionStore.subscribe(closeUnderModal),
@@ -172,6 +184,7 @@ export function MenuBar() {
       attributeFilter: ['aria-modal'],
     });
     return () => {
+      window.removeEventListener('mousedown', close);
       window.removeEventListener('keydown', onKey, true);
       stops.forEach((stop) => stop());
       modals.disconnect();
@@ -314,9 +327,9 @@ export function MenuBar() {
     'playback.togglePlay': playing ? 'Pause' : 'Play',
   };
   const checked: Partial<Record<MenuCommandId, boolean>> = {
-    'view.maximizeTuning': layout.maximized === 'tuning',
-    'view.maximizeSev': layout.maximized === 'sev',
-    'view.maximizeProject': layout.maximized === 'project',
+    'view.maximizeTuning': maximized === 'tuning',
+    'view.maximizeSev': maximized === 'sev',
+    'view.maximizeProject': maximized === 'project',
   };
   const commandEntry = (e: MenuCommandItem): Entry => ({
     label: labels[e.command] ?? e.label,

@@ -3,6 +3,7 @@ import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageActionFor, messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
 import { sevStore } from '../sev/sevStore';
+import { InfoTimers } from './infoTimers';
 
 /**
  * The message list over the top of the viewport's picture: errors from the main process, refused edits,
@@ -37,12 +38,10 @@ export function MessageBar() {
     for (const id of [...seen.keys()]) if (!messages.some((m) => m.id === id)) seen.delete(id);
   }, [messages]);
   const bar = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const timers = messages
-      .filter((m) => m.level === 'info')
-      .map((m) => window.setTimeout(() => sessionStore.getState().dismiss(m.id), 6000));
-    return () => timers.forEach((t) => window.clearTimeout(t));
-  }, [messages]);
+  // Each info message fades INFO_MS after it first showed (./infoTimers.ts); the timers go with the bar.
+  const [infoTimers] = useState(() => new InfoTimers((id) => sessionStore.getState().dismiss(id)));
+  useEffect(() => infoTimers.follow(messages), [infoTimers, messages]);
+  useEffect(() => () => infoTimers.stop(), [infoTimers]);
   const newestRefusal = shown.find((m) => m.refusal)?.id;
   useEffect(() => {
     if (newestRefusal === undefined) return undefined;

@@ -2,6 +2,7 @@
  * The window layout's controls: a panel's collapse / restore button, the strip a collapsed side column leaves,
  * and the work-mode buttons of the menu bar (each mode takes the window; pressed again, the full layout returns).
  */
+import { useStore } from 'zustand';
 import { Icon } from './Icons';
 import { acceleratorLabel, primaryShortcut } from '../../shared/shortcuts';
 import type { MenuCommandId } from '../../shared/ipc';
@@ -11,7 +12,6 @@ import {
   WORK_MODES,
   WORK_MODE_TITLES,
   projectLayoutStore,
-  useProjectLayout,
   type PanelId,
   type WorkMode,
 } from '../project/layout';
@@ -54,7 +54,7 @@ export function PanelToggle({ panel, collapsed }: { panel: PanelId; collapsed: b
  * more was (tried cold, round 13).
  */
 export function PanelModeButton({ mode }: { mode: WorkMode }) {
-  const on = useProjectLayout().maximized === mode;
+  const on = useStore(projectLayoutStore, (l) => l.maximized) === mode;
   const keys = shortcutLabel(MODE_COMMANDS[mode]);
   const title = `${on ? 'Restore all panels' : `${WORK_MODE_TITLES[mode]} mode: this panel gets the room`}${keys ? ` (${keys})` : ''}`;
   return (
@@ -97,7 +97,7 @@ export function PanelStrip({ panel }: { panel: PanelId }) {
  * where the room is.
  */
 export function LayoutModes({ squeezed }: { squeezed: boolean }) {
-  const maximized = useProjectLayout().maximized;
+  const maximized = useStore(projectLayoutStore, (l) => l.maximized);
   return (
     <div className="layout-modes" role="group" aria-label="Work modes">
       {squeezed && (

@@ -33,6 +33,7 @@ import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
 import { tracePolyline } from './polyline';
+import { minMaxOf } from './minMax';
 import type { CurveChannel } from '../state/sessionStore';
 import { openTuningMenu } from '../app/tuningMenu';
 import type { CompressResponse } from '../../shared/ipc/compress';
@@ -313,17 +314,20 @@ export class CurvePainter {
     const f1 = Math.min(m.frameCount, Math.ceil(axis.viewEnd));
     const shown = (i: number) => solo === null || i === solo;
     const normalize = preferencesStore.getState().curveNormalize;
-    // Normalize maps each curve's range over the whole motion (source and decoded) to -1..1.
+    // Normalize maps each curve's range over the whole motion (source and decoded) to -1..1. Ranges come from the
+    // values' min/max pyramids (./minMax.ts): a paint, the playhead's at each frame of playback, reads no frame for
+    // them; the pyramid of an array is built at its first paint.
     const norm = new Map<Float64Array, (v: number) => number>();
     for (const c of [series, ...overlays].flatMap((x) => x.components)) {
       let a = Infinity;
       let b = -Infinity;
       if (normalize)
-        for (const arr of c.decoded ? [c.source, c.decoded] : [c.source])
-          for (const v of arr) {
-            a = Math.min(a, v);
-            b = Math.max(b, v);
-          }
+        for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) {
+          if (arr.length === 0) continue;
+          const mm = minMaxOf(arr);
+          a = Math.min(a, arr[mm.argMin(0, arr.length - 1)]);
+          b = Math.max(b, arr[mm.argMax(0, arr.length - 1)]);
+        }
       const map = !normalize ? (v: number) => v : b - a < 1e-9 ? () => 0 : (v: number) => (2 * (v - a)) / (b - a) - 1;
       norm.set(c.source, map);
       if (c.decoded) norm.set(c.decoded, map);
@@ -331,17 +335,16 @@ export class CurvePainter {
     const at = (vals: Float64Array, f: number) => norm.get(vals)!(vals[f]);
     let lo = Infinity;
     let hi = -Infinity;
-    // The value range covers every curve drawn: the soloed component alone, the overlaid joints' too.
-    for (const c of [series, ...overlays].flatMap((x) => x.components.filter((_, i) => shown(i)))) {
-      for (let f = f0; f <= f1; f++) {
-        lo = Math.min(lo, at(c.source, f));
-        hi = Math.max(hi, at(c.source, f));
-        if (c.decoded) {
-          lo = Math.min(lo, at(c.decoded, f));
-          hi = Math.max(hi, at(c.decoded, f));
+    // The value range covers every curve drawn: the soloed component alone, the overlaid joints' too. Normalize's
+    // map keeps the order of values, so the frames of the lowest and highest value are the pyramid's.
+    if (f0 <= f1)
+      for (const c of [series, ...overlays].flatMap((x) => x.components.filter((_, i) => shown(i)))) {
+        for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) {
+          const mm = minMaxOf(arr);
+          lo = Math.min(lo, at(arr, mm.argMin(f0, f1)));
+          hi = Math.max(hi, at(arr, mm.argMax(f0, f1)));
         }
       }
-    }
     if (!Number.isFinite(lo)) {
       lo = -1;
       hi = 1;
@@ -384,7 +387,9 @@ export class CurvePainter {
     const xOf = (f: number) => frameToX(axis, f);
     const path = (vals: Float64Array) => {
       ctx.beginPath();
-      tracePolyline(ctx, Math.max(0, f0 - 1), Math.min(m.frameCount, f1 + 1), xOf, (f) => y(at(vals, f)));
+      const from = Math.max(0, f0 - 1);
+      const to = Math.min(m.frameCount, f1 + 1);
+      tracePolyline(ctx, from, to, xOf, (f) => y(at(vals, f)), false, minMaxOf(vals));
       ctx.stroke();
     };
     // Overlaid joints: the decoded curve (the source before the first compression), in their dash pattern.
@@ -414,9 +419,14 @@ export class CurvePainter {
         path(c.decoded);
         // Key dots on the decoded curve.
         ctx.fillStyle = c.color;
+        // One a pixel column: a long motion seen whole has thousands of keys, each drawn over the last.
+        let lastColumn = -Infinity;
         for (const k of series.keyFrames) {
           if (k < f0 - 1 || k > f1 + 1) continue;
-          ctx.fillRect(frameToX(axis, k) - 2, y(at(c.decoded, k)) - 2, 4, 4);
+          const x = frameToX(axis, k);
+          if (Math.floor(x) === lastColumn) continue;
+          lastColumn = Math.floor(x);
+          ctx.fillRect(x - 2, y(at(c.decoded, k)) - 2, 4, 4);
         }
       }
     });
@@ -500,8 +510,11 @@ export class CurvePainter {
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, bottom - top);
     if (!series.errors || series.tolerance === null) return;
     const tol = series.tolerance;
-    let max = tol * 1.4;
-    for (let f = 0; f <= m.frameCount; f++) max = Math.max(max, series.errors[f]);
+    const errorsMm = minMaxOf(series.errors);
+    const max = Math.max(
+      tol * 1.4,
+      series.errors[errorsMm.argMax(0, Math.min(m.frameCount, series.errors.length - 1))],
+    );
     const y = (v: number) => bottom - (v / max) * (bottom - top - 4);
     // The frames in view (and one either side), at most four points a pixel column (./polyline.ts).
     const errors = series.errors;
@@ -511,14 +524,14 @@ export class CurvePainter {
     const yOf = (f: number) => y(errors[f]);
     ctx.beginPath();
     ctx.moveTo(xOf(a), bottom);
-    tracePolyline(ctx, a, b, xOf, yOf, true);
+    tracePolyline(ctx, a, b, xOf, yOf, true, errorsMm);
     ctx.lineTo(xOf(b), bottom);
     ctx.closePath();
     ctx.fillStyle = 'rgba(255,107,107,0.25)';
     ctx.fill();
     ctx.strokeStyle = COLORS.error;
     ctx.beginPath();
-    tracePolyline(ctx, a, b, xOf, yOf);
+    tracePolyline(ctx, a, b, xOf, yOf, false, errorsMm);
     ctx.stroke();
     // Tolerance line.
     const ty = Math.round(y(tol)) + 0.5;
