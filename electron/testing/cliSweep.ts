@@ -11,7 +11,12 @@
  *   is not a key within the tolerance asked (per-joint modes);
  * - `actguy build` of a project holding every motion at that level and mode, with `--jobs 1` and `--jobs 2` (a motion
  *   whose MTN is at least 512 KiB goes to the pool in channel shares), each cold in a cache of its own and then again
- *   from the other's cache (every motion a cache hit), writes one .mar, whose every entry is the in-process bytes.
+ *   from the other's cache (every motion a cache hit), writes one .mar, whose every entry is the in-process bytes;
+ * - round 13 (docs/compression.md#round-13-2026-12-06-export-msh-export-gltf-and-the-apps-compress-path): the same
+ *   project through `actguy export-msh --project` (--jobs 1 and 2 the same files; each entry read by the MSH spec's
+ *   sampler and held to the project's tolerances, exportChecks.ts) and `actguy export-gltf --project --compressed
+ *   --no-cache` (each GLB's animation the build's MT3 decoded independently); and, given `app`, every run through the
+ *   app's handlers (exportMt3 and compressMotion: the CLI's bytes).
  *
  * The unit test (electron/cli/cliSweep.test.ts) runs a few short motions; scripts/cliSweep.ts runs the seam
  * seeds and every held-out capture.
@@ -224,7 +229,7 @@ export interface SweepCounts {
  * pool in channel shares. `run` opens a case's .mtn through openMotion (once), then for a run's options calls
  * exportMt3 (the file written) and compressMotion with the bytes asked for, and returns both files.
  */
-export interface AppCompressPath {
+interface AppCompressPath {
   run(
     dir: string,
     c: SweepCase,

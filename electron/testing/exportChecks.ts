@@ -53,7 +53,7 @@ interface MshKeyRead {
   q: number[];
 }
 
-export interface MshTolerances {
+interface MshTolerances {
   positionTolerance: number;
   rotationToleranceDeg: number;
   rotationToleranceOverridesDeg?: Record<number, number>;
