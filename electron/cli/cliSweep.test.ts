@@ -5,7 +5,10 @@
  * / 0.1, 0.005 / 0.05 and each channel's floor, refined, classic and skeleton-aware, through the built CLI's
  * `compress` and `build` (--jobs 1 and 2, each cold and from the other's cache). Every written file is the in-process
  * bytes and keeps the guarantee by the independent decoder (electron/testing/cliSweep.ts says what is checked);
- * `npm run cli-sweep` runs the seam seeds and every held-out capture the same way.
+ * `npm run cli-sweep` runs the seam seeds and every held-out capture the same way. Round 13
+ * (docs/compression.md#round-13-2026-12-06-export-msh-export-gltf-and-the-apps-compress-path): each level's project
+ * also through `export-msh --project` and `export-gltf --project --compressed`, and every run through the app's
+ * handlers (exportMt3, compressMotion), each file read back independently (electron/testing/exportChecks.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +87,7 @@ describe('round 12: seams and held-out clips through `actguy compress` and `actg
       mshEntries: 30,
       glbEntries: 30,
     });
-  }, 600_000);
+  }, 900_000);
 
   it('at 120 fps, 350 frames of 01_01 off the thread and in channel shares (a half turn, a lock on every frame)', async () => {
     const counts = await check([seam(5, 120), seam(9, 120), capture('01_01', 120, 600, 350)], ['floor']);
@@ -98,7 +101,7 @@ describe('round 12: seams and held-out clips through `actguy compress` and `actg
       mshEntries: 9,
       glbEntries: 9,
     });
-  }, 600_000);
+  }, 900_000);
 
   it('checks a written file against the tolerances asked, and holds each joint to its own floor at the floor', () => {
     const c = seam(5, 120);
