@@ -39,7 +39,12 @@ const targets = {
   // Held-out captures through the importers and compressor (`npm run heldout`, scripts/heldout.ts).
   heldout: [['scripts/heldout.ts', 'dist/heldout/heldout.cjs', {}]],
   // The seam cases and held-out captures through the built CLI and project builds (`npm run cli-sweep`).
-  'cli-sweep': [['scripts/cliSweep.ts', 'dist/cli-sweep/cliSweep.cjs', {}]],
+  // Beside it, the app's compress worker and the pool's, for the app's compress path (round 13).
+  'cli-sweep': [
+    ['scripts/cliSweep.ts', 'dist/cli-sweep/cliSweep.cjs', {}],
+    ['electron/compressWorker.ts', 'dist/cli-sweep/compressWorker.cjs', {}],
+    ['electron/build/compressPoolWorker.ts', 'dist/cli-sweep/compressPoolWorker.cjs', {}],
+  ],
   // The SHA-256 of the outputs a compressor change must keep (scripts/compressDigests.ts).
   digests: [['scripts/compressDigests.ts', 'dist/digests/compressDigests.cjs', {}]],
   // Every reader at n and 8n on worst-case inputs (`npm run linear-time`, scripts/linearTime.ts).

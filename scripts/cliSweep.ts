@@ -8,7 +8,7 @@
  * /usr/share/assimp/models that imports (as `npm run heldout`: runImportJob, every clip), at every rate asked.
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
- *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Exit status 1 when anything broke.
  */
@@ -21,6 +21,7 @@ import { seamCase } from '../shared/testing/seamMotions';
 import { runImportJob } from '../electron/interchange/importJob';
 import { heldOutFiles } from './heldoutFiles';
 import {
+  appCompressPath,
   clipMotion,
   LEVEL_LABELS,
   MODES,
@@ -44,6 +45,7 @@ interface Args {
   skip?: string;
   maxFrames?: number;
   keep?: string;
+  app: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -55,6 +57,7 @@ function parseArgs(argv: string[]): Args {
     first: 0,
     seams: true,
     captures: true,
+    app: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -84,6 +87,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--no-captures':
         a.captures = false;
+        break;
+      case '--no-app':
+        a.app = false;
         break;
       case '--only':
         a.only = v;
@@ -132,21 +138,39 @@ async function main(): Promise<void> {
   mkdirSync(root, { recursive: true });
   // The build cache's local verdicts go to the scratch folder, never the user's own state.
   process.env.ACTGUY_STATE_DIR = join(root, 'state');
-  const total: SweepCounts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
+  const total: SweepCounts = {
+    compressions: 0,
+    cliRuns: 0,
+    builds: 0,
+    entries: 0,
+    long: 0,
+    appRuns: 0,
+    mshEntries: 0,
+    glbEntries: 0,
+  };
+  // The app's compress path: its handlers over the compress worker and the pool's worker bundled beside this script.
+  const app = args.app
+    ? appCompressPath({
+        workspace: root,
+        workerPath: join(__dirname, 'compressWorker.cjs'),
+        pool: { workerPath: join(__dirname, 'compressPoolWorker.cjs'), jobs: 2 },
+      })
+    : undefined;
   const bad: string[] = [];
   let group = 0;
   const t0 = performance.now();
-  const run = (label: string, cases: SweepCase[]) => {
+  const run = async (label: string, cases: SweepCase[]) => {
     if (cases.length === 0) return;
     const t = performance.now();
     const dir = join(root, `g${group++}`);
-    const r = runCliSweep(cases, { cli, dir, levels: args.levels, modes: args.modes });
+    const r = await runCliSweep(cases, { cli, dir, levels: args.levels, modes: args.modes, app });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));
     const frames = cases.reduce((n, c) => n + c.motion.frameCount + 1, 0);
     console.log(
       `${r.bad.length ? 'BROKEN' : 'ok    '} ${label}: ${cases.length} motions, ${frames} frames; ${r.counts.compressions} compressions, ` +
-        `${r.counts.cliRuns} actguy compress, ${r.counts.builds} builds, ${r.counts.entries} .mar entries` +
+        `${r.counts.cliRuns} actguy compress, ${r.counts.appRuns} through the app, ${r.counts.builds} builds, ${r.counts.entries} .mar entries, ` +
+        `${r.counts.mshEntries} MSH and ${r.counts.glbEntries} glTF entries` +
         `${r.counts.long ? `, ${r.counts.long} over 512 KiB` : ''} (${((performance.now() - t) / 1000).toFixed(0)} s)`,
     );
     for (const b of r.bad.slice(0, 20)) console.log(`    ${b}`);
@@ -162,7 +186,10 @@ async function main(): Promise<void> {
       }
       // In groups of 11 (one of each shape): a project of each.
       for (let i = 0; i < cases.length; i += 11)
-        run(`seams ${cases[i].name}-${cases[Math.min(i + 10, cases.length - 1)].name} @${fps}`, cases.slice(i, i + 11));
+        await run(
+          `seams ${cases[i].name}-${cases[Math.min(i + 10, cases.length - 1)].name} @${fps}`,
+          cases.slice(i, i + 11),
+        );
     }
     if (args.captures) {
       // Each capture over 512 KiB of MTN in a project of its own; the short clips (FBX, glTF) together in one.
@@ -185,7 +212,7 @@ async function main(): Promise<void> {
               : c.motion,
         }));
         if (cases.some((c) => writeMtn(c.motion).byteLength >= 512 * 1024))
-          run(`${relative(HELD_OUT, file)} @${fps}`, cases);
+          await run(`${relative(HELD_OUT, file)} @${fps}`, cases);
         else if (cases.length) {
           shortFiles++;
           short.push(...cases);
@@ -194,14 +221,16 @@ async function main(): Promise<void> {
           );
         }
       }
-      run(`${shortFiles} files' short clips @${fps}`, short);
+      await run(`${shortFiles} files' short clips @${fps}`, short);
     }
   }
   console.log(
-    `\n${total.compressions} compressions in-process, ${total.cliRuns} actguy compress, ${total.builds} builds ` +
-      `(${total.entries} .mar entries, ${total.long} motions over 512 KiB of MTN): ${bad.length} problems ` +
+    `\n${total.compressions} compressions in-process, ${total.cliRuns} actguy compress, ${total.appRuns} through the app, ` +
+      `${total.builds} builds (${total.entries} .mar entries, ${total.long} motions over 512 KiB of MTN), ` +
+      `${total.mshEntries} MSH and ${total.glbEntries} glTF project entries: ${bad.length} problems ` +
       `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
   );
+  await app?.dispose();
   if (!args.keep) rmSync(root, { recursive: true, force: true });
   if (bad.length) process.exitCode = 1;
 }

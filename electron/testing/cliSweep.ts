@@ -11,7 +11,12 @@
  *   is not a key within the tolerance asked (per-joint modes);
  * - `actguy build` of a project holding every motion at that level and mode, with `--jobs 1` and `--jobs 2` (a motion
  *   whose MTN is at least 512 KiB goes to the pool in channel shares), each cold in a cache of its own and then again
- *   from the other's cache (every motion a cache hit), writes one .mar, whose every entry is the in-process bytes.
+ *   from the other's cache (every motion a cache hit), writes one .mar, whose every entry is the in-process bytes;
+ * - round 13 (docs/compression.md#round-13-2026-12-06-export-msh-export-gltf-and-the-apps-compress-path): the same
+ *   project through `actguy export-msh --project` (--jobs 1 and 2 the same files; each entry read by the MSH spec's
+ *   sampler and held to the project's tolerances, exportChecks.ts) and `actguy export-gltf --project --compressed
+ *   --no-cache` (each GLB's animation the build's MT3 decoded independently); and, given `app`, every run through the
+ *   app's handlers (exportMt3 and compressMotion: the CLI's bytes).
  *
  * The unit test (electron/cli/cliSweep.test.ts) runs a few short motions; scripts/cliSweep.ts runs the seam
  * seeds and every held-out capture.
@@ -20,6 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressMotion } from '../../shared/compress/compress';
+import { compressRequestForMotion } from '../../shared/compress/request';
 import { defaultShell } from '../../shared/compress/objectError';
 import { rotationSource } from '../../shared/compress/sources';
 import type { CompressOptions } from '../../shared/compress/types';
@@ -33,6 +39,11 @@ import { guaranteeViolations } from '../../shared/testing/hostileMotions';
 import { independentErrors } from '../../shared/testing/independentDecode';
 import { objectBoundViolations } from '../../shared/testing/independentFk';
 import { toleranceMismatches } from '../../shared/testing/toleranceMismatches';
+import { createCompressClient } from '../compressClient';
+import { createHandlers, type ApiHandlers } from '../handlers';
+import { createPathPolicy } from '../pathPolicy';
+import { createRecentFilesStore } from '../recentFiles';
+import { glbViolations, mshViolations } from './exportChecks';
 
 interface SweepLevel {
   label: string;
@@ -193,6 +204,8 @@ interface SweepOptions {
   modes?: readonly SweepMode[];
   /** Progress (the script); the test passes none. */
   log?: (line: string) => void;
+  /** The app's compress path (appCompressPath): each run exported and compressed through the handlers too. */
+  app?: AppCompressPath;
 }
 
 export interface SweepCounts {
@@ -202,6 +215,84 @@ export interface SweepCounts {
   entries: number;
   /** Motions whose MTN is at least 512 KiB (compressed off the CLI's thread, and in channel shares with 2 jobs). */
   long: number;
+  /** Runs through the app's handlers (exportMt3 and compressMotion). */
+  appRuns: number;
+  /** Project entries exported as MSH (`export-msh --project`, with --jobs 1 and 2) and decoded. */
+  mshEntries: number;
+  /** Project entries exported as glTF of the compressed motion (`export-gltf --project --compressed`) and read. */
+  glbEntries: number;
+}
+
+/**
+ * The app's compress path as the renderer calls it: the main process's handlers (createHandlers, as the loopback
+ * transport and Electron serve them) over a real compress client, whose export of a long motion runs on the build's
+ * pool in channel shares. `run` opens a case's .mtn through openMotion (once), then for a run's options calls
+ * exportMt3 (the file written) and compressMotion with the bytes asked for, and returns both files.
+ */
+interface AppCompressPath {
+  run(
+    dir: string,
+    c: SweepCase,
+    opts: CompressOptions,
+    out: string,
+  ): Promise<{ exported: Uint8Array; answered: Uint8Array }>;
+  dispose(): Promise<void>;
+}
+
+export function appCompressPath(o: {
+  workspace: string;
+  workerPath: string;
+  pool: { workerPath: string; jobs: number };
+}): AppCompressPath {
+  const client = createCompressClient({ workerPath: o.workerPath, pool: o.pool });
+  const handlers: ApiHandlers = createHandlers({
+    appInfo: {
+      version: '0.0.0-sweep',
+      samplePath: join(o.workspace, 'none.mtn'),
+      startupPath: join(o.workspace, 'none.mtn'),
+      transport: 'loopback',
+      nativeDialogs: false,
+      platform: process.platform,
+      workspaceRoot: o.workspace,
+    },
+    policy: createPathPolicy(),
+    recent: createRecentFilesStore(null),
+    compress: client,
+    dialogs: { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false },
+  });
+  const opened = new Map<string, { id: string; motion: Motion }>();
+  let revision = 0;
+  return {
+    async run(dir, c, opts, out) {
+      const path = join(dir, `${c.name}.mtn`);
+      let doc = opened.get(path);
+      if (!doc) {
+        const r = await handlers.openMotion({ path });
+        if (r.status !== 'opened') throw new Error(`the app did not open ${path}: ${r.status}`);
+        doc = { id: r.motion.documentId, motion: c.motion };
+        opened.set(path, doc);
+      }
+      const req = {
+        ...compressRequestForMotion(doc.motion, doc.id, ++revision, {
+          positionTolerance: opts.positionTolerance,
+          rotationToleranceDeg: opts.rotationToleranceDeg,
+          offsetTolerance: opts.offsetTolerance,
+          ...(opts.method ? { method: opts.method } : {}),
+          ...(opts.objectTolerance !== undefined ? { objectTolerance: opts.objectTolerance } : {}),
+        }),
+        ...(opts.rotationToleranceOverridesDeg
+          ? { rotationToleranceOverridesDeg: opts.rotationToleranceOverridesDeg }
+          : {}),
+        name: opts.name,
+      };
+      await handlers.exportMt3({ path: join(dir, out), compress: req });
+      const exported = new Uint8Array(readFileSync(join(dir, out)));
+      const answer = await handlers.compressMotion({ ...req, revision: ++revision, includeBytes: true });
+      if (answer.status !== 'done' || !answer.bytes) throw new Error(`compressMotion answered ${answer.status}`);
+      return { exported, answered: answer.bytes };
+    },
+    dispose: () => client.dispose(),
+  };
 }
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
@@ -214,9 +305,21 @@ const entryName = (c: SweepCase, mode: SweepMode) => `${c.name}.${mode}`;
  * through `actguy compress`, then one project holding every case in every mode built four ways. Returns what broke,
  * and what ran.
  */
-export function runCliSweep(cases: SweepCase[], o: SweepOptions): { bad: string[]; counts: SweepCounts } {
+export async function runCliSweep(
+  cases: SweepCase[],
+  o: SweepOptions,
+): Promise<{ bad: string[]; counts: SweepCounts }> {
   const bad: string[] = [];
-  const counts: SweepCounts = { compressions: 0, cliRuns: 0, builds: 0, entries: 0, long: 0 };
+  const counts: SweepCounts = {
+    compressions: 0,
+    cliRuns: 0,
+    builds: 0,
+    entries: 0,
+    long: 0,
+    appRuns: 0,
+    mshEntries: 0,
+    glbEntries: 0,
+  };
   const modes = o.modes ?? MODES;
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [o.cli, ...args], { cwd: o.dir, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -276,6 +379,17 @@ export function runCliSweep(cases: SweepCase[], o: SweepOptions): { bad: string[
         const written = new Uint8Array(readFileSync(join(o.dir, out)));
         if (!same(written, r.bytes)) bad.push(`${where}: actguy compress wrote other bytes than the in-process path`);
         for (const v of fileViolations(c.motion, written, opts)) bad.push(`${where} (actguy compress's file): ${v}`);
+        if (o.app) {
+          try {
+            const app = await o.app.run(o.dir, c, opts, `${opts.name}.${li}.app.mt3`);
+            counts.appRuns++;
+            if (!same(app.exported, written)) bad.push(`${where}: the app's exportMt3 wrote other bytes than the CLI`);
+            if (!same(app.answered, written))
+              bad.push(`${where}: the app's compressMotion answered other bytes than the CLI`);
+          } catch (e) {
+            bad.push(`${where}: the app's compress path threw ${(e as Error).message}`);
+          }
+        }
       }
     // One project of every case in every mode at this level, built four ways.
     const project = {
@@ -337,6 +451,68 @@ export function runCliSweep(cases: SweepCase[], o: SweepOptions): { bad: string[
       if (want && !same(entry, want)) bad.push(`${where}: the .mar entry is not the in-process bytes`);
       for (const v of fileViolations(c.motion, entry, opts)) bad.push(`${where} (the .mar entry): ${v}`);
     });
+    // The project exported as MSH, with one job and two (a long motion's nodes fitted in shares): the same files,
+    // each entry's decoded by the MSH spec's sampler and held to the project's tolerances.
+    const msh: Uint8Array[][] = [];
+    for (const jobs of ['1', '2']) {
+      const outDir = `msh${li}.${jobs}`;
+      const run = cli('export-msh', '--project', pfile, '-o', outDir, '--jobs', jobs, '--quiet');
+      if (run.rc !== 0) {
+        bad.push(`${label}: export-msh --project --jobs ${jobs} exited ${run.rc}: ${run.err.trim()}`);
+        continue;
+      }
+      const files = runs.flatMap(({ opts }) =>
+        ['res8', 'res19', 'nodes.json'].map(
+          (x) => new Uint8Array(readFileSync(join(o.dir, outDir, `${opts.name}.${x}`))),
+        ),
+      );
+      if (msh.length && !files.every((f, i) => same(f, msh[0][i])))
+        bad.push(`${label}: export-msh --project --jobs ${jobs} wrote other files than --jobs 1`);
+      msh.push(files);
+      if (msh.length > 1) continue;
+      runs.forEach(({ c, mode, opts }, i) => {
+        counts.mshEntries++;
+        const warned = run.err
+          .split('\n')
+          .filter((l) => l.startsWith(`warning: ${opts.name}: `))
+          .map((l) => l.slice(`warning: ${opts.name}: `.length));
+        for (const v of mshViolations(
+          c.motion,
+          files[3 * i],
+          files[3 * i + 1],
+          Buffer.from(files[3 * i + 2]).toString('utf8'),
+          opts,
+          warned,
+        ))
+          bad.push(`${c.name} ${label} ${mode} (export-msh --project): ${v}`);
+      });
+    }
+    // The project exported as glTF of the compressed motions, compressing again (no cache): each GLB's animation is
+    // the motion the build's entry decodes to.
+    {
+      const outDir = `glb${li}`;
+      const run = cli(
+        'export-gltf',
+        '--project',
+        pfile,
+        '-o',
+        outDir,
+        '--compressed',
+        '--no-cache',
+        '--no-mesh',
+        '--quiet',
+      );
+      if (run.rc !== 0) bad.push(`${label}: export-gltf --project --compressed exited ${run.rc}: ${run.err.trim()}`);
+      else
+        for (const { c, mode, opts } of runs) {
+          counts.glbEntries++;
+          const want = expected.get(opts.name);
+          if (!want) continue;
+          const glb = new Uint8Array(readFileSync(join(o.dir, outDir, `${opts.name}.glb`)));
+          for (const v of glbViolations(c.motion, want, glb))
+            bad.push(`${c.name} ${label} ${mode} (export-gltf --project --compressed): ${v}`);
+        }
+    }
     o.log?.(`${fps} fps, ${label}: ${runs.length} runs, ${bad.length} problems so far`);
   }
   return { bad, counts };
