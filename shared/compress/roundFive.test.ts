@@ -20,7 +20,7 @@ import {
   wideMotion,
   type RoundFiveCase,
 } from '../testing/roundFiveMotions';
-import { exportMshAnimation } from '../msh/export';
+import { exportMshAnimation, fitMshNodes } from '../msh/export';
 import { mshViolations } from '../testing/sweepMotions';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
 import type { Motion } from '../motion/types';
@@ -116,8 +116,25 @@ describe('round 5: motions nobody tuned on', () => {
     // node-frames are fitted before any refusal can be sure: 3-14 s with other sessions' load.
     const m = deepChainMotion(4000, 24);
     expect(() => exportMshAnimation(m, { positionTolerance: 0.05, rotationToleranceDeg: 0.5 })).toThrow(
-      'MSH (res19): at least 17 animated nodes x 4001 frames need 68017 map words; anim_map_start is a u16 below 0xFFFF',
+      "MSH (res19): more than 16 animated nodes at 4001 frames: their map words pass anim_map_start's u16 (below 0xFFFF); loosen the tolerances or shorten the motion",
     );
+  });
+
+  it('says the same refusal whether the nodes were fitted at once or in shares (as the pool does with --jobs 2)', () => {
+    const m = deepChainMotion(4000, 24);
+    const o = { positionTolerance: 0.05, rotationToleranceDeg: 0.5 };
+    const refusal = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no refusal';
+    };
+    const whole = refusal(() => exportMshAnimation(m, o));
+    // Each half alone stays under the limit (12 x 4,001 < 0xFFFF); exportMshAnimation refuses their union.
+    const shares = [...fitMshNodes(m, o, (j) => j % 2 === 0), ...fitMshNodes(m, o, (j) => j % 2 === 1)];
+    expect(refusal(() => exportMshAnimation(m, o, shares))).toBe(whole);
   });
 
   it('holds on 65,535 frames', () => {

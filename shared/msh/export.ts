@@ -221,6 +221,24 @@ function checkMshOptions(options: MshExportOptions): void {
       });
 }
 
+// The two u16 refusals name the limit, not how far the fitting got: fitMshNodes refuses as soon as the nodes fitted
+// so far pass it, and the build's pool fits a long motion's nodes in shares, so a count would differ with --jobs
+// (docs/compression.md, round 13) while the output (nothing) does not.
+function tooManyKeys(): FormatError {
+  return new FormatError('MSH', 'more than 65535 keys: the u16 frame map holds no more; loosen the tolerances', {
+    where: 'res8',
+  });
+}
+
+function tooManyAnimatedNodes(S: number): FormatError {
+  const most = Math.floor((MSH_NO_MAP - 1) / S);
+  return new FormatError(
+    'MSH',
+    `more than ${most} animated nodes at ${S} frames: their map words pass anim_map_start's u16 (below 0xFFFF); loosen the tolerances or shorten the motion`,
+    { where: 'res19' },
+  );
+}
+
 /**
  * The fits of the nodes whose index `select` accepts (every node by default). Nodes are fitted independently, so
  * the build's pool fits a long motion's nodes in shares on its workers and exportMshAnimation puts them together.
@@ -245,18 +263,8 @@ export function fitMshNodes(
     // node, 9.6 s, before its refusal): the other nodes can only add to both counts.
     keys += fit.frames.length;
     if (fit.frames.length > 1) animated++;
-    if (keys > 0xffff)
-      throw new FormatError(
-        'MSH',
-        `at least ${keys} keys do not fit the u16 frame map (at most 65535); loosen the tolerances`,
-        { where: 'res8' },
-      );
-    if (animated * S >= MSH_NO_MAP)
-      throw new FormatError(
-        'MSH',
-        `at least ${animated} animated nodes x ${S} frames need ${animated * S} map words; anim_map_start is a u16 below 0xFFFF`,
-        { where: 'res19' },
-      );
+    if (keys > 0xffff) throw tooManyKeys();
+    if (animated * S >= MSH_NO_MAP) throw tooManyAnimatedNodes(S);
   }
   return fits;
 }
@@ -298,18 +306,8 @@ export function exportMshAnimation(motion: Motion, options: MshExportOptions, fi
         `node ${j} (${joint.name}): a key on every frame still misses the tolerance (float32 / s16 precision): position ${fit.maxPos.toPrecision(3)}, rotation ${fit.maxRot.toPrecision(3)} deg`,
       );
   });
-  if (keys.length > 0xffff)
-    throw new FormatError(
-      'MSH',
-      `${keys.length} keys do not fit the u16 frame map (at most 65535); loosen the tolerances`,
-      { where: 'res8' },
-    );
-  if (mapParts.length * S >= MSH_NO_MAP)
-    throw new FormatError(
-      'MSH',
-      `${mapParts.length} animated nodes x ${S} frames need ${mapParts.length * S} map words; anim_map_start is a u16 below 0xFFFF`,
-      { where: 'res19' },
-    );
+  if (keys.length > 0xffff) throw tooManyKeys();
+  if (mapParts.length * S >= MSH_NO_MAP) throw tooManyAnimatedNodes(S);
   const mapWords = new Uint16Array(mapParts.length * S);
   mapParts.forEach((part, i) => {
     trackMap(part.frames, S, part.base, mapWords, i * S);
