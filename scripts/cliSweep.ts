@@ -25,6 +25,7 @@ import {
   clipMotion,
   LEVEL_LABELS,
   MODES,
+  noSweepCounts,
   runCliSweep,
   type SweepCase,
   type SweepCounts,
@@ -138,16 +139,7 @@ async function main(): Promise<void> {
   mkdirSync(root, { recursive: true });
   // The build cache's local verdicts go to the scratch folder, never the user's own state.
   process.env.ACTGUY_STATE_DIR = join(root, 'state');
-  const total: SweepCounts = {
-    compressions: 0,
-    cliRuns: 0,
-    builds: 0,
-    entries: 0,
-    long: 0,
-    appRuns: 0,
-    mshEntries: 0,
-    glbEntries: 0,
-  };
+  const total = noSweepCounts();
   // The app's compress path: its handlers over the compress worker and the pool's worker bundled beside this script.
   const app = args.app
     ? appCompressPath({

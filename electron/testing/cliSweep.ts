@@ -223,6 +223,20 @@ export interface SweepCounts {
   glbEntries: number;
 }
 
+/** Counts of nothing run yet, the start of a sweep's (and the script's total over its sweeps). */
+export function noSweepCounts(): SweepCounts {
+  return {
+    compressions: 0,
+    cliRuns: 0,
+    builds: 0,
+    entries: 0,
+    long: 0,
+    appRuns: 0,
+    mshEntries: 0,
+    glbEntries: 0,
+  };
+}
+
 /**
  * The app's compress path as the renderer calls it: the main process's handlers (createHandlers, as the loopback
  * transport and Electron serve them) over a real compress client, whose export of a long motion runs on the build's
@@ -310,16 +324,7 @@ export async function runCliSweep(
   o: SweepOptions,
 ): Promise<{ bad: string[]; counts: SweepCounts }> {
   const bad: string[] = [];
-  const counts: SweepCounts = {
-    compressions: 0,
-    cliRuns: 0,
-    builds: 0,
-    entries: 0,
-    long: 0,
-    appRuns: 0,
-    mshEntries: 0,
-    glbEntries: 0,
-  };
+  const counts = noSweepCounts();
   const modes = o.modes ?? MODES;
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [o.cli, ...args], { cwd: o.dir, encoding: 'utf8', maxBuffer: 64 << 20 });
