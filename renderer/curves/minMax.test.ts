@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { minMaxOf, pyramidsBuilt } from './minMax';
-import { CurvePainter } from './curvePainter';
 import type { CurveSeries } from './series';
 import { GUTTER, type TimeAxis } from '../canvas/timeAxis';
 import { documentStore } from '../state/documentStore';
 import type { Motion } from '../../shared/motion/types';
+import { painterParts, waveSeries, wavyCurve, type PainterParts } from '../testing/curvePainterParts';
 
 /**
  * The curve view's paint reads pixels' worth of values, not the motion's frames (docs/architecture.md, "Renderer
@@ -12,17 +12,9 @@ import type { Motion } from '../../shared/motion/types';
  * points and the error curve's top by reading every frame.
  */
 
-/** A wavy curve with a spike every 997 frames. */
-function curve(frames: number, shift = 0): Float64Array {
-  const v = new Float64Array(frames + 1);
-  for (let f = 0; f <= frames; f++)
-    v[f] = Math.sin(f * 0.37) * 10 + Math.sin(f * 0.011) * 40 + (f % 997 === 0 ? 80 : 0) + shift;
-  return v;
-}
-
 describe('minMaxOf', () => {
   it('finds the lowest and highest value of any range, as a read of every frame does', () => {
-    const v = curve(5000);
+    const v = wavyCurve(5000);
     const mm = minMaxOf(v);
     let seed = 7;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
@@ -70,56 +62,6 @@ function counted(a: Float64Array, reads: { n: number }): Float64Array {
   });
 }
 
-interface PainterParts {
-  paintValues(
-    ctx: CanvasRenderingContext2D,
-    series: CurveSeries,
-    overlays: readonly CurveSeries[],
-    solo: number | null,
-    axis: TimeAxis,
-    top: number,
-    bottom: number,
-    showSource: boolean,
-    showDecoded: boolean,
-  ): void;
-  paintErrors(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number): void;
-  surface: { canvas: { dataset: Record<string, string> } };
-}
-
-function seriesOf(frames: number, decodedShift: number, reads: { n: number }): CurveSeries {
-  const c = curve(frames);
-  return {
-    kind: 'rotation',
-    joint: 1,
-    title: 'test',
-    unit: '°',
-    components: ['X', 'Y', 'Z'].map((label) => ({
-      label,
-      color: '#fff',
-      source: counted(c, reads),
-      decoded: counted(curve(frames, decodedShift), reads),
-    })),
-    keyFrames: Array.from({ length: Math.floor(frames / 4) }, (_, k) => k * 4),
-    userKeyFrames: [],
-    errors: counted(
-      c.map((v) => Math.abs(v) / 100),
-      reads,
-    ),
-    tolerance: 0.3,
-    maxError: 1,
-    maxErrorFrame: 0,
-    note: null,
-    eulerOrder: null,
-  } as unknown as CurveSeries;
-}
-
-function painter(): PainterParts {
-  // The painter's drawing parts, with a canvas of data attributes only (a real one needs a window).
-  return Object.assign(Object.create(CurvePainter.prototype) as PainterParts, {
-    surface: { canvas: { dataset: {} } },
-  });
-}
-
 function paint(p: PainterParts, series: CurveSeries, axis: TimeAxis): void {
   p.paintValues(nullContext(), series, [], null, axis, 30, 900, true, true);
   p.paintErrors(nullContext(), series, axis, 930, 1070);
@@ -132,8 +74,8 @@ describe('the curve painter on a long motion', () => {
     const frames = 65_535;
     documentStore.setState({ motion: { frameCount: frames } as Motion });
     const reads = { n: 0 };
-    const series = seriesOf(frames, 1, reads);
-    const p = painter();
+    const series = waveSeries(frames, 1, (v) => counted(v, reads));
+    const p = painterParts();
     const axis: TimeAxis = { viewStart: 0, viewEnd: frames, left: GUTTER, right: 1910 };
     // The first paint builds each curve's pyramid: every frame read once.
     paint(p, series, axis);
@@ -153,16 +95,16 @@ describe('the curve painter on a long motion', () => {
     const frames = 16_383;
     documentStore.setState({ motion: { frameCount: frames } as Motion });
     const reads = { n: 0 };
-    const p = painter();
+    const p = painterParts();
     const axis: TimeAxis = { viewStart: 0, viewEnd: frames, left: GUTTER, right: 1910 };
-    const before = seriesOf(frames, 1, reads);
+    const before = waveSeries(frames, 1, (v) => counted(v, reads));
     paint(p, before, axis);
     const hi0 = Number(p.surface.canvas.dataset.valueHi);
     const lo0 = Number(p.surface.canvas.dataset.valueLo);
     // The edit's result: the same source, decoded curves with an overshoot at frame 5,001 (new arrays, as a new
     // result brings).
     const overshoot = (i: number) => {
-      const d = curve(frames, 1);
+      const d = wavyCurve(frames, 1);
       d[5001] = 400 + i;
       return d;
     };

@@ -1,24 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tracePolyline, type PathSink } from './polyline';
-import { CurvePainter } from './curvePainter';
-import type { CurveSeries } from './series';
 import { GUTTER, type TimeAxis } from '../canvas/timeAxis';
 import { documentStore } from '../state/documentStore';
 import type { Motion } from '../../shared/motion/types';
+import { painterParts, waveSeries, wavyCurve } from '../testing/curvePainterParts';
 
 /**
  * The curve view's canvas work scales with pixels, not frames (docs/architecture.md, "Renderer review, round 3"):
  * a 65,535-frame motion seen whole at 1920x1080 drew 65,536 points a curve at every repaint, and the playhead
  * repaints the view at every animation frame of playback.
  */
-
-/** A wavy curve with a spike, so that each column has a low, a high and a point between. */
-function curve(frames: number): Float64Array {
-  const v = new Float64Array(frames + 1);
-  for (let f = 0; f <= frames; f++)
-    v[f] = Math.sin(f * 0.37) * 10 + Math.sin(f * 0.011) * 40 + (f % 997 === 0 ? 80 : 0);
-  return v;
-}
 
 function record(): PathSink & { points: [number, number][]; moves: number } {
   const points: [number, number][] = [];
@@ -48,7 +39,7 @@ function columns(points: readonly (readonly [number, number])[]): Map<number, [n
 describe('tracePolyline', () => {
   it('draws a 65,535-frame curve over 1,700 px with at most four points a column, covering what every frame covers', () => {
     const frames = 65_535;
-    const v = curve(frames);
+    const v = wavyCurve(frames);
     const x = (f: number) => 100 + (f / frames) * 1700;
     const y = (f: number) => 500 - v[f];
     const r = record();
@@ -64,7 +55,7 @@ describe('tracePolyline', () => {
   });
 
   it('draws every frame where frames are wider than half a pixel, and continues a path when asked', () => {
-    const v = curve(200);
+    const v = wavyCurve(200);
     const x = (f: number) => f * 10;
     const r = record();
     tracePolyline(r, 50, 150, x, (f) => v[f]);
@@ -101,45 +92,10 @@ function countingContext(): { ctx: CanvasRenderingContext2D; calls: Record<strin
   return { ctx: ctx as unknown as CanvasRenderingContext2D, calls };
 }
 
-interface PainterParts {
-  paintValues(
-    ctx: CanvasRenderingContext2D,
-    series: CurveSeries,
-    overlays: readonly CurveSeries[],
-    solo: number | null,
-    axis: TimeAxis,
-    top: number,
-    bottom: number,
-    showSource: boolean,
-    showDecoded: boolean,
-  ): void;
-  paintErrors(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number): void;
-  paintKeys(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, plotTop: number): void;
-}
-
-/** The canvas calls of one paint of a motion of `frames` frames seen whole in a 1920 px wide curve view. */
 function paintCalls(frames: number): { curves: Record<string, number>; keys: Record<string, number> } {
   documentStore.setState({ motion: { frameCount: frames } as Motion });
-  const c = curve(frames);
-  const series: CurveSeries = {
-    kind: 'rotation',
-    joint: 1,
-    title: 'test',
-    unit: '°',
-    components: ['X', 'Y', 'Z'].map((label) => ({ label, color: '#fff', source: c, decoded: c.map((v) => v + 1) })),
-    keyFrames: Array.from({ length: Math.floor(frames / 4) }, (_, k) => k * 4),
-    userKeyFrames: [],
-    errors: c.map((v) => Math.abs(v) / 100),
-    tolerance: 0.3,
-    maxError: 1,
-    maxErrorFrame: 0,
-    note: null,
-    eulerOrder: null,
-  } as unknown as CurveSeries;
-  // The painter's drawing parts, with a canvas of data attributes only (a real one needs a window).
-  const painter = Object.assign(Object.create(CurvePainter.prototype) as PainterParts, {
-    surface: { canvas: { dataset: {} } },
-  });
+  const series = waveSeries(frames);
+  const painter = painterParts();
   const axis: TimeAxis = { viewStart: 0, viewEnd: frames, left: GUTTER, right: 1910 };
   const curves = countingContext();
   painter.paintValues(curves.ctx, series, [], null, axis, 30, 900, true, true);
