@@ -142,7 +142,7 @@ describe("output errors name the user's path", () => {
     [
       'an output folder that is a file',
       ['compress', 'walk.mtn', '-o', 'afile/x.mt3'],
-      'actguy compress: cannot create the folder afile for afile/x.mt3: a file is in the way where a folder should be',
+      'actguy compress: cannot write afile/x.mt3: afile is a file, not a folder',
     ],
     [
       'a folder given as the report (nothing written, not even the .mt3)',
