@@ -1,5 +1,6 @@
 /** Turns file-system errors into short reasons a user can act on. */
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { escapeControls } from '../shared/errors';
 
 /**
@@ -108,4 +109,60 @@ export function danglingLinkReason(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why no folder can be made for `target` (`shown` as the user spelled it), when its first existing ancestor is not a
+ * folder: a file, or a link that leads nowhere (a link to a folder not made yet, or a loop of links). The commit
+ * cannot make a folder where a link is (mkdir answers EEXIST), and a build reached it only after compressing: a
+ * project whose `out` was a link to `build/out`, not made yet, compressed every motion and then stopped with a bare
+ * `actguy build: …/out: no such file or directory` (round 18). The build asks this before its work as well.
+ */
+export function outputFolderProblem(
+  target: string,
+  shown: string,
+  lstat: (path: string) => Stats = lstatSync,
+): string | undefined {
+  for (let probe = dirname(target) || '.'; ;) {
+    let pst: Stats;
+    try {
+      pst = lstat(probe);
+    } catch {
+      const up = dirname(probe);
+      if (up === probe) return undefined;
+      probe = up;
+      continue;
+    }
+    if (pst.isDirectory()) return undefined;
+    const named = relativeLike(probe, target, shown);
+    let st: Stats;
+    try {
+      st = statSync(probe);
+    } catch (e) {
+      return `cannot write ${shown}: ${named} is a link that leads to no folder (${describeFsError(e)}); make the folder it leads to, or name another folder for the outputs`;
+    }
+    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is ${entryKind(st)}, not a folder`;
+  }
+}
+
+/**
+ * What a non-folder entry is, in words: a FIFO at `-o out` was said as "a file", and the user looked for a file that
+ * `ls` shows as `p` (docs/security.md, round 47).
+ */
+function entryKind(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a file';
+}
+
+/** `ancestor` of the absolute `target`, spelled the way the user spelled the target (`out/x` for `out/x/y.mar`). */
+function relativeLike(ancestor: string, target: string, shown: string): string {
+  let a = target;
+  let s = shown;
+  while (a !== ancestor && dirname(a) !== a && dirname(s) !== s) {
+    a = dirname(a);
+    s = dirname(s);
+  }
+  return a === ancestor ? s : ancestor;
 }

@@ -149,7 +149,7 @@ describe('writeFileAtomic: folders, partial writes and errors', () => {
       error = e as NodeJS.ErrnoException;
     }
     expect(error?.message).toBe(
-      `cannot create the folder ${join(dir, 'out')} for ${join(dir, 'out', 'x.mt3')}: a file is in the way where a folder should be`,
+      `cannot write ${join(dir, 'out', 'x.mt3')}: ${join(dir, 'out')} is a file, not a folder`,
     );
     expect(['EEXIST', 'ENOTDIR']).toContain(error?.code);
     expect(error?.path).toBe(join(dir, 'out', 'x.mt3'));
@@ -399,7 +399,7 @@ describe('makeFolders: one level at a time, with the real refusal', () => {
     expect(e.code).toBe('ENOTDIR');
     expect(e.path).toBe(join(dir, 'afile'));
     expect(() => writeFileAtomic(join(dir, 'afile', 'sub', 'x.mtn'), 'x')).toThrow(
-      /cannot create the folder .*afile\/sub for .*x\.mtn: a file is in the way where a folder should be/,
+      /cannot write .*afile\/sub\/x\.mtn: .*afile is a file, not a folder$/,
     );
   });
 

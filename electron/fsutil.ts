@@ -26,7 +26,7 @@ import {
 import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
-import { describeFsError, exportWriteFailed, systemReason } from './fsErrors';
+import { describeFsError, exportWriteFailed, outputFolderProblem, systemReason } from './fsErrors';
 import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 import { inTurn, trackWrite } from './writeTurns';
 
@@ -326,6 +326,9 @@ function startAtomicWrite(
   try {
     makeFolders(dir);
   } catch (e) {
+    // What is in the way, named: `ex` a FIFO was "a file is in the way" (docs/security.md, round 48).
+    const problem = outputFolderProblem(resolve(path), path);
+    if (problem) throw Object.assign(new Error(problem), { code: (e as NodeJS.ErrnoException).code, path });
     throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
   }
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)

@@ -25,7 +25,7 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ownFileNameProblem, ownTempName, sweepStaleTemps } from '../tempFiles';
 import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, type Journal } from './commitJournal';
-import { danglingLinkReason, describeFsError } from '../fsErrors';
+import { danglingLinkReason, describeFsError, outputFolderProblem } from '../fsErrors';
 import {
   asyncWriteIo,
   keepMode,
@@ -278,7 +278,7 @@ export function outputsRefusedBeforeBuild(
       ? (outputFolderProblem(resolve(file), file) ??
         // A device, pipe or socket (or a link to one) at an output's name, which no commit replaces.
         notReplaceableMessage(file) ??
-        (kind ? otherKindProblem({ path: file, kind }) : undefined))
+        otherKindProblem({ path: file, kind }))
       : undefined;
     if (problem) refused.push({ file, problem });
   }
@@ -303,6 +303,9 @@ export function journalRefusedBeforeBuild(paths: readonly string[]): OutputWrite
   }
 }
 
+/** What to do about a link to nothing at an output of no kind (otherKindProblem). */
+const ANY_OUTPUT_INSTEAD = 'move that link away or write the output under another name';
+
 /**
  * Why the file already at `file.path` may not be replaced (it is not of the output's kind), naming it and saying
  * what to do; undefined when there is none, it is empty or it is of the kind. A build checks before it starts and
@@ -310,7 +313,12 @@ export function journalRefusedBeforeBuild(paths: readonly string[]): OutputWrite
  */
 export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = file.path): string | undefined {
   const { kind } = file;
-  if (!kind) return undefined;
+  if (!kind) {
+    // An output of no kind (a build's .mar and .sar, unpack-mar's .mt3 files) replaced a link to nothing at its name
+    // without a word, the link lost, where Export All's refused it (docs/security.md, round 48).
+    const dangling = danglingLinkReason(at);
+    return dangling && `refused to replace ${file.path}: ${dangling}; ${ANY_OUTPUT_INSTEAD}`;
+  }
   let head: Uint8Array | undefined;
   try {
     head = readFileHead(at, kind.headBytes);
@@ -397,62 +405,6 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
       `cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`,
     );
   }
-}
-
-/**
- * Why no folder can be made for `target` (`shown` as the user spelled it), when its first existing ancestor is not a
- * folder: a file, or a link that leads nowhere (a link to a folder not made yet, or a loop of links). The commit
- * cannot make a folder where a link is (mkdir answers EEXIST), and a build reached it only after compressing: a
- * project whose `out` was a link to `build/out`, not made yet, compressed every motion and then stopped with a bare
- * `actguy build: …/out: no such file or directory` (round 18). The build asks this before its work as well.
- */
-export function outputFolderProblem(
-  target: string,
-  shown: string,
-  lstat: (path: string) => nodeFs.Stats = nodeFs.lstatSync,
-): string | undefined {
-  for (let probe = dirname(target) || '.'; ;) {
-    let pst: nodeFs.Stats;
-    try {
-      pst = lstat(probe);
-    } catch {
-      const up = dirname(probe);
-      if (up === probe) return undefined;
-      probe = up;
-      continue;
-    }
-    if (pst.isDirectory()) return undefined;
-    const named = relativeLike(probe, target, shown);
-    let st: nodeFs.Stats;
-    try {
-      st = nodeFs.statSync(probe);
-    } catch (e) {
-      return `cannot write ${shown}: ${named} is a link that leads to no folder (${describeFsError(e)}); make the folder it leads to, or name another folder for the outputs`;
-    }
-    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is ${entryKind(st)}, not a folder`;
-  }
-}
-
-/**
- * What a non-folder entry is, in words: a FIFO at `-o out` was said as "a file", and the user looked for a file that
- * `ls` shows as `p` (docs/security.md, round 47).
- */
-function entryKind(st: nodeFs.Stats): string {
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'a file';
-}
-
-/** `ancestor` of the absolute `target`, spelled the way the user spelled the target (`out/x` for `out/x/y.mar`). */
-function relativeLike(ancestor: string, target: string, shown: string): string {
-  let a = target;
-  let s = shown;
-  while (a !== ancestor && dirname(a) !== a && dirname(s) !== s) {
-    a = dirname(a);
-    s = dirname(s);
-  }
-  return a === ancestor ? s : ancestor;
 }
 
 /**

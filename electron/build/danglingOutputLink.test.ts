@@ -5,7 +5,7 @@
  * the outputs' folders. It is refused now before any work, in the project's words, by `actguy build` and the app's
  * Build, and a link that comes to lead nowhere while the build compresses is refused by the commit in its own words.
  */
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
@@ -78,5 +78,40 @@ describe('outputs in a folder reached through a link that leads nowhere', () => 
     const built = await build(project, text);
     expect(built.state).toBe('done');
     expect(readdirSync(join(dir, 'build', 'out')).sort()).toEqual(['stage.mar', 'stage.report.json', 'stage.sar']);
+  });
+});
+
+// Round 48 (docs/security.md): a build's .mar and .sar (no kind to check, unlike the report) replaced a link to nothing
+// at their names without a word, the link lost; Export All refused it (round 47). Mutation that fails: otherKindProblem
+// answering nothing for an output of no kind (each build is done and the links are gone).
+describe('a link to nothing at a build output of no kind', () => {
+  it("`actguy build`, the app's Build and the commit refuse it, naming the link; nothing is written", async () => {
+    const copy = assetsProjectCopy('actguy-dangling-out-', { motions: ['walk'] });
+    dirs.push(copy.dir);
+    const { dir, project, text } = copy;
+    mkdirSync(join(dir, 'out'));
+    const mar = join(dir, 'out', 'stage.mar');
+    const sar = join(dir, 'out', 'stage.sar');
+    symlinkSync('gone.mar', mar);
+    symlinkSync('gone.sar', sar);
+    const refused = (path: string, to: string) =>
+      `refused to replace ${path}: it is a symbolic link to ${to}, which is not there; move that link away or write the output under another name`;
+    const cli = await buildProject(project, { cacheDir: null, lastBuild: false });
+    if (cli.ok) throw new Error('built');
+    expect(cli.errors.map((e) => e.message)).toEqual([
+      `${project} [PROJECT] (outputs.mar): ${refused(mar, 'gone.mar')}`,
+      `${project} [PROJECT] (outputs.sar): ${refused(sar, 'gone.sar')}`,
+    ]);
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
+    const app = await build(project, text);
+    expect(app.state).toBe('failed');
+    expect(app.errors.map((e) => e.message)).toEqual([refused(mar, 'gone.mar'), refused(sar, 'gone.sar')]);
+    // The commit, under its lock, for a link put there after the checks.
+    expect(() => commitOutputs([{ path: mar, bytes: new Uint8Array([1]) }])).toThrow(
+      `${refused(mar, 'gone.mar')}; nothing was written`,
+    );
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['stage.mar', 'stage.sar']);
+    expect([lstatSync(mar).isSymbolicLink(), lstatSync(sar).isSymbolicLink()]).toEqual([true, true]);
   });
 });

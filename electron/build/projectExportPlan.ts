@@ -15,13 +15,8 @@ import { foldedTwins } from '../../shared/foldedNames';
 import { projectRedactor } from '../outsideQuotes';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { quotePath } from '../pathPolicy';
-import {
-  journalRefusedBeforeBuild,
-  otherKindProblem,
-  outputFolderProblem,
-  type OutputFile,
-  type OutputKind,
-} from './commit';
+import { outputFolderProblem } from '../fsErrors';
+import { journalRefusedBeforeBuild, otherKindProblem, type OutputFile, type OutputKind } from './commit';
 import { lockRefusedBeforeBuild } from './commitLock';
 import { mshOutputKind } from './mshOutputKinds';
 

@@ -359,6 +359,26 @@ process.on('exit', () => process.stderr.write('\\nbytes read: ' + total + '\\n')
     },
   );
 
+  // Round 48 (docs/security.md): `-o ex/w.mt3` with `ex` a FIFO was said as mkdir's EEXIST, `a file is in the way
+  // where a folder should be`, not what is there. Mutation that fails: startAtomicWrite (fsutil.ts) without
+  // outputFolderProblem.
+  it.runIf(process.platform !== 'win32')(
+    "a FIFO or a file where a single output's folder goes is named as what it is",
+    () => {
+      spawnSync('mkfifo', [join(dir, 'pipedir')]);
+      writeFileSync(join(dir, 'filedir'), '');
+      const c = run('compress', 'walk.mtn', '-o', 'pipedir/w.mt3', '--no-tuning', '--quiet');
+      const f = run('compress', 'walk.mtn', '-o', 'filedir/sub/w.mt3', '--no-tuning', '--quiet');
+      rmSync(join(dir, 'pipedir'));
+      rmSync(join(dir, 'filedir'));
+      expect([c.rc, f.rc]).toEqual([1, 1]);
+      expect(c.err.trim()).toBe(
+        'actguy compress: cannot write pipedir/w.mt3: pipedir is a named pipe (FIFO), not a folder',
+      );
+      expect(f.err.trim()).toBe('actguy compress: cannot write filedir/sub/w.mt3: filedir is a file, not a folder');
+    },
+  );
+
   it.runIf(process.platform !== 'win32')(
     'a FIFO given as --names or --project is refused at once, naming it (both read with readFileSync and waited forever)',
     () => {

@@ -9,12 +9,14 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT_ONLY_BVH } from '../../shared/testing/bvhFixtures';
+import { outDirLinkNote } from './projectExport';
 
 /**
  * No command overwrites one of its inputs, however the
@@ -142,7 +144,7 @@ describe("output errors name the user's path", () => {
     [
       'an output folder that is a file',
       ['compress', 'walk.mtn', '-o', 'afile/x.mt3'],
-      'actguy compress: cannot create the folder afile for afile/x.mt3: a file is in the way where a folder should be',
+      'actguy compress: cannot write afile/x.mt3: afile is a file, not a folder',
     ],
     [
       'a folder given as the report (nothing written, not even the .mt3)',
@@ -263,6 +265,28 @@ describe('a build writes its outputs only inside its project folder (or where -o
     expect(plain.rc).toBe(0);
     expect(plain.err).not.toContain('note: -o');
   });
+});
+
+// Round 48 (docs/security.md): decided that an absolute -o gets the note as a relative one does when it lies inside the
+// current folder, and none elsewhere (a command could name any folder by an absolute path, link or none). Mutation
+// that fails: outDirLinkNote answering nothing for an absolute dir.
+it('-o DIR through a link out of the current folder is noted whether typed relative or absolute; an absolute one elsewhere is not', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'actguy-cwd-'));
+  const away = mkdtempSync(join(tmpdir(), 'actguy-away-'));
+  onTestFinished(() => {
+    rmSync(cwd, { recursive: true, force: true });
+    rmSync(away, { recursive: true, force: true });
+  });
+  symlinkSync(away, join(cwd, 'ex'));
+  const to = realpathSync(away);
+  expect(outDirLinkNote('ex', cwd)).toBe(
+    `-o ex is led by a symbolic link out of the current folder, to ${to}; the outputs are written there`,
+  );
+  expect(outDirLinkNote(join(cwd, 'ex'), cwd)).toBe(
+    `-o ${join(cwd, 'ex')} is led by a symbolic link out of the current folder, to ${to}; the outputs are written there`,
+  );
+  mkdirSync(join(cwd, 'sub'));
+  expect(outDirLinkNote(join(cwd, 'ex'), join(cwd, 'sub'))).toBeUndefined();
 });
 
 describe('no output takes a name ActGuy keeps for its own files beside an output', () => {

@@ -107,6 +107,8 @@ export async function runProjectExport(
  * link of their own (`out` -> a larger disk) is common. Where a name inside the current folder leads out of it (a
  * received project's planted `ex` -> `~/.config`, met by a command copied from its README), the note says where the
  * outputs go before anything is written (docs/security.md, round 47); undefined otherwise (a loop is refused later).
+ * Judged by where the typed path lies, relative or absolute alike (round 48): `-o $PWD/ex` is noted as `-o ex` is; an
+ * absolute `-o` elsewhere is not, since a command copied from a README could name any folder that way without a link.
  */
 export function outDirLinkNote(dir: string, cwd = process.cwd()): string | undefined {
   const spelled = resolve(cwd, dir);

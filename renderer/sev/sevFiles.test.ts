@@ -244,6 +244,30 @@ describe('reading a .sev through the API', () => {
 
   // docs/security.md, round 35. Mutations that fail: loadSev not naming the project (main cannot tell); the store
   // not keeping outsideProject.
+  // Round 48 (docs/security.md): project A's .sev read, project B opened before the read ended; the late read replaced
+  // what the editor showed with A's file, judged against A's folder. Mutation that fails: loadSev without its check
+  // of the open project on return.
+  it('a read that ends after another project was opened is not shown', async () => {
+    let answer: (text: string) => void = () => undefined;
+    setAppApi(
+      fakeApi({
+        readProjectText: ({ path }) => new Promise((done) => (answer = (text) => done({ path, text }))),
+      }),
+    );
+    projectStore.setState({ path: '/a/p.actguy.json' });
+    sevStore.getState().close();
+    const loading = loadSev('/a/walk.sev', 'walk');
+    projectStore.setState({ path: '/b/p.actguy.json' });
+    answer(WALK);
+    await loading;
+    expect(sevStore.getState().file).toBeNull();
+    // The same project still open: the read is shown, as before.
+    const again = loadSev('/b/walk.sev', 'walk');
+    answer(WALK);
+    await again;
+    expect(sevStore.getState().file!.path).toBe('/b/walk.sev');
+  });
+
   it("names the open project, and keeps main's word that the file lies outside the project's folder", async () => {
     const asked: { path: string; project?: string }[] = [];
     setAppApi(

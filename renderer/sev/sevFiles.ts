@@ -139,6 +139,9 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     // The project that names it, so that main can say whether the file lies outside its folder (a save writes there).
     const project = projectStore.getState().path;
     const r = await requireApi().readProjectText({ path, ...(project && { project }) });
+    // Another project opened while the file was read: the read is the previous project's, and shown now it would
+    // replace the new project's .sev in the editor, judged against the wrong folder (docs/security.md, round 48).
+    if (project && projectStore.getState().path !== project) return;
     // Edits that arrived while the file was read (typed, or restored after a crash) are never replaced: they were not
     // asked about (tried cold, round 5: a restored walk.sev gave way to the tuner's cmu_01_01.sev read meanwhile).
     if (sevWasEditedSince(asked)) return;
