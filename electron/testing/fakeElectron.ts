@@ -16,6 +16,8 @@ function makeFake() {
     menus: [] as { template: MenuTemplate[] }[],
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
+    /** For each of messageBoxes, whether it was shown with no parent window (`dialog.showMessageBox(options)`). */
+    parentlessBoxes: [] as boolean[],
     messageBoxResponse: 1,
     /** While set, message boxes fail to show (their promise rejects). */
     failMessageBoxes: false,
@@ -251,8 +253,11 @@ export function fakeElectronModule() {
       buildFromTemplate: (template: unknown[]) => ({ template }),
     },
     dialog: {
-      showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
+      // As Electron's: the window first, or only the options (a box with no parent).
+      showMessageBox: async (...args: [unknown, { signal?: AbortSignal; cancelId?: number }] | [unknown]) => {
+        const options = (args.length > 1 ? args[1] : args[0]) as { signal?: AbortSignal; cancelId?: number };
         fake.state.messageBoxes.push(options);
+        fake.state.parentlessBoxes.push(args.length === 1);
         if (fake.state.failMessageBoxes) throw new Error('stand-in: the box could not be shown');
         if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
         // As Electron does: an aborted signal closes the box as if cancelled.
