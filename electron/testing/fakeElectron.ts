@@ -140,7 +140,11 @@ function makeFake() {
       this.events.set(name, fn);
     }
     async loadURL(url: string) {
-      if (state.failLoads) throw new Error(state.failLoads);
+      // As Electron's: 'did-fail-load' first, then the load's promise rejects.
+      if (state.failLoads) {
+        this.webContentsEvents.get('did-fail-load')?.({}, -6, state.failLoads, url, true);
+        throw new Error(state.failLoads);
+      }
       this.loadedUrl = url;
       state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
     }
