@@ -244,5 +244,11 @@ describe('the quit question while files are put in place', () => {
       cancelId: 0,
     });
     expect(asked[1].message).toBe('ActGuy is still putting 2 sets of files in place.');
+    // Round 12: the quit's signal reaches the box, to take it down once the commits end. Mutation that fails: not
+    // handed on.
+    const taken = new AbortController();
+    await question(1, taken.signal);
+    expect(asked[2].signal).toBe(taken.signal);
+    expect(asked[2].detail).toMatch(/asks again every half minute/);
   });
 });

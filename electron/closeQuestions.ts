@@ -153,24 +153,27 @@ export function createCloseQuestions(ctx: CloseContext): (event: { preventDefaul
 /**
  * The question a quit asks when its wait for writes ran out while commits still run (quitWaits.ts
  * createQuitGate's `quitDuringCommits`): the window is gone by then, so `ask` shows a box of its own. Wait is the
- * default (and what Escape answers): a commit is the one write whose cut loses work. True: quit now.
+ * default (and what Escape answers): a commit is the one write whose cut loses work. True: quit now. `signal` takes
+ * the box down once the commits have ended (it then answers Wait).
  */
 export function quitDuringCommitsQuestion(
   ask: (options: MessageBoxOptions) => Promise<{ response: number }>,
-): (count: number) => Promise<boolean> {
-  return async (count) => {
+): (count: number, signal?: AbortSignal) => Promise<boolean> {
+  return async (count, signal) => {
     const { response } = await ask({
       type: 'warning',
       title: APP_NAME,
       message: `${APP_NAME} is still putting ${count > 1 ? `${count} sets of files` : 'files'} in place.`,
       detail:
         'A build, an export or a save is writing its files, all together or none. Wait, and ActGuy quits once they ' +
-        'are written. Quit now stops it: the files on disk stay as they were, or are completed the next time ' +
-        'ActGuy writes them; a build or an export stopped now is lost and must be run again.',
+        'are written, and asks again every half minute until then. Quit now stops it: the files on disk stay as ' +
+        'they were, or are completed the next time ActGuy writes them; a build or an export stopped now is lost and ' +
+        'must be run again.',
       buttons: ['Wait', 'Quit now'],
       defaultId: 0,
       cancelId: 0,
       noLink: true,
+      ...(signal ? { signal } : {}),
     });
     return response === 1;
   };

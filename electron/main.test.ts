@@ -1406,6 +1406,56 @@ describe('electron main', () => {
     win.events.get('close')!({ preventDefault: vi.fn() });
     expect(JSON.parse(readFileSync(backupFile, 'utf8'))).toMatchObject({ part: 'motion', name: 'walk', path });
   });
+  // Round 12 (maintainer's read). After the crash's Quit above: this one's Quit changes nothing more. Mutations that
+  // fail: no 'did-fail-load' listener (the window left blank without a word); an aborted load or a frame's said; the
+  // first load's failure said twice (loadPage's caller says it); two boxes for two failures at once; Reload not
+  // reloading; Quit not quitting.
+  it('a page that fails to load after it had loaded once is said in the terminal and a box: Reload tries again, Quit quits', async () => {
+    const fail = (code: number, description: string, mainFrame = true) =>
+      win.webContentsEvents.get('did-fail-load')!({}, code, description, 'actguy://app/index.html', mainFrame);
+    const said = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fake.state.holdMessageBoxes = true;
+    const asked = fake.state.messageBoxes.length;
+    const reloads = win.reloads;
+    const closed = win.closed;
+    // Boxes earlier tests left held, never answered.
+    const held = fake.state.heldAnswers.length;
+    try {
+      // Not a failure of the window: a load aborted (a reload replaced, the window closing), a frame's.
+      win.webContentsEvents.get('did-finish-load')!();
+      fail(-3, 'ERR_ABORTED');
+      fail(-6, 'ERR_FILE_NOT_FOUND', false);
+      expect(said).not.toHaveBeenCalled();
+      fail(-6, 'ERR_FILE_NOT_FOUND');
+      // A second failure while the box is up is said in the terminal only.
+      fail(-2, 'ERR_FAILED');
+      await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(held + 1));
+      expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+      expect(fake.state.messageBoxes[asked]).toMatchObject({
+        type: 'error',
+        message: "ActGuy's window could not load its page.",
+        detail: expect.stringMatching(/^ERR_FILE_NOT_FOUND \(-6\)\.\n\nThe window stays blank .*Reload tries again/),
+        buttons: ['Reload', 'Quit'],
+        cancelId: 0,
+      });
+      expect(said).toHaveBeenCalledWith(
+        expect.stringMatching(/page did not load \(actguy:\/\/app\/index\.html\): ERR_FILE_NOT_FOUND \(-6\)$/),
+      );
+      expect(said).toHaveBeenCalledTimes(2);
+      fake.state.heldAnswers.pop()!(0);
+      await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1));
+      // Fails again: asked again; Quit quits (Windows and Linux: the window closes, and the app with it).
+      fail(-6, 'ERR_FILE_NOT_FOUND');
+      await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(held + 1));
+      fake.state.heldAnswers.pop()!(1);
+      await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
+      expect(win.reloads).toBe(reloads + 1);
+    } finally {
+      fake.state.holdMessageBoxes = false;
+      said.mockRestore();
+    }
+  });
+
   // Round 16 (docs/security.md). Mutation that fails: main.ts without the child-process-gone listener, or writing the
   // record for a clean exit too.
   it('a GPU or utility process that dies leaves a crash record (no question: Chromium starts it again); a clean exit none', () => {

@@ -17,7 +17,8 @@
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
- *   'preload-error' says a preload that failed (the page cannot reach main),
+ *   'preload-error' says a preload that failed (the page cannot reach main), 'did-fail-load' says a page that failed
+ *   to load after it had loaded once (its reload) and offers to reload again or quit,
  *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
  *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
@@ -658,7 +659,12 @@ function openWindow(services: Services): BrowserWindow {
   // A page that never asked for the app info (a failed start-up) still gets the files and the menu's commands once it
   // has loaded; so does each page reloaded after a crash or a hang.
   menuCommands.windowMade();
-  win.webContents.on('did-finish-load', pageListens);
+  /** Whether the page has loaded once: a failed load before that is the first, said by loadPage's caller. */
+  let pageLoaded = false;
+  win.webContents.on('did-finish-load', () => {
+    pageLoaded = true;
+    pageListens();
+  });
   const closeQuestions = createCloseQuestions({
     win,
     ask: (options) => dialog.showMessageBox(win, options),
@@ -682,6 +688,22 @@ function openWindow(services: Services): BrowserWindow {
       },
     }),
   );
+  /** The page is gone or never came: its unsaved work is held as copies, nothing is left to ask about on close. */
+  const forgetUnsaved = (): void => {
+    documentState = NO_DOCUMENT;
+    win.setDocumentEdited(false);
+  };
+  const reloadPage = (): void => {
+    // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
+    systemFiles.rendererGone();
+    win.webContents.reload();
+  };
+  const quitKeepingCopies = (): void => {
+    keepBackups = true;
+    // The app's Quit: on macOS a closed window would leave the app running.
+    if (quitsWithLastWindow(process.platform)) win.close();
+    else app.quit();
+  };
   // A crashed or hung page: a crash record, then the offer to reload (electron/pageRecovery.ts).
   const recovery = createPageRecovery({
     win,
@@ -690,21 +712,51 @@ function openWindow(services: Services): BrowserWindow {
     keepRecord: keepCrashRecord,
     hasCopies: () => backups.held().backups.length > 0,
     show: showWindow,
-    forgetUnsaved: () => {
-      documentState = NO_DOCUMENT;
-      win.setDocumentEdited(false);
-    },
-    reload: () => {
-      // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
-      systemFiles.rendererGone();
-      win.webContents.reload();
-    },
-    quit: () => {
-      keepBackups = true;
-      // The app's Quit: on macOS a closed window would leave the app running.
-      if (quitsWithLastWindow(process.platform)) win.close();
-      else app.quit();
-    },
+    forgetUnsaved,
+    reload: reloadPage,
+    quit: quitKeepingCopies,
+  });
+  // The page failed to load after it had loaded once (its reload after a crash or a hang: a damaged installation, a
+  // disk that stopped answering): the window stays blank, and Chromium says why only in its console. Said here, in the
+  // terminal and in a box over the window, which offers to reload again or to quit (keeping the copies of unsaved
+  // work, as the crash's Quit does). Not: the first load's failure (loadPage's caller says it, and the window goes), a
+  // load aborted (ERR_ABORTED, -3: a reload replaced by another, the window closing), a frame's. One box at a time.
+  let loadFailureAsked = false;
+  win.webContents.on('did-fail-load', (_event, errorCode, errorDescription, validatedURL, isMainFrame) => {
+    if (!isMainFrame || errorCode === -3 || !pageLoaded || win.isDestroyed()) return;
+    warn(`the window's page did not load (${validatedURL}): ${errorDescription} (${errorCode})`);
+    if (loadFailureAsked) return;
+    loadFailureAsked = true;
+    // The page that failed answers nothing: a file the OS hands over waits for the next one.
+    systemFiles.rendererGone();
+    forgetUnsaved();
+    if (!win.isVisible()) showWindow();
+    dialog
+      .showMessageBox(win, {
+        type: 'error',
+        title: APP_NAME,
+        message: "ActGuy's window could not load its page.",
+        detail:
+          `${errorDescription} (${errorCode}).\n\nThe window stays blank until its page loads: nothing can be opened ` +
+          'or saved in it. Reload tries again; Quit ends ActGuy' +
+          (backups.held().backups.length > 0
+            ? ', and the copies it holds of your unsaved work come back at the next start.'
+            : '.'),
+        buttons: ['Reload', 'Quit'],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      })
+      .then(({ response }) => {
+        loadFailureAsked = false;
+        if (win.isDestroyed()) return;
+        if (response === 1) quitKeepingCopies();
+        else reloadPage();
+      })
+      .catch((e: unknown) => {
+        loadFailureAsked = false;
+        failed('the message about the page that did not load could not be shown')(e);
+      });
   });
   win.webContents.on('render-process-gone', (_event, details) => {
     if (details.reason === 'clean-exit') return;

@@ -136,15 +136,19 @@ describe('electron main on macOS', () => {
 
   // Mutations that fail: the window made again whose load fails said only in the terminal, as before (no box); the
   // broken window kept (the Dock's icon would then make none).
+  // Round 12. Mutation that fails: the 'did-fail-load' box asked for a first load too (said twice).
   it('a window made again whose page fails to load says so as the first does, and goes; the Dock can try again', async () => {
     closeWindow(fake.state.windows[5]);
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.state.failLoads = 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html';
     fake.state.keepErrorBoxes = true;
+    const boxes = fake.state.messageBoxes.length;
     try {
       appEvent('activate');
       const broken = fake.state.windows[6];
       await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+      // Said once, in the error box: its 'did-fail-load' (a first load's) asks nothing more (round 12).
+      expect(fake.state.messageBoxes).toHaveLength(boxes);
       expect(fake.state.errorBoxes).toEqual([
         { title: 'ActGuy could not start', message: 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html' },
       ]);

@@ -11,6 +11,14 @@ import { settleWrites } from './writeTurns';
 /** The longest a quit waits for writes still running: a 44 MB copy of unsaved work takes well under a second. */
 const QUIT_WAIT_MS = 5000;
 
+/**
+ * How long a quit answered Wait waits for the commits before it asks again. A commit that has not ended 35 s after the
+ * quit (its files on a network folder gone, a disk that stopped answering) may never end; on Windows and Linux the
+ * app has no window by then and no Dock, so without the question again nothing would be left to the user but ending
+ * the process.
+ */
+export const ASK_AGAIN_MS = 30_000;
+
 interface QuitGateOptions {
   /** The writes still running (writesInFlight). */
   pending: ReadonlySet<Promise<unknown>>;
@@ -19,14 +27,17 @@ interface QuitGateOptions {
   /**
    * Asked when the wait ran out while `count` commits still run (main: a message box): true quits now, cutting them
    * (their files stay as they were, or are completed from the journal the next time they are written); false waits for
-   * them to end, however long. A question that fails waits.
+   * them, and asks again after ASK_AGAIN_MS while they still run. A question that fails waits. `signal` is aborted
+   * once the commits have ended: the question is taken down (an aborted box answers its cancel button, Wait).
    */
-  quitDuringCommits(count: number): Promise<boolean>;
+  quitDuringCommits(count: number, signal: AbortSignal): Promise<boolean>;
   /** Quits again once the wait is over (Electron's app.quit). */
   quit(): void;
   /** Says what was left unfinished (the terminal: at will-quit the window is gone). */
   warn(message: string): void;
   timeoutMs?: number;
+  /** How long an answer of Wait holds before the question comes again (ASK_AGAIN_MS unless given). */
+  askAgainMs?: number;
 }
 
 /**
@@ -69,40 +80,56 @@ function sayWritesLeft(left: number, timeoutMs: number, warn: (message: string) 
  * app tears down and exits). While writes run, the first will-quit is prevented and the quit comes again once they
  * have ended or QUIT_WAIT_MS ran out, whichever is first; a will-quit while it waits is prevented too, and the one
  * after the wait goes ahead whatever still runs. Not held for good without the user's word: when the wait runs out
- * while a commit runs, `quitDuringCommits` asks, and the answer Wait holds the quit until the commits have ended (a
- * will-quit meanwhile asks again).
+ * while a commit runs, `quitDuringCommits` asks, and the answer Wait holds the quit until the commits have ended,
+ * asking again every ASK_AGAIN_MS while they run (and at once on a will-quit meanwhile).
  */
 export function createQuitGate(options: QuitGateOptions): (event: { preventDefault(): void }) => boolean {
   let state: 'open' | 'waiting' | 'waited' = 'open';
   const timeoutMs = options.timeoutMs ?? QUIT_WAIT_MS;
-  /** Set while the quit waits for commits the user chose to wait for: a quit asked again asks again. */
+  const askAgainMs = options.askAgainMs ?? ASK_AGAIN_MS;
+  /** Set while the quit waits for commits: a quit asked again asks now. */
   let askAgain: (() => void) | undefined;
-  /** Whether to quit with the commits still running; a question that fails waits. */
-  const quitNow = (): Promise<boolean> =>
-    options.quitDuringCommits(options.commits.size).catch((e: unknown) => {
-      options.warn(`the question about the files being written could not be shown (${String(e)}): waiting for them`);
-      return false;
-    });
   /**
-   * Waits for the commits, however long, after the user answered Wait. A quit asked again meanwhile (a second Cmd+Q,
-   * the Dock's Quit: the app has no window by then) asks again, one question at a time, and Quit now ends the wait.
+   * Waits for the commits, asking first whether to quit now. Answered Wait, it waits, however long, and asks again
+   * after askAgainMs while they still run, or at once when a quit is asked again meanwhile (a second Cmd+Q, the Dock's
+   * Quit: the app has no window by then); one question at a time, and Quit now ends the wait. A question that fails to
+   * show waits, as Wait does. Once the commits have ended the question on screen is taken down (not on macOS, where
+   * a box with no window cannot be: it stays until answered, and either answer quits).
    */
   const waitForCommits = async (): Promise<void> => {
     let cut = (): void => undefined;
     const cutNow = new Promise<void>((resolve) => (cut = resolve));
+    const ended = settleWrites(options.commits, null);
+    /** Aborted once the wait is over (the commits ended, or Quit now): takes down the question on screen. */
+    const over = new AbortController();
     let asking = false;
-    askAgain = () => {
+    let timer: NodeJS.Timeout | undefined;
+    const ask = (): void => {
+      clearTimeout(timer);
       if (asking) return;
       asking = true;
-      void quitNow().then((now) => {
-        asking = false;
-        if (now) cut();
-      });
+      void options
+        .quitDuringCommits(options.commits.size, over.signal)
+        .catch((e: unknown) => {
+          options.warn(
+            `the question about the files being written could not be shown (${String(e)}): waiting for them`,
+          );
+          return false;
+        })
+        .then((now) => {
+          asking = false;
+          if (now) cut();
+          else if (!over.signal.aborted) timer = setTimeout(ask, askAgainMs);
+        });
     };
+    askAgain = ask;
+    ask();
     try {
-      await Promise.race([settleWrites(options.commits, null), cutNow]);
+      await Promise.race([ended, cutNow]);
     } finally {
       askAgain = undefined;
+      over.abort();
+      clearTimeout(timer);
     }
   };
   /**
@@ -112,7 +139,7 @@ export function createQuitGate(options: QuitGateOptions): (event: { preventDefau
    */
   const waitThenQuit = async (): Promise<void> => {
     const left = await settleWrites(options.pending, timeoutMs);
-    if (left > 0 && options.commits.size > 0 && !(await quitNow())) await waitForCommits();
+    if (left > 0 && options.commits.size > 0) await waitForCommits();
     sayWritesLeft(options.pending.size, timeoutMs, options.warn);
   };
   return (event) => {

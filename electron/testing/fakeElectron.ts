@@ -16,6 +16,8 @@ function makeFake() {
     menus: [] as { template: MenuTemplate[] }[],
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
+    /** For each of messageBoxes, whether it was shown with no parent window (`dialog.showMessageBox(options)`). */
+    parentlessBoxes: [] as boolean[],
     messageBoxResponse: 1,
     /** While set, message boxes fail to show (their promise rejects). */
     failMessageBoxes: false,
@@ -138,7 +140,11 @@ function makeFake() {
       this.events.set(name, fn);
     }
     async loadURL(url: string) {
-      if (state.failLoads) throw new Error(state.failLoads);
+      // As Electron's: 'did-fail-load' first, then the load's promise rejects.
+      if (state.failLoads) {
+        this.webContentsEvents.get('did-fail-load')?.({}, -6, state.failLoads, url, true);
+        throw new Error(state.failLoads);
+      }
       this.loadedUrl = url;
       state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
     }
@@ -251,8 +257,11 @@ export function fakeElectronModule() {
       buildFromTemplate: (template: unknown[]) => ({ template }),
     },
     dialog: {
-      showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
+      // As Electron's: the window first, or only the options (a box with no parent).
+      showMessageBox: async (...args: [unknown, { signal?: AbortSignal; cancelId?: number }] | [unknown]) => {
+        const options = (args.length > 1 ? args[1] : args[0]) as { signal?: AbortSignal; cancelId?: number };
         fake.state.messageBoxes.push(options);
+        fake.state.parentlessBoxes.push(args.length === 1);
         if (fake.state.failMessageBoxes) throw new Error('stand-in: the box could not be shown');
         if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
         // As Electron does: an aborted signal closes the box as if cancelled.

@@ -1,0 +1,130 @@
+// main.ts's quit while files are being put in place, under the fake `electron` (docs/architecture.md, "Maintainer's
+// read, round 12"): the will-quit handler waits for the writes in flight (quitWaits.ts createQuitGate), and a commit
+// (writeTurns.ts commitsInFlight) still running when the wait runs out is asked about in a box with no parent window.
+// The gate waits once per run of the app, so each case launches a main.ts of its own (a fresh module registry, its own
+// fake `electron`). The quit's five seconds and the half minute before it asks again run on a fake clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+const profiles: string[] = [];
+afterAll(() => {
+  for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => vi.useRealTimers());
+
+/** A launch of main.ts with a fake `electron` of its own, and a write it runs held until the test ends it. */
+async function launch() {
+  vi.resetModules();
+  const { fake, fakeElectronModule, loadMain } = await import('./testing/fakeElectron');
+  vi.doMock('electron', () => fakeElectronModule());
+  fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-quit-'));
+  profiles.push(fake.state.userData);
+  await loadMain([]);
+  await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
+  // The module main itself imported (the same registry): what it counts is what its quit waits for.
+  const { trackWrite } = await import('./writeTurns');
+  const heldWrite = (commit: boolean): (() => void) => {
+    let end = (): void => undefined;
+    void trackWrite(() => new Promise<void>((resolve) => (end = resolve)), { commit });
+    return end;
+  };
+  /** Cmd+Q (or File › Exit, the Dock's Quit): 'before-quit', the window closed, then 'will-quit'. */
+  const quit = () => {
+    fake.state.appEvents.get('before-quit')!();
+    const event = { preventDefault: vi.fn() };
+    fake.state.appEvents.get('will-quit')!(event);
+    return event;
+  };
+  return { fake, heldWrite, quit };
+}
+
+const launches = {
+  wait: await launch(),
+  quitNow: await launch(),
+  noCommit: await launch(),
+};
+/** A turn of the event loop (not faked): what the answers set in motion has run. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Just before, then at, the quit's wait for writes running out (quitWaits.ts QUIT_WAIT_MS). */
+async function waitRunsOut(): Promise<void> {
+  await vi.advanceTimersByTimeAsync(4999);
+  await turn();
+}
+const QUESTION = 'ActGuy is still putting files in place.';
+
+describe('electron main: a quit while files are put in place', () => {
+  // Mutations that fail: main not handing commitsInFlight to the gate (no question: the commit cut unasked); the
+  // question shown over the window (gone by then) instead of on its own; Wait not waiting; no question again after
+  // the half minute; the box on screen not taken down once the commit ends (the quit waits for an answer).
+  it('asks with no window once the wait runs out; Wait waits, asks again after half a minute, and the commit ending quits', async () => {
+    const { fake, heldWrite, quit } = launches.wait;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fake.state.holdMessageBoxes = true;
+    const endCommit = heldWrite(true);
+    const boxes = fake.state.messageBoxes.length;
+    const quits = fake.state.quits;
+    expect(quit().preventDefault).toHaveBeenCalled();
+    await waitRunsOut();
+    expect(fake.state.messageBoxes).toHaveLength(boxes);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(boxes + 1));
+    expect(fake.state.messageBoxes[boxes]).toMatchObject({ message: QUESTION, buttons: ['Wait', 'Quit now'] });
+    expect(fake.state.parentlessBoxes[boxes]).toBe(true);
+    // Wait: nothing quits, and nothing is asked for half a minute.
+    fake.state.heldAnswers.shift()!(0);
+    await turn();
+    await vi.advanceTimersByTimeAsync(29_999);
+    await turn();
+    expect(fake.state.messageBoxes).toHaveLength(boxes + 1);
+    expect(fake.state.quits).toBe(quits);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(boxes + 2));
+    // A quit asked again while that question is up asks nothing more (one at a time).
+    expect(quit().preventDefault).toHaveBeenCalled();
+    await turn();
+    expect(fake.state.messageBoxes).toHaveLength(boxes + 2);
+    expect(fake.state.quits).toBe(quits);
+    // The commit ends: the question nobody answered is taken down, and the app quits; that will-quit goes ahead.
+    endCommit();
+    await vi.waitFor(() => expect(fake.state.quits).toBe(quits + 1));
+    expect((fake.state.messageBoxes[boxes + 1] as { signal: AbortSignal }).signal.aborted).toBe(true);
+    expect(fake.state.heldAnswers).toHaveLength(1);
+    expect(quit().preventDefault).not.toHaveBeenCalled();
+  });
+
+  // Mutations that fail: the gate's quit not wired to app.quit; the answer read the wrong way round.
+  it('Quit now quits with the commit still running', async () => {
+    const { fake, heldWrite, quit } = launches.quitNow;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fake.state.holdMessageBoxes = true;
+    const endCommit = heldWrite(true);
+    const quits = fake.state.quits;
+    expect(quit().preventDefault).toHaveBeenCalled();
+    await waitRunsOut();
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(1));
+    fake.state.heldAnswers.shift()!(1);
+    await vi.waitFor(() => expect(fake.state.quits).toBe(quits + 1));
+    expect(quit().preventDefault).not.toHaveBeenCalled();
+    endCommit();
+  });
+
+  // Mutation that fails: every write counted as a commit (a copy of unsaved work asked about).
+  it('with no commit running it quits without asking: at once with nothing running, after the wait with a plain write', async () => {
+    const { fake, heldWrite, quit } = launches.noCommit;
+    const boxes = fake.state.messageBoxes.length;
+    const quits = fake.state.quits;
+    expect(quit().preventDefault).not.toHaveBeenCalled();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const endWrite = heldWrite(false);
+    expect(quit().preventDefault).toHaveBeenCalled();
+    await waitRunsOut();
+    expect(fake.state.quits).toBe(quits);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(fake.state.quits).toBe(quits + 1));
+    expect(fake.state.messageBoxes).toHaveLength(boxes);
+    endWrite();
+  });
+});
