@@ -4,7 +4,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, clickTraceRow, selectJoint, undoLabel, waitForDocumentAt1280 } from './ui';
+import { canvasData, clickTraceRow, frameX, selectJoint, undoLabel, waitForDocumentAt1280 } from './ui';
 import { openSampleProjectAt1280, trackX } from './sev-ui';
 
 /** Clicks the timeline's row of `joint` (its frames, at `frame`): the joint is selected. */
@@ -117,5 +117,25 @@ test('an override refused on a click on another joint row is still said, and the
     page.getByTestId('message-warning').filter({ hasText: 'The rotation override of LeftUpLeg must be' }),
   ).toContainText('"abc" was not applied');
   await expect(page.getByTestId('override-list')).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+/**
+ * A frame typed in the playback bar's frame field (no Enter), then a click on the curves' ruler: the ruler moved the
+ * playhead on pointerdown, and the field, applied on the blur after it, moved it back to the frame typed, so the click
+ * seemed to do nothing. The field applies first now, then the click goes to its frame. Mutation that fails:
+ * applyFocusedField not called in the curves' pointerdown (the playhead stays at 12).
+ */
+test('a frame typed then a click on the curves ruler goes to the frame clicked', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocumentAt1280(page, electronApp);
+  const field = page.getByTestId('frame-number');
+  await field.fill('12');
+  const canvas = page.getByTestId('curve-canvas');
+  await canvas.click({ position: { x: await frameX(canvas, 60), y: 8 } });
+  await expect(field).toHaveValue('60');
   expect(pageErrors).toEqual([]);
 });
