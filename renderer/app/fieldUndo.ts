@@ -94,3 +94,19 @@ export function installFieldUndo(doc: Document): () => void {
     doc.removeEventListener('focusout', onBlur, true);
   };
 }
+
+/**
+ * Applies the one-line field that has the keyboard, as leaving it does, before a press elsewhere makes its own edit.
+ * The timeline, the curves and the SEV editor's event row and event list act on pointerdown (a trace key, a key, the
+ * joint or the event selected), before the browser moves the keyboard off the field (with the mousedown after it):
+ * a tolerance stepped with ↑ and then a trace key clicked made the trace key's undo step first and the tolerance's
+ * second (tried cold, round 22), and a note typed for an event, then a click on the event row, lost the note (the
+ * click deselected the event, whose field went away with its text; round 23). Each of those presses calls this first.
+ * A press inside the field itself leaves it alone.
+ */
+export function applyFocusedField(pressed: EventTarget | null): void {
+  const el = typeof document === 'undefined' ? null : document.activeElement;
+  if (!isOneLineField(el)) return;
+  if (typeof Node !== 'undefined' && pressed instanceof Node && el.contains(pressed)) return;
+  el.blur();
+}

@@ -8,6 +8,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { isTypingTarget } from '../app/commands';
+import { applyFocusedField } from '../app/fieldUndo';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
@@ -667,6 +668,8 @@ export class CurvePainter {
   }
 
   private onPointerDown = (e: PointerEvent): void => {
+    // The field being typed in applies first: its undo step comes before this press's (renderer/app/fieldUndo.ts).
+    applyFocusedField(e.target);
     const l = this.layout;
     if (!l) return;
     const { x, y } = this.local(e);

@@ -13,6 +13,7 @@ import { NumberField } from './NumberField';
 import { NO_SE_DEFINED_YET } from './sevLabels';
 import { SePicker } from './SePicker';
 import { JointTreePicker } from '../components/JointTreePicker';
+import { applyFocusedField } from '../app/fieldUndo';
 
 /** The picker's value for an event without a joint. */
 const NO_JOINT = -1;
@@ -90,6 +91,8 @@ export function EventList() {
                   aria-selected={inSel}
                   className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
                   onMouseDown={(e) => {
+                    // The field being typed in (another event's note) applies first, before the selection moves.
+                    applyFocusedField(e.target);
                     const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
                     const s = sevStore.getState();
                     if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {

@@ -18,6 +18,7 @@ import { events, revealEvent } from './sevActions';
 import { nameOnFloor, placeEventLabels, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
+import { applyFocusedField } from '../app/fieldUndo';
 import { WAVEFORM_COLUMNS, requestWaveform, waveformStore } from './waveform';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { soundPathOf } from '../project/projectStore';
@@ -138,6 +139,8 @@ export function EventTrack() {
   const localX = (e: { clientX: number }) => e.clientX - host.current!.getBoundingClientRect().left;
 
   const onMarkerDown = (e: ReactPointerEvent<HTMLButtonElement>, index: number) => {
+    // The field being typed in (an event's frame or note) applies first, to the event it was typed for (fieldUndo.ts).
+    applyFocusedField(e.target);
     if (e.button !== 0) return;
     e.stopPropagation();
     e.currentTarget.focus();
@@ -190,6 +193,8 @@ export function EventTrack() {
   };
 
   const onTrackDown = (e: ReactPointerEvent<HTMLDivElement>) => {
+    // The field being typed in applies first: the click deselects the event whose note field had the text.
+    applyFocusedField(e.target);
     if (e.button !== 0 || !motion) return;
     const additive = e.ctrlKey || e.metaKey || e.shiftKey;
     if (!additive) {

@@ -35,6 +35,7 @@ import { foldedForSelection, rowOfJoint, timelineRows, type ChainGroup, type Tim
 import { openChainMenu, openTuningMenu } from '../app/tuningMenu';
 import { playheadFrame } from '../app/playhead';
 import { isTypingTarget } from '../app/commands';
+import { applyFocusedField } from '../app/fieldUndo';
 
 export const LOCK_ROW_H = 20;
 export const TRACE_ROW_H = 20;
@@ -759,6 +760,8 @@ export class TimelinePainter {
   }
 
   private onPointerDown = (e: PointerEvent): void => {
+    // The field being typed in applies first: its undo step comes before this press's (renderer/app/fieldUndo.ts).
+    applyFocusedField(e.target);
     const m = documentStore.getState().motion;
     if (!m || !this.axis) return;
     const { x, y } = this.local(e);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { steppedText, typedNumberAttributes } from './typedNumber';
+import { sessionStore } from '../state/sessionStore';
 
 /**
  * The tuner's number field (a tolerance, a joint's override): text, not a number input (that read "0,3" as 3;
@@ -30,6 +31,8 @@ export function TypedDecimalField(props: {
   const [invalid, setInvalid] = useState<string | null>(null);
   // Escape reverts: the blur it causes must not apply the text typed before it (the handler still sees that text).
   const reverting = useRef(false);
+  // The message that says this field's last refusal (apply).
+  const said = useRef<number | null>(null);
   // A value set elsewhere (the slider, Undo, a project opened) or another motion answers the refusal: it said "it
   // stays 1°" beside a field that read 1.02 or 0.5 (tried cold, round 3).
   useEffect(() => {
@@ -43,18 +46,15 @@ export function TypedDecimalField(props: {
     }
     const why = props.onApply(text);
     setInvalid(why);
+    // The refusal is said in the message list too, as the SEV editor's frame field does: a click on another joint's
+    // row applies the override first and then selects that joint, and the field, now the other joint's, lets its
+    // refusal go with the joint (round 3), so "abc" for LeftUpLeg was refused without a word (tried cold, round 23).
+    // The field's next refusal or value applied takes its message away; the click still does what it does.
+    const s = sessionStore.getState();
+    if (said.current !== null) s.dismiss(said.current);
+    said.current = why === null ? null : s.notify('warning', why);
     if (why !== null) setText(shown);
   };
-  // A press outside the field applies its text first, as leaving it does, before what the press does there: a click on
-  // the timeline or the curves makes its edit on pointerdown, before the field's blur, so a tolerance stepped with ↑
-  // and then a trace key clicked made the trace key's undo step first and the tolerance's second, and Ctrl+Z took
-  // back the tolerance first (tried cold, round 22).
-  const outsidePress = useRef<((e: PointerEvent) => void) | null>(null);
-  const stopWatching = () => {
-    if (outsidePress.current) window.removeEventListener('pointerdown', outsidePress.current, true);
-    outsidePress.current = null;
-  };
-  useEffect(() => stopWatching, []);
   const errorId = `${props.testid}-error`;
   return (
     <>
@@ -74,19 +74,8 @@ export function TypedDecimalField(props: {
           setText(e.target.value);
           setInvalid(null);
         }}
-        onFocus={(e) => {
-          const field = e.currentTarget;
-          stopWatching();
-          outsidePress.current = (ev: PointerEvent) => {
-            if (ev.target instanceof Node && field.contains(ev.target)) return;
-            if (document.activeElement === field) field.blur();
-          };
-          window.addEventListener('pointerdown', outsidePress.current, true);
-        }}
-        onBlur={() => {
-          stopWatching();
-          apply();
-        }}
+        // A press on the timeline or the curves applies the text first (applyFocusedField, renderer/app/fieldUndo.ts).
+        onBlur={apply}
         onKeyDown={(e) => {
           // Enter applies (on blur) and hands the keyboard back to the shortcuts.
           if (e.key === 'Enter') e.currentTarget.blur();
