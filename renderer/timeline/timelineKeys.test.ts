@@ -4,7 +4,8 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
 import { emptyMotion, KeyFlag, type Motion } from '../../shared/motion/types';
-import type { ChannelReport, CompressResponse } from '../../shared/compress/types';
+import type { ChannelReport } from '../../shared/compress/types';
+import type { CompressResponse } from '../../shared/ipc/compress';
 import { FAKE_JOINTS } from '../testing/fakeMotions';
 import { preferencesStore } from '../state/preferencesStore';
 
@@ -63,7 +64,7 @@ function timelineParts(): { paint(ctx: CanvasRenderingContext2D, w: number, h: n
     lockDrag: null,
     shownKey: { m: null, f: null, grouped: false, folded: null, rows: [] },
     updateSnapPoints: () => {},
-  }) as { paint(ctx: CanvasRenderingContext2D, w: number, h: number): void };
+  }) as unknown as { paint(ctx: CanvasRenderingContext2D, w: number, h: number): void };
 }
 
 describe("the timeline's key rows", () => {
