@@ -253,6 +253,12 @@ export function FilePicker() {
   const [newFolder, setNewFolder] = useState<string | null>(null);
   const [folderError, setFolderError] = useState<string | null>(null);
   const nameInput = useRef<HTMLInputElement>(null);
+  // The New Folder asked for and not yet answered (main makes it): Escape in its field, another folder or another
+  // request drops it, so that its answer neither moves the picker nor shows an error the user left behind.
+  const making = useRef<{ req: PickerRequest } | null>(null);
+  // The request shown now, for an answer that comes after it was cancelled (and another perhaps opened).
+  const shownReq = useRef(req);
+  shownReq.current = req;
   // The folders it goes into: a save's (or a folder choice's) are the listing's, where New Folder may make one; an
   // open's also those its files lie in (openPickerFolders).
   const folders = useMemo(
@@ -271,6 +277,7 @@ export function FilePicker() {
     setMade([]);
     setNewFolder(null);
     setFolderError(null);
+    making.current = null;
   }, [req]);
   // Every picker shows one workspace folder at a time, its folders first, as a system dialog does (tried cold, rounds
   // 17 and 18: the save and then the open picker listed every file of the workspace and no folder).
@@ -285,6 +292,7 @@ export function FilePicker() {
     return subfoldersOf([...folders, ...made], folder).filter((d) => shownIn(d, folder).toLowerCase().includes(f));
   }, [browsing, folders, made, folder, filter]);
   const goTo = (to: string) => {
+    making.current = null;
     setFolder(to);
     setReplacing(null);
     setNewFolder(null);
@@ -306,13 +314,22 @@ export function FilePicker() {
   const makeFolder = async () => {
     const typed = (newFolder ?? '').trim();
     if (!req.makeFolder) return;
+    const asked = { req };
+    making.current = asked;
     try {
       const path = await req.makeFolder(folder, typed);
+      // Made for a request since cancelled: nothing of it belongs to the one shown now (docs/architecture.md,
+      // "Renderer review, round 5").
+      if (shownReq.current !== req) return;
+      // It is there now, so it is listed; the picker goes into it only if the user still waits for it.
       setMade((m) => [...m, path]);
+      if (making.current !== asked) return;
       goTo(path);
       nameInput.current?.focus();
     } catch (e) {
-      setFolderError(e instanceof Error ? e.message : String(e));
+      if (making.current === asked) setFolderError(e instanceof Error ? e.message : String(e));
+    } finally {
+      if (making.current === asked) making.current = null;
     }
   };
   const multiple = req.mode === 'open' && req.resolveMany !== undefined;
@@ -488,9 +505,11 @@ export function FilePicker() {
             onKeyDown={(e) => {
               if (e.key === 'Enter') void makeFolder();
               else if (e.key === 'Escape') {
-                // Escape leaves the new folder, not the whole dialog.
+                // Escape leaves the new folder, not the whole dialog: its refusal and its answer still to come too.
                 e.stopPropagation();
+                making.current = null;
                 setNewFolder(null);
+                setFolderError(null);
                 nameInput.current?.focus();
               }
             }}

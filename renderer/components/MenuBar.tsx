@@ -110,6 +110,9 @@ function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
  * The in-window menu bar (File / Edit / Events / View / Playback): the menus of the one menu model (shared/menus.ts)
  * that the native menu shows too, with the same commands; an item is greyed out when its command cannot run now.
  */
+/** What the closed menu bar holds for the panels' states: it draws no item that reads them. */
+const PANELS_UNREAD = Object.fromEntries(PANELS.map((id) => [id, 'open'])) as ReturnType<typeof panelStates>;
+
 export function MenuBar() {
   const [open, setOpen] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentFile[]>([]);
@@ -146,9 +149,14 @@ export function MenuBar() {
   const clipboard = useSev((s) => s.clipboard);
   const platform = currentShortcutPlatform();
   const eventKey = (a: Parameters<typeof eventShortcutLabel>[0]) => eventShortcutLabel(a, platform);
-  // The panels' states and the work mode, not the whole layout (whose sizes change at each pointer move of a drag).
-  const panels = useStore(projectLayoutStore, useShallow(panelStates));
-  const maximized = useStore(projectLayoutStore, (l) => l.maximized);
+  // The panels' states and the work mode, not the whole layout (whose sizes change at each pointer move of a drag);
+  // and only while a menu is open: a closed bar draws its titles alone, and each collapse or work mode re-rendered
+  // it (docs/architecture.md, "Renderer review, round 5").
+  const panels = useStore(
+    projectLayoutStore,
+    useShallow((l) => (open === null ? PANELS_UNREAD : panelStates(l))),
+  );
+  const maximized = useStore(projectLayoutStore, (l) => (open === null ? null : l.maximized));
 
   // An open menu closes on a press outside the bar, on Escape (before any other Escape handler) and when a dialog
   // opens over it. Listened for only while a menu is open: every press anywhere set the state to null and re-rendered

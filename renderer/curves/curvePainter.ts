@@ -35,6 +35,7 @@ import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
 import { tracePolyline } from './polyline';
 import { minMaxOf } from './minMax';
+import { firstKeyFrom, hasKey, keysInView } from './keyIndex';
 import type { CurveChannel } from '../state/sessionStore';
 import { openTuningMenu } from '../app/tuningMenu';
 import type { CompressResponse } from '../../shared/ipc/compress';
@@ -445,18 +446,29 @@ export class CurvePainter {
     ctx.fillStyle = 'rgba(255,255,255,0.03)';
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, KEY_BAND_H);
     const cy = top + KEY_BAND_H / 2;
-    const user = new Set(series.userKeyFrames);
-    const selected = new Set(sessionStore.getState().selectedKeys.filter((f) => user.has(f)));
+    const user = series.userKeyFrames;
+    const selected = new Set(sessionStore.getState().selectedKeys.filter((f) => hasKey(user, f)));
     const d = this.drag;
     const moving = d?.mode === 'move' ? d.delta : 0;
+    // The frames whose keys can show in the clipped plot (a user key's diamond is 7 px wide each side): those are found
+    // by binary search, so a paint costs the keys in view, not all of them (docs/architecture.md, "Renderer review,
+    // round 5").
+    const lo = Math.floor(xToFrame(axis, axis.left - 8));
+    const hi = Math.ceil(xToFrame(axis, axis.right + RIGHT_PAD + 8));
     // Automatic keys: small and low in the band, so user keys stay visible among them at full view.
     ctx.lineWidth = 1;
     ctx.strokeStyle = COLORS.autoKey;
     ctx.fillStyle = COLORS.canvasBg;
     // Only those in view, and one a pixel: a long motion seen whole has thousands of keys a few pixels wide.
     let lastX = -Infinity;
-    for (const k of series.keyFrames) {
-      if (user.has(k)) continue;
+    const [a0, a1] = keysInView(series.keyFrames, lo, hi);
+    // The user keys walked beside them (both ascending), to leave those out.
+    let u = firstKeyFrom(user, lo);
+    let nextUser = u < user.length ? user[u] : Infinity;
+    for (let i = a0; i < a1; i++) {
+      const k = series.keyFrames[i];
+      while (nextUser < k) nextUser = ++u < user.length ? user[u] : Infinity;
+      if (nextUser === k) continue;
       const x = frameToX(axis, k);
       if (x < axis.left - 4 || x > axis.right + RIGHT_PAD + 4 || Math.abs(x - lastX) < 1) continue;
       lastX = x;
@@ -464,8 +476,11 @@ export class CurvePainter {
       ctx.fill();
       ctx.stroke();
     }
-    // User keys: a faint line through the plot, and a large diamond; selected ones white.
-    for (const k of series.userKeyFrames) {
+    // User keys: a faint line through the plot, and a large diamond; selected ones white. Those in view, and the
+    // selected ones a move brings into it.
+    const [u0, u1] = keysInView(user, Math.min(lo, lo - moving), Math.max(hi, hi - moving));
+    for (let i = u0; i < u1; i++) {
+      const k = user[i];
       const sel = selected.has(k);
       const x = Math.round(frameToX(axis, k + (sel ? moving : 0))) + 0.5;
       ctx.strokeStyle = sel ? 'rgba(255,255,255,0.45)' : 'rgba(255,210,63,0.3)';

@@ -3,11 +3,12 @@
  * values and the decoded values at every frame 0..N, the channel's keys and
  * its per-frame error against the tolerance.
  */
-import { KeyFlag, MotionFlag, type Motion } from '../../shared/motion/types';
+import { MotionFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { samplePositionTrack, sampleRotationTrack, type DecodedMt3 } from '../../shared/mt3/decode';
 import { decodeResult } from '../math/decodedResult';
+import { userKeysOf } from './keyIndex';
 import { bestEulerOrder, eulerFilterDeg, quatToEulerDeg, type EulerOrder } from '../math/euler';
 import type { CurveChannel } from '../state/sessionStore';
 import { COLORS } from '../theme';
@@ -65,14 +66,9 @@ export function formatTolerance(t: number): string {
   return String(Number(t.toFixed(3)));
 }
 
+/** A joint's user keys (-1: the root translation), ascending: a copy of userKeysOf's (renderer/curves/keyIndex.ts). */
 export function userKeyFramesOf(m: Motion, joint: number): number[] {
-  const out: number[] = [];
-  const J = m.joints.length;
-  for (let f = 0; f <= m.frameCount; f++) {
-    const w = joint < 0 ? m.translationKeyInfo[f * 4] : m.jointKeyInfo[(f * J + joint) * 4];
-    if (w & KeyFlag.KEY) out.push(f);
-  }
-  return out;
+  return [...userKeysOf(m, joint)];
 }
 
 /** The last source Euler curves made (an edit or a new result redraws the same joint's source). */

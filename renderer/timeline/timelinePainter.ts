@@ -27,7 +27,8 @@ import {
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
-import { formatTolerance, userKeyFramesOf } from '../curves/series';
+import { formatTolerance } from '../curves/series';
+import { hasKey, keysInView, userKeysOf } from '../curves/keyIndex';
 import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
@@ -486,17 +487,17 @@ export class TimelinePainter {
       if (rep) {
         heat.paint(ctx, rep.errors, rep.tolerance, y + 1, JOINT_ROW_H - 2);
         ctx.fillStyle = COLORS.autoKey;
-        for (const k of rep.keyFrames) {
-          if (k < f0 - 1 || k > f1 + 1) continue;
-          ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 4, 2, JOINT_ROW_H - 8);
-        }
+        // The keys in view by binary search (docs/architecture.md, "Renderer review, round 5").
+        const [a, b] = keysInView(rep.keyFrames, f0 - 1, f1 + 1);
+        for (let i = a; i < b; i++)
+          ctx.fillRect(Math.round(frameToX(axis, rep.keyFrames[i])) - 1, y + 4, 2, JOINT_ROW_H - 8);
       }
-      // User keys straight from the document, so they show before recompression finishes.
+      // User keys straight from the document, so they show before recompression finishes: read once for each edit
+      // (userKeysOf), where every paint walked every frame of the motion for them.
       ctx.fillStyle = COLORS.userKey;
-      for (const k of userKeyFramesOf(m, row.joint)) {
-        if (k < f0 - 1 || k > f1 + 1) continue;
-        ctx.fillRect(Math.round(frameToX(axis, k)) - 2, y + 2, 4, JOINT_ROW_H - 4);
-      }
+      const user = userKeysOf(m, row.joint);
+      const [a, b] = keysInView(user, f0 - 1, f1 + 1);
+      for (let i = a; i < b; i++) ctx.fillRect(Math.round(frameToX(axis, user[i])) - 2, y + 2, 4, JOINT_ROW_H - 4);
       // Label: name, keys, max error. Its background is painted after the heat and ticks, so when zoomed in
       // the cells and ticks left of the first visible frame never show over the label.
       ctx.fillStyle = selected ? '#3a3720' : COLORS.gutterBg;
@@ -583,14 +584,18 @@ export class TimelinePainter {
     ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
     const reports = item.joints.map((j) => stats[j + 1].report).filter((r): r is ChannelReport => r !== null);
     if (reports.length > 0) {
+      // The heat reads frames f0..f1 only: the group's worst is taken there, not over the whole motion.
       const worst = new Float64Array(reports[0].errors.length);
       for (const r of reports)
-        for (let f = 0; f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
+        for (let f = f0; f <= f1 && f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
       heat.paint(ctx, worst, 1, y + 1, JOINT_ROW_H - 2);
       ctx.fillStyle = COLORS.autoKey;
-      const keys = new Set(reports.flatMap((r) => r.keyFrames));
-      for (const k of keys)
-        if (k >= f0 - 1 && k <= f1 + 1) ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 5, 2, JOINT_ROW_H - 10);
+      const keys = new Set<number>();
+      for (const r of reports) {
+        const [a, b] = keysInView(r.keyFrames, f0 - 1, f1 + 1);
+        for (let i = a; i < b; i++) keys.add(r.keyFrames[i]);
+      }
+      for (const k of keys) ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 5, 2, JOINT_ROW_H - 10);
     }
     ctx.fillStyle = selected ? '#3a3720' : '#2b2e35';
     ctx.fillRect(0, y, GUTTER, JOINT_ROW_H);
@@ -625,7 +630,7 @@ export class TimelinePainter {
       parts.push(
         `error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${formatTolerance(row.report.tolerance)}${unit}`,
       );
-      const user = userKeyFramesOf(m, hp.row).includes(frame);
+      const user = hasKey(userKeysOf(m, hp.row), frame);
       if (user) parts.push('user key');
       else if (row.report.keyFrames.includes(frame)) parts.push('key');
     }
