@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { expect, type ElectronApplication, type Page } from '@playwright/test';
 import { stubNativeDialogs, type Workspace } from './fixtures';
-import { clickPickerFile, pickerGoTo, waitForDocument } from './ui';
+import { clickPickerFile, pickerGoTo, pieceWithItsOwnTime, waitForDocument } from './ui';
 
 /**
  * Answers the file dialog that `click` opens with a workspace file: the in-app
@@ -74,11 +74,14 @@ export async function openSampleProject(
   workspace: Workspace,
   electronApp: ElectronApplication | null = null,
 ): Promise<void> {
-  await waitForDocument(page);
-  await openProject(page, electronApp, workspace, 'sample.actguy.json');
-  await expect(page.getByTestId('project-motion')).toHaveCount(4);
-  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
-  await waitForDocument(page);
+  // A piece that brings its own time (ui.ts pieceWithItsOwnTime): its waits have no limit but the piece's.
+  await pieceWithItsOwnTime('the sample project opened', async () => {
+    await waitForDocument(page);
+    await openProject(page, electronApp, workspace, 'sample.actguy.json');
+    await expect(page.getByTestId('project-motion')).toHaveCount(4, { timeout: 0 });
+    await expect(page.getByTestId('sev-file')).toContainText('walk.sev', { timeout: 0 });
+    await waitForDocument(page);
+  });
 }
 
 /**

@@ -180,6 +180,76 @@ afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
 const threadSettles = (check: () => unknown) => vi.waitFor(check, { timeout: 25_000, interval: 10 });
 const trustedEvent = { sender: win.webContents, senderFrame: win.mainFrame };
 
+/*
+ * The tests share one main process, loaded above, and run in this order in the file; each can also run alone
+ * (`npx vitest run electron/main.test.ts -t NAME`, docs/testing.md "Tests under load, round 4"). What a test needs
+ * that an earlier test of the file made happen (the first paint, the page listening, a project opened through its
+ * dialog, a check running) it makes happen through the helpers below, each of which does so once per process, as the
+ * earlier test did; a folder another test would write is looked at as possibly not there.
+ */
+
+/** The window's first paint (ready-to-show, which Electron emits once): the third test makes it and checks its effects. */
+let painted = false;
+function firstPaint(): void {
+  if (painted) return;
+  painted = true;
+  win.onceEvents.get('ready-to-show')!();
+}
+
+/** The page has loaded and listens: the first test's page asked for the app info; a reloaded page's load says so too. */
+function pageListens(): void {
+  win.webContentsEvents.get('did-finish-load')!();
+}
+
+/**
+ * The page has started and asked for the app info, as the first test's page does: the first ask takes a kept motion as
+ * the start-up one, and files handed over later go to the page. A reloaded page asks again.
+ */
+async function pageStarted(): Promise<void> {
+  await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined);
+}
+
+/** The crash records written so far (none, and no folder, until the first). */
+const crashRecordNames = (): string[] => {
+  const records = join(fake.state.userData, 'Crash Records');
+  return existsSync(records) ? readdirSync(records) : [];
+};
+
+/**
+ * The sample project copied to build-on-close/ and opened through the project dialog (which grants its files): the
+ * build-on-close test does this and the Export All and failed-question tests build or export it.
+ */
+let buildOnClose: Promise<{ project: string; projectText: string }> | undefined;
+function openBuildOnClose(): Promise<{ project: string; projectText: string }> {
+  buildOnClose ??= (async () => {
+    const dir = join(fake.state.userData, 'build-on-close');
+    cpSync(resolve(__dirname, '..', 'assets'), dir, { recursive: true });
+    const project = join(dir, 'sample.actguy.json');
+    fake.state.openDialogAnswers.push(project);
+    const opened = (await fake.state.ipc.get(ipcInvokeChannel('openProjectDialog'))!(trustedEvent, undefined)) as {
+      value: { project: { text: string } };
+    };
+    return { project, projectText: opened.value.project.text };
+  })();
+  return buildOnClose;
+}
+
+/**
+ * A check (a dry-run build) of build-on-close, started once: its stand-in worker never ends by itself, so it holds
+ * the machine awake until the app quits (the build-on-close test starts it, the last test quits).
+ */
+let checkStarted: Promise<unknown> | undefined;
+function startCheck(): Promise<unknown> {
+  checkStarted ??= openBuildOnClose().then(({ project, projectText }) =>
+    fake.state.ipc.get(ipcInvokeChannel('startBuild'))!(trustedEvent, {
+      projectPath: project,
+      projectText,
+      dryRun: true,
+    }),
+  );
+  return checkStarted;
+}
+
 describe('electron main', () => {
   // First: nothing has asked for the app info yet, as at a real start-up.
   it('keeps files the OS hands over before the page listens, then opens them: a motion at start-up, the rest after it', async () => {
@@ -277,7 +347,7 @@ describe('electron main', () => {
     expect([o.width, o.height]).toEqual([1366, 728]);
     expect(o.minWidth).toBeLessThanOrEqual(1366);
     expect(o.minHeight).toBeLessThanOrEqual(728);
-    win.onceEvents.get('ready-to-show')!();
+    firstPaint();
     expect(win.maximized).toBe(true);
     // Shown: a second launch now brings the window to the front.
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy'], '/');
@@ -393,6 +463,7 @@ describe('electron main', () => {
   });
 
   it('builds a menu whose items send commands to the renderer', () => {
+    pageListens();
     const menu = fake.state.menus.at(-1)!.template;
     const file = menu.find((m) => m.label === 'File')!.submenu!;
     const labels = file.map((i) => i.label).filter(Boolean);
@@ -498,6 +569,7 @@ describe('electron main', () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
     const asked = fake.state.messageBoxes.length;
+    const reloads = win.reloads;
     fake.state.messageBoxResponse = 0; // Wait
     (win.events.get('unresponsive') as () => void)();
     await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
@@ -505,7 +577,7 @@ describe('electron main', () => {
     expect(question.buttons[question.defaultId]).toBe('Wait');
     expect(question.detail).toMatch(/reloading discards the unsaved changes to walk\.mtn/);
     await new Promise((r) => setTimeout(r, 0));
-    expect(win.reloads).toBe(1); // still the one from the crash
+    expect(win.reloads).toBe(reloads); // none more (the whole file: still the one from the crash)
     const close = { preventDefault: vi.fn() };
     fake.state.messageBoxResponse = 2; // Cancel the close question: the edits are still there to ask about
     win.events.get('close')!(close);
@@ -516,8 +588,7 @@ describe('electron main', () => {
   it('a hung page that then crashes gets the crash question and its record: "Wait" would leave a dead page', async () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
-    const records = join(fake.state.userData, 'Crash Records');
-    const crashRecords = () => readdirSync(records).filter((n) => n.endsWith('-render-process-gone.json')).length;
+    const crashRecords = () => crashRecordNames().filter((n) => n.endsWith('-render-process-gone.json')).length;
     const crashesBefore = crashRecords();
     const reloads = win.reloads;
     fake.state.holdMessageBoxes = true;
@@ -583,6 +654,7 @@ describe('electron main', () => {
   });
 
   it('a file the OS hands over while the page is crashed or reloading waits for the reloaded page, then opens', async () => {
+    await pageStarted();
     const dir = mkdtempSync(join(fake.state.userData, 'gone-'));
     for (const f of ['crashed.mtn', 'reloading.mtn', 'hung.mtn'])
       copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, f));
@@ -673,6 +745,7 @@ describe('electron main', () => {
   });
 
   it("the close question offers Save like the page's own: the page saves everything and closes the window itself", async () => {
+    pageListens();
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, {
       documentId: 'd',
@@ -764,6 +837,8 @@ describe('electron main', () => {
   });
 
   it('a file given to a second launch becomes allowed and is sent to the renderer to open', async () => {
+    firstPaint();
+    pageListens();
     const file = join(fake.state.userData, 'dropped.mtn');
     copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), file);
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
@@ -809,6 +884,7 @@ describe('electron main', () => {
   // was granted without a look on disk, unlike a drop. Now it is looked at before any grant and refused saying why.
   // Mutation that fails: deliverSystemFile without refusedHandedOver (each is granted and sent to the page).
   it("a file a second launch hands over is looked at first: not there, a link or another user's is refused, saying why", async () => {
+    pageListens();
     const dir = mkdtempSync(join(fake.state.userData, 'handed-'));
     const mine = join(dir, 'mine.mtn');
     copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), mine);
@@ -863,6 +939,7 @@ describe('electron main', () => {
   // Round 41, continued: Finder's "Open With" hands over any file; one of a kind ActGuy does not open was dropped
   // without a word. Mutation that fails: open-file without sayNotOpened (no box, as before).
   it('a macOS open-file of a kind ActGuy does not open is said as a refused file is, and nothing is sent', () => {
+    pageListens();
     const dir = mkdtempSync(join(fake.state.userData, 'kind-'));
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'not a motion');
@@ -878,6 +955,7 @@ describe('electron main', () => {
   // Round 42: a second launch's command line passed over a file of such a kind without a word (parseCommandLine).
   // Mutation that fails: the second-instance handler without commandLineFilesNotOpened (no box, as before).
   it("a second launch's file of a kind ActGuy does not open is said the same way, and nothing is sent", () => {
+    pageListens();
     const dir = mkdtempSync(join(fake.state.userData, 'kind2-'));
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'not a motion');
@@ -892,6 +970,7 @@ describe('electron main', () => {
   // Node's words; a hostile --workspace was passed over without a word. Mutation that fails: the second-instance
   // handler without commandLineRefusals (no box).
   it("a second launch's file with a NUL and its hostile --workspace are refused saying why, and nothing is sent", () => {
+    pageListens();
     const sent = fake.state.sent.length;
     const boxes = fake.state.messageBoxes.length;
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '/p/wa\0lk.mtn', '--workspace=/ws\0/x'], '/');
@@ -910,6 +989,7 @@ describe('electron main', () => {
   // Round 47: a second launch's valid --workspace was passed over without a word. Mutation that fails: the
   // second-instance handler without secondLaunchWorkspaceNotTaken (no box).
   it("a second launch's valid --workspace is not taken, and says so", () => {
+    pageListens();
     const sent = fake.state.sent.length;
     const boxes = fake.state.messageBoxes.length;
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--workspace', 'ws'], '/home/u');
@@ -1037,6 +1117,7 @@ describe('electron main', () => {
   });
 
   it('a .sev given to a second launch is sent with the project beside it that lists it', () => {
+    pageListens();
     const dir = mkdtempSync(join(fake.state.userData, 'second-sev-'));
     for (const f of ['walk.sev', 'sample.actguy.json'])
       copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
@@ -1127,17 +1208,12 @@ describe('electron main', () => {
         ok: boolean;
         value?: unknown;
       }>;
-    const dir = join(fake.state.userData, 'build-on-close');
-    cpSync(resolve(__dirname, '..', 'assets'), dir, { recursive: true });
-    const project = join(dir, 'sample.actguy.json');
-    fake.state.openDialogAnswers.push(project);
-    const opened = await ipc('openProjectDialog');
-    const projectText = (opened.value as { project: { text: string } }).project.text;
+    const { project, projectText } = await openBuildOnClose();
     await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
     const asked = fake.state.messageBoxes.length;
     const closedBefore = win.closed;
     expect([...fake.state.blockers.values()]).toEqual([]);
-    const check = await ipc('startBuild', { projectPath: project, projectText, dryRun: true });
+    const check = await startCheck();
     expect(check).toMatchObject({ ok: true, value: { state: 'checking', dryRun: true } });
     // Round 20: the machine stays awake while a build or a check runs (one blocker; the display may sleep).
     expect([...fake.state.blockers.values()]).toEqual(['prevent-app-suspension']);
@@ -1200,7 +1276,7 @@ describe('electron main', () => {
         ok: boolean;
         value?: { exportId: string; state: string };
       }>;
-    const project = join(fake.state.userData, 'build-on-close', 'sample.actguy.json');
+    const { project } = await openBuildOnClose();
     const projectText = readFileSync(project, 'utf8');
     const into = mkdtempSync(join(fake.state.userData, 'export-on-close-'));
     await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
@@ -1263,7 +1339,7 @@ describe('electron main', () => {
         ok: boolean;
         value?: unknown;
       }>;
-    const project = join(fake.state.userData, 'build-on-close', 'sample.actguy.json');
+    const { project } = await openBuildOnClose();
     const projectText = readFileSync(project, 'utf8');
     const build = (await ipc('startBuild', { projectPath: project, projectText })) as { value: { buildId: string } };
     const asked = fake.state.messageBoxes.length;
@@ -1460,11 +1536,11 @@ describe('electron main', () => {
   // record for a clean exit too.
   it('a GPU or utility process that dies leaves a crash record (no question: Chromium starts it again); a clean exit none', () => {
     const records = join(fake.state.userData, 'Crash Records');
-    const before = readdirSync(records).length;
+    const before = crashRecordNames().length;
     const asked = fake.state.messageBoxes.length;
     const gone = fake.state.appEvents.get('child-process-gone')!;
     gone({}, { type: 'Utility', name: 'Audio Service', reason: 'clean-exit', exitCode: 0 });
-    expect(readdirSync(records)).toHaveLength(before);
+    expect(crashRecordNames()).toHaveLength(before);
     gone({}, { type: 'GPU', reason: 'crashed', exitCode: 11 });
     const written = readdirSync(records).filter((f) => f.endsWith('-child-process-gone.json'));
     expect(written).toHaveLength(1);
@@ -1514,7 +1590,9 @@ describe('electron main', () => {
     expect(fake.state.compressDisposed).toBe(disposed);
   });
 
-  it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
+  it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', async () => {
+    // The build-on-close test's check still runs.
+    await startCheck();
     const disposed = fake.state.compressDisposed;
     expect(fake.state.blockers.size).toBe(1);
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
@@ -1525,9 +1603,8 @@ describe('electron main', () => {
     expect(fake.state.buildWorkerDisposed).toBe(1);
     // A build's hold on sleep is released with the app, whatever the page last polled.
     expect(fake.state.blockers.size).toBe(0);
-    const records = join(fake.state.userData, 'Crash Records');
-    const before = readdirSync(records).length;
+    const before = crashRecordNames().length;
     fake.state.appEvents.get('child-process-gone')!({}, { type: 'GPU', reason: 'killed', exitCode: 9 });
-    expect(readdirSync(records)).toHaveLength(before);
+    expect(crashRecordNames()).toHaveLength(before);
   });
 });

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { SAMPLE_MTN } from '../testing/handlerHarness';
 import { bundleLoopback, freshConnectionFetch, serveChild, type ServedChild } from '../testing/loopbackChild';
+import { pieceOfWork } from '../testing/pieceOfWork';
 
 let dir: string;
 let bundle: string;
@@ -34,18 +35,24 @@ let rendererDir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-serve-'));
-  ({ bundle, rendererDir } = await bundleLoopback(dir));
+  ({ bundle, rendererDir } = await pieceOfWork('serve.ts bundled', bundleLoopback(dir)));
   workspace = join(dir, 'workspace');
   mkdirSync(workspace);
   copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
-}, 60_000);
+}, 0);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Served = ServedChild;
+/**
+ * A server of a case. The cases start up to five servers each and send them requests; each piece (a start, a request,
+ * a stop, a note on stderr) is waited for by the event that ends it and bounded by pieceOfWork, which names it, and the
+ * cases have no time limit of their own (vitest's 30 s per case was a sum of pieces a loaded machine passed while each
+ * was well: docs/testing.md, "Tests under load, round 4").
+ */
+type Served = ServedChild & { what: string };
 
 /** Starts the bundle with `args` (and node's `-r preload`) and waits for the `ActGuy web: URL` line. */
-function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promise<Served> {
-  return serveChild(
+async function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promise<Served> {
+  const served = await serveChild(
     [
       ...(preload ? ['-r', preload] : []),
       bundle,
@@ -58,20 +65,33 @@ function serve(args: string[], env: NodeJS.ProcessEnv, preload?: string): Promis
     ],
     env,
   );
+  return { ...served, what: `the server of ${args.join(' ')}` };
 }
 
 /** Stops the server (its stdin closed) and waits until it has ended and its pipes are closed: stderr is whole then. */
 async function stop(s: Served): Promise<void> {
   if (s.child.exitCode === null) s.child.stdin!.end();
-  await s.closed;
+  await pieceOfWork(`${s.what}: its end once its stdin closed`, s.closed);
 }
 
-function api(s: Served) {
+/** The page's client of `s`, each call a piece of work: its answer (or its failure) ends it. */
+function api(s: Served): ReturnType<typeof createLoopbackClient> {
   // A connection per request: a server idle between two requests may close a kept one as the next is sent.
-  return createLoopbackClient({
+  const client = createLoopbackClient({
     baseUrl: s.url.origin,
     token: s.url.searchParams.get('token')!,
     fetchImpl: freshConnectionFetch,
+  });
+  return new Proxy(client, {
+    get: (target, member, receiver) => {
+      const value: unknown = Reflect.get(target, member, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        pieceOfWork(
+          `${s.what}: the answer to ${String(member)}`,
+          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)),
+        );
+    },
   });
 }
 
@@ -104,7 +124,7 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
   throw new Error(`no free port below ${low} in 100 tries`);
 }
 
-describe('npm run web: what one run leaves for the next', () => {
+describe('npm run web: what one run leaves for the next', { timeout: 0 }, () => {
   it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
     "says plainly when another user's program holds its port: that address reaches it, not ActGuy (round 40)",
     async () => {
@@ -115,8 +135,12 @@ describe('npm run web: what one run leaves for the next', () => {
         { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       try {
-        const port = await new Promise<number>((ok) =>
-          createInterface({ input: other.stdout! }).once('line', (l) => ok(Number(l))),
+        const port = await pieceOfWork(
+          "the other user's program's port line",
+          new Promise<number>((ok, fail) => {
+            createInterface({ input: other.stdout! }).once('line', (l) => ok(Number(l)));
+            other.once('close', (code) => fail(new Error(`the other user's program ended with ${code}`)));
+          }),
         );
         const s = await serve(['--port', String(port), '--any-port-if-taken'], {});
         try {
@@ -375,7 +399,7 @@ fs.open = function (path, ...rest) {
     const held = new Promise<void>((ok) => (s.child.stdio[3] as NodeJS.ReadableStream).on('data', () => ok()));
     const exited = new Promise<number | null>((ok) => s.child.once('exit', (code) => ok(code)));
     const copy = api(s).backupUnsaved({ part: 'sev', backup: sevCopy('# written while the server stops\n') });
-    await held;
+    await pieceOfWork("the copy's write held at its open", held);
     // The server stops with the write under way: it closes its connections (the page's request ends unanswered)...
     s.child.stdin!.end();
     await copy.then(
@@ -385,8 +409,8 @@ fs.open = function (path, ...rest) {
     // ...and waits: still running until the write can go on.
     expect(s.child.exitCode).toBe(null);
     writeFileSync(release, '');
-    expect(await exited).toBe(0);
-    await s.closed;
+    expect(await pieceOfWork(`${s.what}: its end once the write went on`, exited)).toBe(0);
+    await pieceOfWork(`${s.what}: its pipes closed`, s.closed);
     const file = join(state, 'web', `Backups-${port}`, 'sev.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ text: '# written while the server stops\n' });
     expect(readdirSync(join(state, 'web', `Backups-${port}`)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -436,7 +460,7 @@ fs.open = function (path, ...rest) {
  * (refuseHiddenCharacters in electron/cli/args.ts). Mutation that fails: the check in serve.ts's `parse` removed (the
  * --open and --port cases), the check of the resolved workspace removed (the linked workspace).
  */
-describe('npm run web: arguments holding hidden characters', () => {
+describe('npm run web: arguments holding hidden characters', { timeout: 0 }, () => {
   function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, [bundle, '--renderer', rendererDir, '--exit-with-stdin', ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -445,12 +469,18 @@ describe('npm run web: arguments holding hidden characters', () => {
     let stderr = '';
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    return new Promise((done) => {
-      // 'close', not 'exit': at 'exit' the pipes may still hold what the child said last.
-      child.once('close', (code) => done({ code, stdout, stderr }));
-      // A server that started anyway stops when its stdin closes.
-      setTimeout(() => child.stdin!.end(), 5_000);
+    // A server that started anyway (its URL line) is stopped by closing its stdin: the case then fails on its exit
+    // code and stdout. (It was stopped 5 s after the start whatever it did, a timer of the test's.)
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('ActGuy web: ')) child.stdin!.end();
     });
+    return pieceOfWork(
+      `the end of the server of ${args.join(' ')}`,
+      new Promise((done) => {
+        // 'close', not 'exit': at 'exit' the pipes may still hold what the child said last.
+        child.once('close', (code) => done({ code, stdout, stderr }));
+      }),
+    );
   }
 
   it('refuses --open, --workspace or --port holding a terminal escape or a bidi override, quoted escaped', async () => {

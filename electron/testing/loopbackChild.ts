@@ -38,7 +38,8 @@ export interface ServedChild {
   /**
    * Resolves once stderr holds `text`. stderr is a pipe of its own, read apart from stdout: what the server wrote there
    * before its URL line can be read after that line (on a loaded machine, it was), so a note is waited for, never read
-   * the moment the URL came.
+   * the moment the URL came. Fails once the child has ended without it (its pipes closed: it can say nothing more), or
+   * as a piece of work still pending (`pieceOfWork`), with what stderr held by then.
    */
   stderrHolds: (text: string | RegExp) => Promise<void>;
   /** Resolves with the whole of stderr once the child has ended and its pipes are closed: what it never said, it said here. */
@@ -88,11 +89,18 @@ export async function serveChild(args: string[], env: NodeJS.ProcessEnv): Promis
     child,
     url: new URL(url),
     stderr: () => stderr,
-    stderrHolds: (wanted) =>
-      new Promise<void>((ok) => {
+    stderrHolds: (wanted) => {
+      const said = new Promise<void>((ok) => {
         waiters.push({ wanted, ok });
         check();
-      }),
+      });
+      const saidNot = closed.then((all) => {
+        throw new Error(`the child ended without saying ${String(wanted)} on stderr; it said: ${JSON.stringify(all)}`);
+      });
+      return pieceOfWork(`stderr holding ${String(wanted)}`, Promise.race([said, saidNot])).catch((e: unknown) => {
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; stderr so far: ${JSON.stringify(stderr)}`);
+      });
+    },
     closed,
   };
 }
