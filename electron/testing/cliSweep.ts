@@ -435,8 +435,7 @@ function mshFlags(o: CompressOptions): string[] {
  * --jobs 1 and 2 (a long motion's nodes fitted in shares) writes the same three files, which read by the spec's
  * sampler keep every frame that is not a key within the tolerance asked and name every key over it
  * (exportChecks.ts mshViolations); the app's Export MSH writes those files and warnings; at the format's u16 limits
- * both refuse, in the same words with either job count. The first level also exports the source motion as glTF,
- * by `actguy export-gltf NAME.mtn` and the app's Export glTF: the same bytes.
+ * both refuse, in the same words with either job count.
  */
 async function motionExports(c: SweepCase, opts: CompressOptions, li: number, where: string, x: ExportContext) {
   const { cli, bad, counts } = x;
@@ -499,9 +498,12 @@ async function motionExports(c: SweepCase, opts: CompressOptions, li: number, wh
     if (app.warnings.join('\n') !== first.warnings.join('\n'))
       bad.push(`${where}: the app's Export MSH warned otherwise than actguy export-msh`);
   }
-  if (li !== 0) return;
-  // The source motion as glTF (the same at every level): the CLI's bytes and the app's.
-  const run = cli('export-gltf', mtn, '-o', `${c.name}.source.glb`, '--quiet');
+}
+
+/** Round 14: the source motion as glTF (the same at every level): `actguy export-gltf NAME.mtn` and the app's bytes. */
+async function sourceGltf(c: SweepCase, where: string, x: ExportContext) {
+  const { cli, bad, counts } = x;
+  const run = cli('export-gltf', `${c.name}.mtn`, '-o', `${c.name}.source.glb`, '--quiet');
   if (run.rc !== 0) return void bad.push(`${where}: actguy export-gltf of the source exited ${run.rc}: ${run.err}`);
   counts.gltfFiles++;
   if (!x.app) return;
@@ -636,6 +638,7 @@ export async function runCliSweep(
         if (o.exports) {
           const ctx = { cli, dir: o.dir, app: o.app, bad, counts };
           if (mode === modes[0]) await motionExports(c, opts, li, `${c.name} ${label}`, ctx);
+          if (mode === modes[0] && li === 0) await sourceGltf(c, `${c.name} ${label}`, ctx);
           await compressedGltf(c, opts, out, r.bytes, li, where, ctx);
         }
       }
