@@ -8,7 +8,11 @@
  * /usr/share/assimp/models that imports (as `npm run heldout`: runImportJob, every clip), at every rate asked.
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
- *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *
+ * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
+ * adds each motion's single-motion exports (`actguy export-msh`, `actguy export-gltf` of the source and of each MT3,
+ * the app's Export MSH and Export glTF); `--no-project` leaves the projects out (rounds 12 and 13 ran them).
  *
  * Exit status 1 when anything broke.
  */
@@ -47,6 +51,8 @@ interface Args {
   maxFrames?: number;
   keep?: string;
   app: boolean;
+  exports: boolean;
+  project: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -59,6 +65,8 @@ function parseArgs(argv: string[]): Args {
     seams: true,
     captures: true,
     app: true,
+    exports: false,
+    project: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -91,6 +99,12 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--no-app':
         a.app = false;
+        break;
+      case '--exports':
+        a.exports = true;
+        break;
+      case '--no-project':
+        a.project = false;
         break;
       case '--only':
         a.only = v;
@@ -155,7 +169,15 @@ async function main(): Promise<void> {
     if (cases.length === 0) return;
     const t = performance.now();
     const dir = join(root, `g${group++}`);
-    const r = await runCliSweep(cases, { cli, dir, levels: args.levels, modes: args.modes, app });
+    const r = await runCliSweep(cases, {
+      cli,
+      dir,
+      levels: args.levels,
+      modes: args.modes,
+      app,
+      exports: args.exports,
+      project: args.project,
+    });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));
     const frames = cases.reduce((n, c) => n + c.motion.frameCount + 1, 0);
@@ -163,6 +185,9 @@ async function main(): Promise<void> {
       `${r.bad.length ? 'BROKEN' : 'ok    '} ${label}: ${cases.length} motions, ${frames} frames; ${r.counts.compressions} compressions, ` +
         `${r.counts.cliRuns} actguy compress, ${r.counts.appRuns} through the app, ${r.counts.builds} builds, ${r.counts.entries} .mar entries, ` +
         `${r.counts.mshEntries} MSH and ${r.counts.glbEntries} glTF entries` +
+        (args.exports
+          ? `; ${r.counts.mshMotions} export-msh, ${r.counts.mshRefused} MSH refusals, ${r.counts.gltfFiles} export-gltf, ${r.counts.appExports} app exports`
+          : '') +
         `${r.counts.long ? `, ${r.counts.long} over 512 KiB` : ''} (${((performance.now() - t) / 1000).toFixed(0)} s)`,
     );
     for (const b of r.bad.slice(0, 20)) console.log(`    ${b}`);
@@ -219,7 +244,12 @@ async function main(): Promise<void> {
   console.log(
     `\n${total.compressions} compressions in-process, ${total.cliRuns} actguy compress, ${total.appRuns} through the app, ` +
       `${total.builds} builds (${total.entries} .mar entries, ${total.long} motions over 512 KiB of MTN), ` +
-      `${total.mshEntries} MSH and ${total.glbEntries} glTF project entries: ${bad.length} problems ` +
+      `${total.mshEntries} MSH and ${total.glbEntries} glTF project entries` +
+      (args.exports
+        ? `; single motions: ${total.mshMotions} actguy export-msh (each --jobs 1 and 2), ${total.mshRefused} MSH refusals at the u16 limits, ` +
+          `${total.gltfFiles} actguy export-gltf, ${total.appExports} app exports`
+        : '') +
+      `: ${bad.length} problems ` +
       `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,
   );
   await app?.dispose();

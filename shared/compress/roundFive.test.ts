@@ -23,7 +23,7 @@ import {
 import { exportMshAnimation, fitMshNodes } from '../msh/export';
 import { mshViolations } from '../testing/sweepMotions';
 import { toleranceMismatches } from '../testing/toleranceMismatches';
-import type { Motion } from '../motion/types';
+import { emptyMotion, type Motion } from '../motion/types';
 import { compressChannelShare, compressMotion, compressWithShares } from './compress';
 import type { CompressOptions, CompressResult } from './types';
 
@@ -135,6 +135,42 @@ describe('round 5: motions nobody tuned on', () => {
     // Each half alone stays under the limit (12 x 4,001 < 0xFFFF); exportMshAnimation refuses their union.
     const shares = [...fitMshNodes(m, o, (j) => j % 2 === 0), ...fitMshNodes(m, o, (j) => j % 2 === 1)];
     expect(refusal(() => exportMshAnimation(m, o, shares))).toBe(whole);
+  });
+
+  it('names the limit the nodes pass first in skeleton order, whether fitted at once or in shares', () => {
+    // Round 14 (01_03.bvh at 120 fps, export-msh --jobs 1 named the map words, --jobs 2 the keys): 34 nodes of
+    // 4,001 frames, the first 17 with two keys each, passing the map words at the 17th (17 x 4,001 >= 0xFFFF) with 34
+    // keys, the other 17 with a key on every frame, passing 65,535 keys only on the whole (68,051). The fits as the
+    // pool's two shares give them, in their order and in another.
+    const N = 4000;
+    const joints = Array.from({ length: 34 }, (_, j) => ({
+      parent: j - 1,
+      mirror: j,
+      part: 0,
+      reserved: 0,
+      name: `n${j}`,
+    }));
+    const m = emptyMotion(N, joints, 120);
+    for (let k = 0; k < m.rotation.length; k += 4) m.rotation[k + 3] = 1;
+    const every = Array.from({ length: N + 1 }, (_, f) => f);
+    const fits = joints.map((_, j) => ({
+      node: j,
+      frames: j < 17 ? [0, N] : every,
+      maxPos: 0,
+      maxRot: 0,
+      unmet: false,
+    }));
+    const o = { positionTolerance: 0.05, rotationToleranceDeg: 0.5 };
+    const words =
+      "MSH (res19): more than 16 animated nodes at 4001 frames: their map words pass anim_map_start's u16 (below 0xFFFF); loosen the tolerances or shorten the motion";
+    const shares = [...fits.filter((f) => f.node % 2 === 0), ...fits.filter((f) => f.node % 2 === 1)];
+    expect(() => exportMshAnimation(m, o, shares)).toThrow(words);
+    expect(() => exportMshAnimation(m, o, [...fits].reverse())).toThrow(words);
+    // Past the keys first: the 17 full nodes before the 17 of two keys.
+    const keysFirst = fits.map((f) => ({ ...f, frames: f.node < 17 ? every : [0, N] }));
+    expect(() => exportMshAnimation(m, o, keysFirst)).toThrow(
+      'MSH (res8): more than 65535 keys: the u16 frame map holds no more; loosen the tolerances',
+    );
   });
 
   it('holds on 65,535 frames', () => {

@@ -240,6 +240,18 @@ function tooManyAnimatedNodes(S: number): FormatError {
 }
 
 /**
+ * The u16 limits after a node, with the counts of the nodes before it and its own in skeleton order: the keys first,
+ * then the map words. fitMshNodes refuses so as soon as the nodes fitted pass a limit, and exportMshAnimation walks the
+ * fits it is given in the same order, so a motion past both limits is refused in the same words whether its nodes
+ * were fitted at once or in shares (round 14: 01_03.bvh at 120 fps passed the map words at its 15th animated node
+ * and the keys only later; the shares' merge checked the keys on the whole first and named them, one job the map).
+ */
+function checkMshLimits(keys: number, animated: number, S: number): void {
+  if (keys > 0xffff) throw tooManyKeys();
+  if (animated * S >= MSH_NO_MAP) throw tooManyAnimatedNodes(S);
+}
+
+/**
  * The fits of the nodes whose index `select` accepts (every node by default). Nodes are fitted independently, so
  * the build's pool fits a long motion's nodes in shares on its workers and exportMshAnimation puts them together.
  */
@@ -263,8 +275,7 @@ export function fitMshNodes(
     // node, 9.6 s, before its refusal): the other nodes can only add to both counts.
     keys += fit.frames.length;
     if (fit.frames.length > 1) animated++;
-    if (keys > 0xffff) throw tooManyKeys();
-    if (animated * S >= MSH_NO_MAP) throw tooManyAnimatedNodes(S);
+    checkMshLimits(keys, animated, S);
   }
   return fits;
 }
@@ -291,6 +302,7 @@ export function exportMshAnimation(motion: Motion, options: MshExportOptions, fi
     for (const f of fit.frames) keys.push(writtenKey(motion, j, f));
     const animated = fit.frames.length > 1;
     if (animated) mapParts.push({ frames: fit.frames, base, node: j });
+    checkMshLimits(keys.length, mapParts.length, S);
     nodes.push({ name: joint.name, parent: joint.parent, animMapStart: MSH_NO_MAP, fallbackKey: keys.length - 1 });
     reports.push({
       name: joint.name,
@@ -306,8 +318,6 @@ export function exportMshAnimation(motion: Motion, options: MshExportOptions, fi
         `node ${j} (${joint.name}): a key on every frame still misses the tolerance (float32 / s16 precision): position ${fit.maxPos.toPrecision(3)}, rotation ${fit.maxRot.toPrecision(3)} deg`,
       );
   });
-  if (keys.length > 0xffff) throw tooManyKeys();
-  if (mapParts.length * S >= MSH_NO_MAP) throw tooManyAnimatedNodes(S);
   const mapWords = new Uint16Array(mapParts.length * S);
   mapParts.forEach((part, i) => {
     trackMap(part.frames, S, part.base, mapWords, i * S);
