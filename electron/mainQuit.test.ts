@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { ASK_AGAIN_MS } from './quitWaits';
 
 const profiles: string[] = [];
 afterAll(() => {
@@ -75,7 +76,7 @@ describe('electron main: a quit while files are put in place', () => {
     // Wait: nothing quits, and nothing is asked for half a minute.
     fake.state.heldAnswers.shift()!(0);
     await turn();
-    await vi.advanceTimersByTimeAsync(29_999);
+    await vi.advanceTimersByTimeAsync(ASK_AGAIN_MS - 1);
     await turn();
     expect(fake.state.messageBoxes).toHaveLength(boxes + 1);
     expect(fake.state.quits).toBe(quits);
