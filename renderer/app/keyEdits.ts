@@ -6,7 +6,8 @@ import { KeyFlag } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
-import { findChannel, userKeyFramesOf } from '../curves/series';
+import { findChannel } from '../curves/series';
+import { userKeysOf } from '../curves/keyIndex';
 import { playheadFrame, revealChannelFrame } from './playhead';
 import { panelStates, projectLayoutStore } from '../project/layout';
 
@@ -59,7 +60,7 @@ export function channelKeyFrames(): number[] {
   const joint = Math.min(s.selectedJoint, m.joints.length - 1);
   const kind = joint < 0 ? 'translation' : s.curveChannel === 'offset' ? 'offset' : 'rotation';
   const report = findChannel(compressionStore.getState().result?.channels, kind, joint);
-  return [...new Set([...(report?.keyFrames ?? []), ...userKeyFramesOf(m, joint)])].sort((a, b) => a - b);
+  return [...new Set([...(report?.keyFrames ?? []), ...userKeysOf(m, joint)])].sort((a, b) => a - b);
 }
 
 /** Up / Down: moves the playhead to the previous / next key of the selected channel (Blender's habit). */
@@ -87,7 +88,7 @@ export function deleteSelectedKeys(): void {
   const m = doc.motion;
   if (!m || doc.readOnly) return;
   const s = sessionStore.getState();
-  const user = new Set(userKeyFramesOf(m, s.selectedJoint));
+  const user = new Set(userKeysOf(m, s.selectedJoint));
   const frames = s.selectedKeys.filter((f) => user.has(f));
   if (frames.length === 0) return;
   if (!tuningEditsShown()) {

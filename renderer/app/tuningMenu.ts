@@ -9,7 +9,7 @@ import { createStore } from 'zustand/vanilla';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { framesSpanLabel, lockRangesOf, traceFramesOf } from '../state/keyInfo';
-import { userKeyFramesOf } from '../curves/series';
+import { hasKey, userKeysOf } from '../curves/keyIndex';
 import { playheadFrame } from './playhead';
 import type { ChainGroup } from '../timeline/jointFilter';
 import { TUNING_EDITS_HIDDEN_REASON, tuningEditsShown } from './keyEdits';
@@ -95,7 +95,7 @@ export function tuningEditsHere(): TuningEditsHere | null {
       : tuningEditsShown()
         ? null
         : TUNING_EDITS_HIDDEN_REASON,
-    userKey: userKeyFramesOf(m, joint).includes(frame),
+    userKey: hasKey(userKeysOf(m, joint), frame),
     lock: lock ? { first: lock.first, last: lock.last } : null,
     root: joint < 0,
     trace: traceFramesOf(m).includes(frame),

@@ -4,7 +4,8 @@ import { useCompression, useDocument, usePreferences, useSession } from '../stat
 import { sessionStore, type CurveChannel } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { MotionFlag } from '../../shared/motion/types';
-import { findChannel, userKeyFramesOf } from '../curves/series';
+import { findChannel } from '../curves/series';
+import { userKeysOf } from '../curves/keyIndex';
 import { JointSelect } from './JointSelect';
 import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 import { overlayDash } from '../curves/overlay';
@@ -66,7 +67,7 @@ export function CurveView() {
   );
   const kind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
   const report = findChannel(result?.channels, kind, joint < 0 ? -1 : joint);
-  const userKeys = motion ? userKeyFramesOf(motion, joint).length : 0;
+  const userKeys = motion ? userKeysOf(motion, joint).length : 0;
   const tabs: { id: CurveChannel; label: string; title: string }[] = [
     { id: 'euler', label: 'Euler°', title: 'Rotation as Euler angles in degrees (rotate order beside)' },
     { id: 'quat', label: 'Quat', title: 'Rotation quaternion x, y, z, w' },

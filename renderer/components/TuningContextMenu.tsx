@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
-import { userKeyFramesOf } from '../curves/series';
+import { userKeysOf } from '../curves/keyIndex';
 import { curveViewRequests } from '../curves/curvePainter';
 import { deleteSelectedKeys, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from '../app/keyEdits';
 import { zoomTimeToFit } from '../app/playhead';
@@ -80,7 +80,7 @@ function entriesOf(panel: TuningMenuPanel): ContextMenuEntry[] {
   const words = tuningEditLabels(here);
   const why = here.why ?? undefined;
   const s = sessionStore.getState();
-  const user = new Set(userKeyFramesOf(m, s.selectedJoint));
+  const user = new Set(userKeysOf(m, s.selectedJoint));
   const selected = s.selectedKeys.filter((f) => user.has(f)).length;
   const edits: ContextMenuEntry[] = [
     { id: 'tuning-context-key', label: words.key, shortcut: 'K', disabled: !!why, why, run: toggleKeyAtPlayhead },

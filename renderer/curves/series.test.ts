@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { buildSeries, formatTolerance, userKeyFramesOf } from './series';
+import { buildSeries, formatTolerance } from './series';
+import { userKeysOf } from './keyIndex';
 import { compressMotion } from '../../shared/compress/compress';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
 
@@ -55,7 +56,7 @@ describe('buildSeries', () => {
     const s = buildSeries(m, 1, 'euler', null, undefined);
     expect(s.components[0].decoded).toBeNull();
     expect(s.keyFrames).toEqual([]);
-    expect(s.userKeyFrames).toEqual(userKeyFramesOf(m, 1));
+    expect(s.userKeyFrames).toEqual(userKeysOf(m, 1));
     expect(s.note).toBe('Compressing…');
   });
 });

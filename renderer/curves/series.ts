@@ -33,7 +33,7 @@ export interface CurveSeries {
   /** Every key of the compressed channel (auto and user), or empty before compression. */
   keyFrames: number[];
   /** User KEY frames of this channel in the document (immediate, before recompression). */
-  userKeyFrames: number[];
+  userKeyFrames: readonly number[];
   /** Error at every frame, or null (channel not compressed). */
   errors: Float64Array | null;
   tolerance: number | null;
@@ -64,11 +64,6 @@ export function findChannel(
  */
 export function formatTolerance(t: number): string {
   return String(Number(t.toFixed(3)));
-}
-
-/** A joint's user keys (-1: the root translation), ascending: a copy of userKeysOf's (renderer/curves/keyIndex.ts). */
-export function userKeyFramesOf(m: Motion, joint: number): number[] {
-  return [...userKeysOf(m, joint)];
 }
 
 /** The last source Euler curves made (an edit or a new result redraws the same joint's source). */
@@ -230,7 +225,7 @@ export function buildSeries(
     unit,
     components: comps,
     keyFrames: report ? report.keyFrames : [],
-    userKeyFrames: userKeyFramesOf(m, joint),
+    userKeyFrames: userKeysOf(m, joint),
     errors: report ? report.errors : null,
     tolerance: report ? report.tolerance : null,
     maxError: report ? report.maxError : null,

@@ -632,7 +632,7 @@ export class TimelinePainter {
       );
       const user = hasKey(userKeysOf(m, hp.row), frame);
       if (user) parts.push('user key');
-      else if (row.report.keyFrames.includes(frame)) parts.push('key');
+      else if (hasKey(row.report.keyFrames, frame)) parts.push('key');
     }
     const text = parts.join(' · ');
     ctx.font = '11px system-ui, sans-serif';
