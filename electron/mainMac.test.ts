@@ -295,3 +295,32 @@ describe('electron main on macOS', () => {
     expect(fake.state.windows).toHaveLength(12);
   });
 });
+
+// Round 13 (maintainer's read): the macOS menu as main sets it. Mutations that fail: main building the menu with
+// `isMac: false` (no app menu, File › Exit, no Window menu); the About box always shown over a window (with none, a
+// box over nothing).
+describe('the macOS menu', () => {
+  it("has the app's menu (About, Hide, Quit), File › Close and the Window menu; About with no window is a box of its own", () => {
+    const template = fake.state.menus.at(-1)!.template;
+    const appMenu = template[0];
+    expect(appMenu.label).toBe('ActGuy');
+    expect(appMenu.submenu!.map((i) => i.role ?? i.label ?? i.type)).toEqual([
+      'About ActGuy',
+      'separator',
+      'hide',
+      'hideOthers',
+      'unhide',
+      'separator',
+      'quit',
+    ]);
+    const file = template.find((m) => m.label === 'File')!.submenu!;
+    expect(file.at(-1)!.role).toBe('close');
+    expect(file.some((i) => i.role === 'quit')).toBe(false);
+    expect(template.slice(-2).map((m) => m.role ?? m.label)).toEqual(['windowMenu', 'Help']);
+    // The last window closed in the tests above.
+    const boxes = fake.state.messageBoxes.length;
+    appMenu.submenu![0].click!();
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([expect.objectContaining({ title: 'About ActGuy' })]);
+    expect(fake.state.parentlessBoxes.at(-1)).toBe(true);
+  });
+});
