@@ -105,15 +105,15 @@ function makeFake() {
           fn();
         }),
       on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
-      // A reloaded page loads again by itself (asking the app's scheme for it first), unless a test holds the load to
-      // act while it reloads.
+      // A reloaded page loads again by itself, unless a test holds the load to act while it reloads. It asks the app's
+      // scheme for its page first; 'did-finish-load' does not wait for the answer (a real read, which changes nothing
+      // main keeps, may take long on a loaded machine and would land in a later test), but a file a test took away
+      // (fakeFsPromises) fails at once, before it.
       reload: () => {
         this.reloads++;
-        if (!state.holdLoads)
-          setTimeout(
-            () => void this.askScheme(this.mainFrame.url).then(() => this.webContentsEvents.get('did-finish-load')?.()),
-            0,
-          );
+        if (state.holdLoads) return;
+        void this.askScheme(this.mainFrame.url);
+        setTimeout(() => this.webContentsEvents.get('did-finish-load')?.(), 0);
       },
     };
     /** As Electron's: a destroyed window's methods throw. */
