@@ -22,6 +22,8 @@ import { writesInFlight } from './writeTurns';
 import { fake, loadMain } from './testing/fakeElectron';
 
 vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()));
+// The renderer's files as main reads them: a test takes the page file away (fake.state.unreadableFiles).
+vi.mock('node:fs/promises', () => import('./testing/fakeElectron').then((f) => f.fakeFsPromises()));
 
 // The text-check worker is a built bundle; here the same check runs in-process.
 vi.mock('./project/textCheck', async (importOriginal) => {
@@ -1510,7 +1512,9 @@ describe('electron main', () => {
       expect(fake.state.messageBoxes[asked]).toMatchObject({
         type: 'error',
         message: "ActGuy's window could not load its page.",
-        detail: expect.stringMatching(/^ERR_FILE_NOT_FOUND \(-6\)\.\n\nThe window stays blank .*Reload tries again/),
+        detail: expect.stringMatching(
+          /^ERR_FILE_NOT_FOUND \(-6\)\.\n\nThe window cannot show ActGuy .*Reload tries again/,
+        ),
         buttons: ['Reload', 'Quit'],
         cancelId: 0,
       });
@@ -1527,6 +1531,59 @@ describe('electron main', () => {
       await vi.waitFor(() => expect(win.closed).toBe(closed + 1));
       expect(win.reloads).toBe(reloads + 1);
     } finally {
+      fake.state.holdMessageBoxes = false;
+      said.mockRestore();
+    }
+  });
+
+  // Round 13 (maintainer's read). The page file gone from the installation: the scheme answers "not found", which
+  // loads as a page of its own (no 'did-fail-load'). Mutations that fail: serveRenderer not noting the page it could
+  // not read (the window shows "not found", said nowhere); 'did-finish-load' taking that "not found" for the page (it
+  // listens: a file handed over meanwhile is sent to no page); the note not cleared once the page is served again (the
+  // good reload said failed too).
+  it('a reload whose page file is gone from the installation is said as a failed load, with what to do; once it is back, Reload loads it', async () => {
+    const pageFile = resolve(__dirname, '..', 'renderer', 'index.html');
+    const dir = mkdtempSync(join(fake.state.userData, 'page-gone-'));
+    const handed = join(dir, 'handed.mtn');
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), handed);
+    const opened = (since: number) =>
+      fake.state.sent
+        .slice(since)
+        .filter((s) => s.channel === MENU_COMMAND_CHANNEL)
+        .map((s) => (s.payload as { path?: string }).path);
+    const said = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fake.state.holdMessageBoxes = true;
+    const asked = fake.state.messageBoxes.length;
+    const held = fake.state.heldAnswers.length;
+    const reloads = win.reloads;
+    const sentBefore = fake.state.sent.length;
+    try {
+      // The page has loaded once; then its file goes (an update half done, a cleaner), and the page reloads (a crash's
+      // Reload, or this box's).
+      pageListens();
+      fake.state.unreadableFiles.add(pageFile);
+      win.webContents.reload();
+      await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(held + 1));
+      const why = `ActGuy's page could not be read from its installation (${pageFile}: no such file or directory). Installing ActGuy again should fix it.`;
+      expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+      expect(fake.state.messageBoxes[asked]).toMatchObject({
+        type: 'error',
+        message: "ActGuy's window could not load its page.",
+        detail: expect.stringContaining(`${why}\n\nThe window cannot show ActGuy until its page loads`),
+        buttons: ['Reload', 'Quit'],
+      });
+      expect(said).toHaveBeenCalledWith(`ActGuy: the window's page did not load: ${why}`);
+      // The "not found" page opens nothing: a file handed over now waits.
+      fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', handed], '/');
+      expect(opened(sentBefore)).toEqual([]);
+      // Installed again: Reload loads the page, which listens, and the file opens; nothing more is asked.
+      fake.state.unreadableFiles.delete(pageFile);
+      fake.state.heldAnswers.pop()!(0);
+      await vi.waitFor(() => expect(opened(sentBefore)).toEqual([handed]));
+      expect(win.reloads).toBe(reloads + 2);
+      expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+    } finally {
+      fake.state.unreadableFiles.clear();
       fake.state.holdMessageBoxes = false;
       said.mockRestore();
     }

@@ -12,13 +12,14 @@
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
  * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
  *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
- *   (listenToAppEnd), then the page's load (one that fails is said in a box, and the app exits; a window made again
- *   whose page fails says it alike, and goes: sayCouldNotStart);
+ *   (listenToAppEnd), then the page's load (one that fails, or whose page file the installation lacks, is said in a
+ *   box, and the app exits; a window made again whose page fails says it alike, and goes: sayCouldNotStart);
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
  *   'unresponsive' record it and offer a reload, 'responsive' takes the hang's question down (pageRecovery.ts),
  *   'preload-error' says a preload that failed (the page cannot reach main), 'did-fail-load' says a page that failed
- *   to load after it had loaded once (its reload) and offers to reload again or quit,
+ *   to load after it had loaded once (its reload) and offers to reload again or quit (pageRecovery.ts), as
+ *   'did-finish-load' does for a reload that got the scheme's "not found" for its page file,
  *   'closed' forgets the window, and the page's report with it;
  * - 'before-quit': Cmd+Q, File › Exit and the Dock's Quit close the window first, so its 'close' questions stand for
  *   the quit (an answer of Cancel keeps both; Save or Discard quits again on macOS, where Electron cancelled the quit
@@ -115,6 +116,7 @@ import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
 import { createCloseQuestions, quitDuringCommitsQuestion } from './closeQuestions';
 import { failed, warn } from './mainLog';
+import { describeFsError } from './fsErrors';
 import { createPageRecovery } from './pageRecovery';
 
 const APP_SCHEME = 'actguy';
@@ -260,12 +262,23 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
   return appTopFrame(event, windows.current()?.webContents ?? null, APP_ORIGIN);
 }
 
+/** The window's page file, which every load of the window asks the scheme for first. */
+const pageFile = join(rendererDir, 'index.html');
+/**
+ * Why the page file could not be read at the window's last load of it (missing from the installation, unreadable), or
+ * null: its "not found" loads as a page of its own, with no `did-fail-load`, so the window's load is said failed by
+ * this (loadPage's caller for a first load, the window's 'did-finish-load' for a reload).
+ */
+let pageNotServed: string | null = null;
+
 async function serveRenderer(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
   // A malformed escape (`%E0%A4%A`) or a path out of the folder is a missing file (security.ts rendererFileOf).
   const full = rendererFileOf(rendererDir, url.pathname);
   if (full === 'malformed' || full === 'outside') return new Response('not found', { status: 404 });
+  const isPage = full === pageFile;
+  if (isPage) pageNotServed = null;
   try {
     const body = await readFile(full);
     return new Response(new Uint8Array(body), {
@@ -275,7 +288,11 @@ async function serveRenderer(request: Request): Promise<Response> {
         'X-Content-Type-Options': 'nosniff',
       },
     });
-  } catch {
+  } catch (e) {
+    if (isPage)
+      pageNotServed =
+        `ActGuy's page could not be read from its installation (${full}: ${describeFsError(e)}). ` +
+        'Installing ActGuy again should fix it.';
     return new Response('not found', { status: 404 });
   }
 }
@@ -429,7 +446,7 @@ async function start(): Promise<void> {
     services.windowMadeAgain();
     const made = openWindow(services);
     services.menuWithWindow();
-    loadPage(made, PAGE_URL).catch((e: unknown) => {
+    loadPage(made, PAGE_URL, () => pageNotServed).catch((e: unknown) => {
       // Said as the first window's failure is; the app stays, with no window, as before the Dock's icon was clicked.
       sayCouldNotStart(e);
       if (!made.isDestroyed()) made.destroy();
@@ -440,7 +457,7 @@ async function start(): Promise<void> {
   listenToAppEnd(services);
   // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
   app.on('activate', () => windows.reopen());
-  await loadPage(win, PAGE_URL);
+  await loadPage(win, PAGE_URL, () => pageNotServed);
 }
 
 /** The session's refusals: what the page could ask of Chromium beyond the app's own API. */
@@ -661,7 +678,21 @@ function openWindow(services: Services): BrowserWindow {
   menuCommands.windowMade();
   /** Whether the page has loaded once: a failed load before that is the first, said by loadPage's caller. */
   let pageLoaded = false;
+  /** The page did not load: the page that failed answers nothing, so a file the OS hands over waits for the next one. */
+  const pageDidNotLoad = (reason: string): void => {
+    systemFiles.rendererGone();
+    recovery.pageFailedToLoad(reason);
+  };
   win.webContents.on('did-finish-load', () => {
+    // What loaded is the scheme's "not found", not the app: its page file could not be read (serveRenderer). A first
+    // load is said by loadPage's caller; a reload as a failed load is, in the terminal and a box.
+    const notServed = pageNotServed;
+    if (notServed !== null) {
+      if (!pageLoaded || win.isDestroyed()) return;
+      warn(`the window's page did not load: ${notServed}`);
+      pageDidNotLoad(notServed);
+      return;
+    }
     pageLoaded = true;
     pageListens();
   });
@@ -717,46 +748,15 @@ function openWindow(services: Services): BrowserWindow {
     quit: quitKeepingCopies,
   });
   // The page failed to load after it had loaded once (its reload after a crash or a hang: a damaged installation, a
-  // disk that stopped answering): the window stays blank, and Chromium says why only in its console. Said here, in the
-  // terminal and in a box over the window, which offers to reload again or to quit (keeping the copies of unsaved
-  // work, as the crash's Quit does). Not: the first load's failure (loadPage's caller says it, and the window goes), a
-  // load aborted (ERR_ABORTED, -3: a reload replaced by another, the window closing), a frame's. One box at a time.
-  let loadFailureAsked = false;
+  // disk that stopped answering): the window stays blank, and Chromium says why only in its console. Said here in the
+  // terminal, and by the recovery in a box over the window, which offers to reload again or to quit (keeping the copies
+  // of unsaved work, as the crash's Quit does: electron/pageRecovery.ts). Not: the first load's failure (loadPage's
+  // caller says it, and the window goes), a load aborted (ERR_ABORTED, -3: a reload replaced by another, the window
+  // closing), a frame's.
   win.webContents.on('did-fail-load', (_event, errorCode, errorDescription, validatedURL, isMainFrame) => {
     if (!isMainFrame || errorCode === -3 || !pageLoaded || win.isDestroyed()) return;
     warn(`the window's page did not load (${validatedURL}): ${errorDescription} (${errorCode})`);
-    if (loadFailureAsked) return;
-    loadFailureAsked = true;
-    // The page that failed answers nothing: a file the OS hands over waits for the next one.
-    systemFiles.rendererGone();
-    forgetUnsaved();
-    if (!win.isVisible()) showWindow();
-    dialog
-      .showMessageBox(win, {
-        type: 'error',
-        title: APP_NAME,
-        message: "ActGuy's window could not load its page.",
-        detail:
-          `${errorDescription} (${errorCode}).\n\nThe window stays blank until its page loads: nothing can be opened ` +
-          'or saved in it. Reload tries again; Quit ends ActGuy' +
-          (backups.held().backups.length > 0
-            ? ', and the copies it holds of your unsaved work come back at the next start.'
-            : '.'),
-        buttons: ['Reload', 'Quit'],
-        defaultId: 0,
-        cancelId: 0,
-        noLink: true,
-      })
-      .then(({ response }) => {
-        loadFailureAsked = false;
-        if (win.isDestroyed()) return;
-        if (response === 1) quitKeepingCopies();
-        else reloadPage();
-      })
-      .catch((e: unknown) => {
-        loadFailureAsked = false;
-        failed('the message about the page that did not load could not be shown')(e);
-      });
+    pageDidNotLoad(`${errorDescription} (${errorCode}).`);
   });
   win.webContents.on('render-process-gone', (_event, details) => {
     if (details.reason === 'clean-exit') return;
@@ -861,15 +861,22 @@ function sayCouldNotStart(e: unknown): void {
 
 /**
  * Loads the page. Closing the window while it loads aborts the load: that is the user's choice, not a failed start
- * (no "could not start" box); any other failure is one.
+ * (no "could not start" box); any other failure is one, and so is a load that showed the scheme's "not found" for the
+ * page itself (`notServed` says why: its file missing from the installation).
  */
-export async function loadPage(win: Pick<BrowserWindow, 'loadURL' | 'isDestroyed'>, url: string): Promise<void> {
+export async function loadPage(
+  win: Pick<BrowserWindow, 'loadURL' | 'isDestroyed'>,
+  url: string,
+  notServed: () => string | null = () => null,
+): Promise<void> {
   try {
     await win.loadURL(url);
   } catch (e) {
     if (win.isDestroyed()) return;
     throw e;
   }
+  const problem = notServed();
+  if (problem !== null && !win.isDestroyed()) throw new Error(problem);
 }
 
 // macOS Finder's "Open With" and a double-click: before or after ready, before or after the page listens.

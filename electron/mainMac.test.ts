@@ -8,6 +8,8 @@ import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport'
 import { fake, loadMain } from './testing/fakeElectron';
 
 vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeElectronModule()));
+// The renderer's files as main reads them: a test takes the page file away (fake.state.unreadableFiles).
+vi.mock('node:fs/promises', () => import('./testing/fakeElectron').then((f) => f.fakeFsPromises()));
 
 const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
 Object.defineProperty(process, 'platform', { ...platform, value: 'darwin' });
@@ -166,6 +168,44 @@ describe('electron main on macOS', () => {
     await vi.waitFor(() => expect(fake.state.windows[7].loadedUrl).toBe('actguy://app/index.html'));
   });
 
+  // Round 13 (maintainer's read). Mutations that fail: loadPage not asking whether the page was served (the window
+  // stays, showing "not found", and nothing is said); serveRenderer not noting the page it could not read, or not
+  // clearing the note once it is served (the window made next goes too).
+  it('a window whose page file is gone from the installation says so, and to install again, as a failed start; the Dock can try again', async () => {
+    closeWindow(fake.state.windows[7]);
+    const pageFile = resolve(__dirname, '..', 'renderer', 'index.html');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.unreadableFiles.add(pageFile);
+    fake.state.keepErrorBoxes = true;
+    const errorBoxes = fake.state.errorBoxes.length;
+    const boxes = fake.state.messageBoxes.length;
+    const why = `ActGuy's page could not be read from its installation (${pageFile}: no such file or directory). Installing ActGuy again should fix it.`;
+    try {
+      appEvent('activate');
+      const broken = fake.state.windows[8];
+      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+      // The "not found" page loaded: as Chromium has it, no 'did-fail-load' and the load's promise resolves.
+      expect(broken.loadedUrl).toBe('actguy://app/index.html');
+      expect(fake.state.errorBoxes.slice(errorBoxes)).toEqual([{ title: 'ActGuy could not start', message: why }]);
+      expect(console.error).toHaveBeenCalledWith(`ActGuy could not start: ${why}`);
+      expect(fake.state.messageBoxes).toHaveLength(boxes);
+      expect(fake.state.exits).toBe(0);
+      // Put back (installed again): the Dock's icon makes a window that stands, and nothing more is said.
+      fake.state.unreadableFiles.clear();
+      appEvent('activate');
+      expect(fake.state.windows).toHaveLength(10);
+      await vi.waitFor(() => expect(fake.state.windows[9].loadedUrl).toBe('actguy://app/index.html'));
+      // Its load has ended by the next turn.
+      await new Promise((r) => setTimeout(r, 0));
+      expect(fake.state.windows[9].destroyed).toBe(false);
+      expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
+    } finally {
+      fake.state.unreadableFiles.clear();
+      fake.state.keepErrorBoxes = false;
+      vi.mocked(console.error).mockRestore();
+    }
+  });
+
   /** The window's page reports unsaved work (the close then asks). */
   async function reportDirty(win: FakeWindow) {
     await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(
@@ -184,7 +224,7 @@ describe('electron main on macOS', () => {
   // Mutations that fail: main ignoring the page's `keptOpen` (the window's red button then quits the app, and the Dock
   // makes no window after it); the handler not passing `keptOpen` on.
   it('a Cmd+Q answered Save whose save fails keeps the window and the app: the quit is over, and a later close is only a close', async () => {
-    const win = fake.state.windows[7];
+    const win = fake.state.windows[9];
     fake.state.messageBoxResponse = 0; // Save
     await reportDirty(win);
     const sent = fake.state.sent.length;
@@ -213,15 +253,15 @@ describe('electron main on macOS', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.state.quits).toBe(quits);
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(9);
-    await vi.waitFor(() => expect(fake.state.windows[8].loadedUrl).toBe('actguy://app/index.html'));
+    expect(fake.state.windows).toHaveLength(11);
+    await vi.waitFor(() => expect(fake.state.windows[10].loadedUrl).toBe('actguy://app/index.html'));
   });
 
   // Mutations that fail: main not telling the slot of 'before-quit' (a window made between the close and
   // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
   // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
   it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
-    const win = fake.state.windows[8];
+    const win = fake.state.windows[10];
     fake.state.messageBoxResponse = 2; // Cancel
     await reportDirty(win);
     expect(cmdQ(win)).toBe(true);
@@ -230,8 +270,8 @@ describe('electron main on macOS', () => {
     // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
     closeWindow(win);
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(10);
-    const again = fake.state.windows[9];
+    expect(fake.state.windows).toHaveLength(12);
+    const again = fake.state.windows[11];
     await appInfoOf(again);
     await reportDirty(again);
     fake.state.messageBoxResponse = 1; // Discard changes
@@ -243,7 +283,7 @@ describe('electron main on macOS', () => {
     // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(10);
+    expect(fake.state.windows).toHaveLength(12);
   });
 
   // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
@@ -252,6 +292,35 @@ describe('electron main on macOS', () => {
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(10);
+    expect(fake.state.windows).toHaveLength(12);
+  });
+});
+
+// Round 13 (maintainer's read): the macOS menu as main sets it. Mutations that fail: main building the menu with
+// `isMac: false` (no app menu, File › Exit, no Window menu); the About box always shown over a window (with none, a
+// box over nothing).
+describe('the macOS menu', () => {
+  it("has the app's menu (About, Hide, Quit), File › Close and the Window menu; About with no window is a box of its own", () => {
+    const template = fake.state.menus.at(-1)!.template;
+    const appMenu = template[0];
+    expect(appMenu.label).toBe('ActGuy');
+    expect(appMenu.submenu!.map((i) => i.role ?? i.label ?? i.type)).toEqual([
+      'About ActGuy',
+      'separator',
+      'hide',
+      'hideOthers',
+      'unhide',
+      'separator',
+      'quit',
+    ]);
+    const file = template.find((m) => m.label === 'File')!.submenu!;
+    expect(file.at(-1)!.role).toBe('close');
+    expect(file.some((i) => i.role === 'quit')).toBe(false);
+    expect(template.slice(-2).map((m) => m.role ?? m.label)).toEqual(['windowMenu', 'Help']);
+    // The last window closed in the tests above.
+    const boxes = fake.state.messageBoxes.length;
+    appMenu.submenu![0].click!();
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([expect.objectContaining({ title: 'About ActGuy' })]);
+    expect(fake.state.parentlessBoxes.at(-1)).toBe(true);
   });
 });

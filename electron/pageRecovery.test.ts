@@ -145,4 +145,53 @@ describe('createPageRecovery', () => {
     expect(held.asked[0].detail).toContain('Your unsaved changes were kept');
     expect(held.asked[0].detail).toContain('The crash record could not be written.');
   });
+
+  // Round 13 (maintainer's read): the failed load's box, moved here from main.ts beside the crash's questions. Mutations
+  // that fail: the edits not forgotten at once; a window never painted not shown; a second box while one is up; the
+  // answers swapped; an answer after the window went acting; a box that failed to show keeping the next from asking.
+  describe('a page that failed to load', () => {
+    it('forgets the edits at once, shows the window, and asks Reload (the default) or Quit, one box at a time', async () => {
+      const { recovery, asked, done, answer } = setUp(DIRTY, { visible: false });
+      recovery.pageFailedToLoad('ERR_FAILED (-2).');
+      recovery.pageFailedToLoad('ERR_FAILED (-2).');
+      expect(done).toEqual(['forgetUnsaved', 'show']);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({
+        type: 'error',
+        message: "ActGuy's window could not load its page.",
+        buttons: ['Reload', 'Quit'],
+        defaultId: 0,
+        cancelId: 0,
+      });
+      expect(asked[0].detail).toMatch(
+        /^ERR_FAILED \(-2\)\.\n\nThe window cannot show ActGuy until its page loads: .*ends ActGuy\.$/,
+      );
+      await answer(0, 0);
+      expect(done).toEqual(['forgetUnsaved', 'show', 'reload']);
+      // Asked again after the answer; Quit quits.
+      recovery.pageFailedToLoad('ERR_FAILED (-2).');
+      expect(asked).toHaveLength(2);
+      await answer(1, 1);
+      expect(done.slice(-1)).toEqual(['quit']);
+    });
+
+    it('says the copies come back; an answer after the window went does nothing; a box that failed lets the next ask', async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      const { recovery, asked, answers, done, state, answer } = setUp(DIRTY, { copies: true });
+      recovery.pageFailedToLoad('gone.');
+      expect(asked[0].detail).toContain('the copies it holds of your unsaved work come back at the next start.');
+      state.destroyed = true;
+      await answer(0, 1);
+      expect(done).toEqual(['forgetUnsaved']);
+      state.destroyed = false;
+      recovery.pageFailedToLoad('gone.');
+      answers[1].fail(new Error('stand-in: the box could not be shown'));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(console.error).toHaveBeenCalledWith(
+        expect.stringContaining('the message about the page that did not load could not be shown'),
+      );
+      recovery.pageFailedToLoad('gone.');
+      expect(asked).toHaveLength(3);
+    });
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * A crashed or hung page ('render-process-gone', 'unresponsive'): a crash record, then the offer to reload
  * (crashRecords.ts recoveryQuestion); the hang's question is taken down when the page answers again ('responsive').
- * No Electron call of its own: main.ts hands it the window, a message box over it and what it does on each answer,
+ * A page that failed to load after it had loaded once (its reload: 'did-fail-load', or the page file missing from the
+ * installation): the offer to reload again or to quit, with the same Reload and Quit. No Electron call of its own: main.ts hands it the window, a message box over it and what it does on each answer,
  * so it runs under vitest.
  */
 import type { MessageBoxOptions } from 'electron';
 import type { DocumentStateReport } from '../shared/ipc/documents';
+import { APP_NAME } from './appIdentity';
 import { recoveryQuestion, type CrashRecord } from './crashRecords';
 import { failed } from './mainLog';
 
@@ -24,7 +26,10 @@ interface RecoveryContext {
   hasCopies: () => boolean;
   /** Shows the window that never painted (no ready-to-show): a question on an invisible window is never seen. */
   show: () => void;
-  /** "Reload" or "Quit" was answered: the page's unsaved work is held as copies, nothing is left to ask about on close. */
+  /**
+   * "Reload" or "Quit" was answered, or the page failed to load: the page's unsaved work is held as copies, nothing is
+   * left to ask about on close.
+   */
   forgetUnsaved: () => void;
   reload: () => void;
   /** "Quit": the window closes and the copies stay for the next start. */
@@ -36,12 +41,20 @@ interface PageRecovery {
   pageInTrouble(event: PageTrouble, details?: { reason: string; exitCode: number }): void;
   /** The hung page answers again: its question goes away by itself (its record stays). */
   pageAnswers(): void;
+  /**
+   * The page failed to load after it had loaded once; `reason` says why (the error and its code, or the page file the
+   * installation lacks). The window stays without the app: its unsaved work is forgotten at once (the copies stay), and a
+   * box over it offers Reload (the default) or Quit. One box at a time: a failure while it is up asks nothing more.
+   */
+  pageFailedToLoad(reason: string): void;
 }
 
 export function createPageRecovery(ctx: RecoveryContext): PageRecovery {
   const { win } = ctx;
   /** The recovery question on screen, and how to take it down (the page answered again, or crashed meanwhile). */
   let recovery: { event: PageTrouble; dismiss: AbortController } | null = null;
+  /** The failed load's box is on screen. */
+  let loadFailureAsked = false;
   return {
     pageInTrouble(event, details) {
       if (recovery) {
@@ -92,6 +105,36 @@ export function createPageRecovery(ctx: RecoveryContext): PageRecovery {
       if (recovery?.event !== 'unresponsive') return;
       recovery.dismiss.abort();
       recovery = null;
+    },
+    pageFailedToLoad(reason) {
+      if (loadFailureAsked) return;
+      loadFailureAsked = true;
+      ctx.forgetUnsaved();
+      if (!win.isVisible()) ctx.show();
+      ctx
+        .ask({
+          type: 'error',
+          title: APP_NAME,
+          message: "ActGuy's window could not load its page.",
+          detail:
+            `${reason}\n\nThe window cannot show ActGuy until its page loads: nothing can be opened or saved in it. ` +
+            'Reload tries again; Quit ends ActGuy' +
+            (ctx.hasCopies() ? ', and the copies it holds of your unsaved work come back at the next start.' : '.'),
+          buttons: ['Reload', 'Quit'],
+          defaultId: 0,
+          cancelId: 0,
+          noLink: true,
+        })
+        .then(({ response }) => {
+          loadFailureAsked = false;
+          if (win.isDestroyed()) return;
+          if (response === 1) ctx.quit();
+          else ctx.reload();
+        })
+        .catch((e: unknown) => {
+          loadFailureAsked = false;
+          failed('the message about the page that did not load could not be shown')(e);
+        });
     },
   };
 }

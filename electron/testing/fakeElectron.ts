@@ -28,6 +28,8 @@ function makeFake() {
     heldAnswers: [] as ((response: number) => void)[],
     /** While set, a reloaded page does not finish loading until the test says so ('did-finish-load'). */
     holdLoads: false,
+    /** Files whose read fails as a deleted file's (ENOENT), for the modules that read through fakeFsPromises. */
+    unreadableFiles: new Set<string>(),
     /** While set, a window's page fails to load (loadURL rejects with this message). */
     failLoads: null as string | null,
     /** While set, error boxes are kept in `errorBoxes` (else one throws: a test expects none). */
@@ -103,10 +105,15 @@ function makeFake() {
           fn();
         }),
       on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
-      // A reloaded page loads again by itself, unless a test holds the load to act while it reloads.
+      // A reloaded page loads again by itself, unless a test holds the load to act while it reloads. It asks the app's
+      // scheme for its page first; 'did-finish-load' does not wait for the answer (a real read, which changes nothing
+      // main keeps, may take long on a loaded machine and would land in a later test), but a file a test took away
+      // (fakeFsPromises) fails at once, before it.
       reload: () => {
         this.reloads++;
-        if (!state.holdLoads) setTimeout(() => this.webContentsEvents.get('did-finish-load')?.(), 0);
+        if (state.holdLoads) return;
+        void this.askScheme(this.mainFrame.url);
+        setTimeout(() => this.webContentsEvents.get('did-finish-load')?.(), 0);
       },
     };
     /** As Electron's: a destroyed window's methods throw. */
@@ -139,12 +146,20 @@ function makeFake() {
     on(name: string, fn: (event: { preventDefault(): void }) => void) {
       this.events.set(name, fn);
     }
+    /**
+     * As Chromium's: a load asks the app's scheme for its page, and what the handler answers (a 404's "not found" too)
+     * loads as the page, with no 'did-fail-load'.
+     */
+    async askScheme(url: string) {
+      if (url.startsWith('actguy:')) await state.protocolHandler?.(new Request(url));
+    }
     async loadURL(url: string) {
       // As Electron's: 'did-fail-load' first, then the load's promise rejects.
       if (state.failLoads) {
         this.webContentsEvents.get('did-fail-load')?.({}, -6, state.failLoads, url, true);
         throw new Error(state.failLoads);
       }
+      await this.askScheme(url);
       this.loadedUrl = url;
       state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
     }
@@ -292,6 +307,21 @@ export function fakeElectronModule() {
       getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1366, height: 728 } }),
     },
   };
+}
+
+/**
+ * `node:fs/promises` with a readFile that fails for the files in `fake.state.unreadableFiles` as for a file deleted
+ * (ENOENT): `vi.mock('node:fs/promises', () => import('./testing/fakeElectron').then((f) => f.fakeFsPromises()))`.
+ */
+export async function fakeFsPromises() {
+  const real = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+  const readFile = ((path: Parameters<typeof real.readFile>[0], ...rest: unknown[]) =>
+    fake.state.unreadableFiles.has(String(path))
+      ? Promise.reject(
+          Object.assign(new Error(`ENOENT: no such file or directory, open '${String(path)}'`), { code: 'ENOENT' }),
+        )
+      : (real.readFile as (...a: unknown[]) => Promise<unknown>)(path, ...rest)) as typeof real.readFile;
+  return { ...real, readFile, default: { ...real, readFile } };
 }
 
 /**
