@@ -39,8 +39,12 @@ test('with no project the SE tables note covers nothing in the SE column', async
   const hit = await head.evaluate((el) => {
     el.scrollIntoView({ block: 'nearest' });
     const r = el.getBoundingClientRect();
-    const at = document.elementFromPoint(r.left + 30, r.top + r.height / 2);
-    return at?.closest('.sev-variants-head') ? 'heading' : (at?.textContent ?? '').slice(0, 40);
+    // Its top, middle and foot: the note covered its lower half.
+    for (const y of [r.top + 2, r.top + r.height / 2, r.bottom - 2]) {
+      const at = document.elementFromPoint(r.left + 30, y);
+      if (!at?.closest('.sev-variants-head')) return `${Math.round(y - r.top)} px down: ${at?.textContent ?? ''}`;
+    }
+    return 'heading';
   });
   expect(hit, 'what is seen where the heading is').toBe('heading');
   // The note itself whole, in the SE column's side of the editor.
@@ -54,8 +58,9 @@ test('with no project the SE tables note covers nothing in the SE column', async
 
 /**
  * Project mode at 1280x800: the timeline's hint wrapped for its last word ("there") and the Aliases heading took two
- * lines of the 250 px project column. Each reads on one line now; what an alias is is in the heading's title.
- * Mutations that fail: the hint's old words (two lines); the old heading (two lines, no title).
+ * lines of the 250 px project column. Each reads on one line now; what an alias is is in the heading's title. The
+ * lock bars' names are cut to the bars ("LeftF…"): the timeline's accessible name names the locks in view whole.
+ * Mutations that fail: the hint's old words (two lines); the old heading; paintLockRow not setting the name.
  */
 test('in Project mode at 1280x800 the timeline hint and the Aliases heading are one line each', async ({
   page,
@@ -72,6 +77,12 @@ test('in Project mode at 1280x800 the timeline hint and the Aliases heading are 
   await expect(aliases).toHaveText(/^Aliases \(archive entries 4\.\.4\)$/);
   await expect(aliases).toHaveAttribute('title', /a motion's data under another name/);
   expect(await textLines(aliases), 'lines of the Aliases heading').toBe(1);
+  // The sample's walk locks each foot in turn.
+  await expect(page.getByTestId('timeline-canvas')).toHaveAttribute(
+    'aria-label',
+    /Locks in view: LeftFoot at frames \d+–\d+, RightFoot at frames \d+–\d+, /,
+  );
+  await expect(page.getByRole('img', { name: /LeftFoot at frames 5–12/ })).toHaveCount(1);
   expect(pageErrors).toEqual([]);
 });
 
