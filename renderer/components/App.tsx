@@ -1,5 +1,6 @@
 import { DropOverlay } from './DropOverlay';
-import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import { MenuBar } from './MenuBar';
 import { pageDrawsMenuBar } from '../app/shortcuts';
 import { Viewport } from './Viewport';
@@ -363,8 +364,17 @@ export function App() {
  */
 const RowArea = memo(function RowArea(props: { id: PanelId; state: PanelState; mode?: WorkMode; children: ReactNode }) {
   const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-row' : '';
+  const area = useRef<HTMLDivElement>(null);
+  const header = usePanelHeader(area);
+  const buttons = (
+    <>
+      {props.mode && <PanelModeButton mode={props.mode} />}
+      <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
+    </>
+  );
   return (
     <div
+      ref={area}
       className={`area-${props.id} panel-area${cls}${props.mode ? ' with-mode' : ''}`}
       data-testid={`area-${props.id}`}
       data-state={props.state}
@@ -372,22 +382,50 @@ const RowArea = memo(function RowArea(props: { id: PanelId; state: PanelState; m
       <PanelBoundary id={props.id} title={PANEL_TITLES[props.id]}>
         {props.children}
       </PanelBoundary>
-      {props.mode && <PanelModeButton mode={props.mode} />}
-      <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
+      {header ? createPortal(buttons, header) : buttons}
     </div>
   );
 });
 
+/**
+ * The header of the panel in `area` (its own or its failure's), where the panel's collapse and mode buttons go in
+ * the page's order: after the panel, they came after all of its controls to Tab, the viewport's collapse button
+ * after the playback bar under the view, far from the header's right end where it shows (tried cold, rounds 23 and
+ * 24). They keep their place on screen (absolute in the area, which the header's overflow does not clip).
+ */
+function usePanelHeader(area: RefObject<HTMLDivElement | null>): HTMLElement | null {
+  const [header, setHeader] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    // The panel replaced by its failure (or shown again) is a new child of the area: its header is found again.
+    const find = () => setHeader(el.querySelector<HTMLElement>(':scope > .panel > .panel-header'));
+    find();
+    const observer = new MutationObserver(find);
+    observer.observe(el, { childList: true });
+    return () => observer.disconnect();
+  }, [area]);
+  return header;
+}
+
 /** A side column: collapsed, a strip with its title that restores it; its panel stays mounted, hidden. */
 const ColumnArea = memo(function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
   const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-column' : '';
+  const area = useRef<HTMLDivElement>(null);
+  const header = usePanelHeader(area);
+  const toggle = props.state !== 'collapsed' && <PanelToggle panel={props.id} collapsed={false} />;
   return (
-    <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
+    <div
+      ref={area}
+      className={`area-${props.id} panel-area${cls}`}
+      data-testid={`area-${props.id}`}
+      data-state={props.state}
+    >
       {props.state === 'collapsed' && <PanelStrip panel={props.id} />}
       <PanelBoundary id={props.id} title={PANEL_TITLES[props.id]}>
         {props.children}
       </PanelBoundary>
-      {props.state !== 'collapsed' && <PanelToggle panel={props.id} collapsed={false} />}
+      {header && toggle ? createPortal(toggle, header) : toggle}
     </div>
   );
 });

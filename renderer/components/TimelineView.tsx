@@ -128,10 +128,12 @@ export function TimelineView() {
           </button>
         </div>
       )}
-      {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
+      {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). A few words
+          shorter than it was, so that the Project mode's timeline at 1280x800 (1007 px) has it on one line: "there"
+          went alone to a second line (tried cold, round 24). */}
       <div className="hint" data-testid="timeline-hint">
-        Lock row: drag to lock (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label:
-        select (Ctrl/Shift: overlay) · Chain header: click to fold · Right-click: key, lock, trace there
+        Lock row: drag to lock (on one: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select
+        (Ctrl/Shift: overlay) · Chain header: click folds · Right-click: key, lock, trace there
       </div>
     </section>
   );

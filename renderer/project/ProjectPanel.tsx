@@ -369,9 +369,13 @@ export function ProjectPanel() {
             )}
             {aliases.length > 0 && (
               <div className="project-aliases" data-testid="project-aliases">
-                <div className="sub">
-                  Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a
-                  motion's data under another name)
+                {/* One line in the 250 px column at 1280x800: what an alias is, which wrapped it, is in its title (round 24). */}
+                <div
+                  className="sub"
+                  data-testid="project-aliases-head"
+                  title={`Archive entries ${json!.motions.length}..${json!.motions.length + aliases.length - 1}: a motion's data under another name, played at its own speed`}
+                >
+                  Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1})
                 </div>
                 <ul>
                   {aliases.map((a) => (

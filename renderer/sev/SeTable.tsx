@@ -274,18 +274,6 @@ export function SeTable() {
           )}
         </div>
       )}
-      {!tables && (
-        // It said what was missing, not where the tables come from: outside a project the name fields offer nothing.
-        // It keeps to the foot of the column in view (sev.css): under the table and the variants it was cut by the
-        // panel's foot at 1280x800, "File › Open Project…" its last words seen (tried cold, round 22).
-        <div
-          className="dim small sev-note sev-tables-missing"
-          data-testid="sev-tables-missing"
-          title="A project's default.sls and se_define.h define the SE names and their codes (Ctrl+Shift+O opens one)"
-        >
-          SE tables not loaded: names are not offered or checked. They come with a project: File › Open Project…
-        </div>
-      )}
       {tables && tables.errors.length > 0 && (
         <ul className="warnings small">
           {tables.errors.map((e, i) => (
@@ -295,6 +283,27 @@ export function SeTable() {
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+/**
+ * Outside a project: the SE tables are missing, so the name fields offer and check nothing. It said what was
+ * missing, not where the tables come from (round 22). SevBody shows it under the SE column, out of its scroll: kept
+ * to the foot of the column in view over what scrolled under it (round 22), it covered the last line there, at
+ * 1280x800 with every panel shown the heading "SE 0 floor/wall variants" (tried cold, round 24).
+ */
+export function SeTablesMissing() {
+  const tables = useProject((p) => p.tables);
+  const doc = useSev((s) => s.file?.doc ?? null);
+  if (tables || !doc) return null;
+  return (
+    <div
+      className="dim small sev-note sev-tables-missing"
+      data-testid="sev-tables-missing"
+      title="A project's default.sls and se_define.h define the SE names and their codes (Ctrl+Shift+O opens one)"
+    >
+      SE tables not loaded: names are not offered or checked. They come with a project: File › Open Project…
     </div>
   );
 }

@@ -15,7 +15,7 @@ const DIVIDER = 5;
  * editor's width (sev.css). The list's share of the width is remembered with the window layout
  * (ProjectLayout.sevListShare), so a window of another size keeps the same proportions.
  */
-export function SevBody(props: { list: ReactNode; table: ReactNode }) {
+export function SevBody(props: { list: ReactNode; table: ReactNode; tableFoot?: ReactNode }) {
   const share = useStore(projectLayoutStore, (s) => s.sevListShare);
   const body = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -69,7 +69,11 @@ export function SevBody(props: { list: ReactNode; table: ReactNode }) {
         onResize={resize}
         onReset={() => projectLayoutStore.getState().set({ sevListShare: null })}
       />
-      <div className="sev-col defs">{props.table}</div>
+      {/* The SE column's foot (SeTablesMissing) stays under it, out of its scroll: it covers nothing (round 24). */}
+      <div className="sev-defs-side">
+        <div className="sev-col defs">{props.table}</div>
+        {props.tableFoot}
+      </div>
     </div>
   );
 }

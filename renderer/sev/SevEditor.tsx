@@ -12,7 +12,7 @@ import { useShownSevProblems } from './sevProblems';
 import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { EventContextMenu } from './EventContextMenu';
-import { SeTable } from './SeTable';
+import { SeTable, SeTablesMissing } from './SeTable';
 import { SevBody } from './SevBody';
 import { SePicker } from './SePicker';
 import { BrokenSevView } from './BrokenSevView';
@@ -378,7 +378,7 @@ export function SevEditor() {
           <SevTextWarnings warnings={textWarnings} />
           <FootstepPanel />
           <EventTrack />
-          <SevBody list={<EventList />} table={<SeTable />} />
+          <SevBody list={<EventList />} table={<SeTable />} tableFoot={<SeTablesMissing />} />
           <EventContextMenu />
         </>
       )}
