@@ -5,6 +5,8 @@
  * idle one could pass at the wrong rate; here it is exact.
  * Mutations that fail: the speed left out of the step; the step not capped after a stalled frame; the loop's wrap by
  * frameCount instead of frameCount + 1; playing not stopped at frame N without loop.
+ * The clock asks for animation frames only while playing (docs/architecture.md, "Renderer review, round 6"): it asked
+ * for one at every frame of the display, stopped or not, each a wake-up of the window's main thread.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyMotion } from '../../shared/motion/types';
@@ -78,12 +80,61 @@ describe('the playback clock', () => {
     frameAt(100); // 12 frames on: past 120
     expect(playhead()).toBe(120);
     expect(sessionStore.getState().playing).toBe(false);
-    frameAt(200);
+    // Stopped: no animation frame is asked for.
+    expect(pending).toHaveLength(0);
     expect(playhead()).toBe(120);
     stop();
     start(4, true, 110);
     frameAt(100);
     expect(playhead()).toBeCloseTo(122 - 121, 9);
     expect(sessionStore.getState().playing).toBe(true);
+  });
+});
+
+describe('the playback clock at rest', () => {
+  it('asks for no animation frame while stopped, and starts from the time playing started', () => {
+    preferencesStore.getState().set({ playbackSpeed: 1, loop: true });
+    sessionStore.setState({ playhead: 10, playing: false });
+    stop = startPlaybackClock();
+    expect(pending).toHaveLength(0);
+    // Other changes of the session or the document wake nothing.
+    sessionStore.getState().setPlayhead(12);
+    documentStore.getState().trace.toggle(30);
+    expect(pending).toHaveLength(0);
+    vi.spyOn(performance, 'now').mockReturnValue(5000);
+    sessionStore.getState().setPlaying(true);
+    expect(pending).toHaveLength(1);
+    // 100 ms after Play: 3 frames at 30 fps (not the 5 s since the clock was made, capped to a quarter second).
+    frameAt(5100);
+    expect(playhead()).toBeCloseTo(12 + 3, 9);
+    frameAt(5200);
+    expect(playhead()).toBeCloseTo(12 + 6, 9);
+    sessionStore.getState().setPlaying(false);
+    // The frame asked for before the stop runs once and asks for no other.
+    frameAt(5300);
+    expect(pending).toHaveLength(0);
+    expect(playhead()).toBeCloseTo(18, 9);
+  });
+
+  it('starts when a motion opens while playing, and stops when it closes', () => {
+    documentStore.getState().close();
+    sessionStore.setState({ playhead: 0, playing: true });
+    stop = startPlaybackClock();
+    expect(pending).toHaveLength(0);
+    documentStore.getState().load({
+      documentId: 'walk2',
+      path: '/ws/walk2.mtn',
+      name: 'walk2',
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(120, WALK_JOINTS, 30),
+      tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+    });
+    // Opening a motion leaves Play as it was (on): the clock starts.
+    expect(sessionStore.getState().playing).toBe(true);
+    expect(pending).toHaveLength(1);
+    documentStore.getState().close();
+    frameAt(100);
+    expect(pending).toHaveLength(0);
   });
 });

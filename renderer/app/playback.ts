@@ -1,21 +1,24 @@
 /**
  * Advances the playhead while playing, at the motion's fps times the speed,
- * looping or stopping at frame N. Runs on requestAnimationFrame outside React.
+ * looping or stopping at frame N. Runs on requestAnimationFrame outside React,
+ * and only while playing: a stopped clock asks for no animation frame (it asked
+ * for one at every frame of the display, playing or not, until round 6 of the
+ * renderer review in docs/architecture.md).
  */
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 
 export function startPlaybackClock(): () => void {
-  let last = performance.now();
+  let last = 0;
   let raf = 0;
   const tick = (now: number) => {
-    raf = requestAnimationFrame(tick);
-    const dt = Math.min(0.25, (now - last) / 1000);
-    last = now;
+    raf = 0;
     const s = sessionStore.getState();
     const m = documentStore.getState().motion;
     if (!s.playing || !m) return;
+    const dt = Math.min(0.25, (now - last) / 1000);
+    last = now;
     const p = preferencesStore.getState();
     let t = s.playhead + dt * m.fps * p.playbackSpeed;
     if (t > m.frameCount) {
@@ -26,7 +29,27 @@ export function startPlaybackClock(): () => void {
       }
     }
     s.setPlayhead(t);
+    // The next frame only while still playing (a stop at frame N asks for none).
+    if (!raf && sessionStore.getState().playing) raf = requestAnimationFrame(tick);
   };
-  raf = requestAnimationFrame(tick);
-  return () => cancelAnimationFrame(raf);
+  // Playing with a motion open and no frame asked for: the clock starts from now.
+  const wake = () => {
+    if (raf || !sessionStore.getState().playing || !documentStore.getState().motion) return;
+    last = performance.now();
+    raf = requestAnimationFrame(tick);
+  };
+  const unsubscribe = [
+    sessionStore.subscribe((s, p) => {
+      if (s.playing !== p.playing) wake();
+    }),
+    documentStore.subscribe((d, p) => {
+      if (d.motion !== p.motion) wake();
+    }),
+  ];
+  wake();
+  return () => {
+    for (const u of unsubscribe) u();
+    cancelAnimationFrame(raf);
+    raf = 0;
+  };
 }

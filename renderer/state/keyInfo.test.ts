@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
-import { lockRangesOf, traceFramesOf } from './keyInfo';
+import { keyInfoWalks, lockAt, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
 import { emptyMotion } from '../../shared/motion/types';
 
 describe('key info views', () => {
@@ -27,5 +27,45 @@ describe('key info views', () => {
       { joint: 1, first: 20, last: 20 },
     ]);
     expect(traceFramesOf(m)).toEqual([4, 12]);
+  });
+});
+
+describe('the lock ranges and trace keys of a motion', () => {
+  it('are read once for each array of key words, anew after an edit, and found in view by binary search', () => {
+    const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
+    const s = createDocumentStore();
+    s.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'm',
+      path: 'm.mtn',
+      motion: emptyMotion(200, joints),
+    });
+    for (let f = 10; f < 190; f += 20) s.getState().locks.setRange(1 + ((f / 10) % 2), f, f + 4);
+    s.getState().trace.toggle(50);
+    const m = s.getState().motion!;
+    const walks = keyInfoWalks();
+    const ranges = lockRangesOf(m);
+    expect(lockRangesOf(m)).toBe(ranges);
+    expect(traceFramesOf(m)).toBe(traceFramesOf(m));
+    expect(keyInfoWalks() - walks).toBe(2);
+    expect(Object.isFrozen(ranges) && Object.isFrozen(ranges[0])).toBe(true);
+    for (let lo = -2; lo < 205; lo += 3)
+      for (const span of [0, 1, 5, 17, 300]) {
+        const [a, b] = locksInView(ranges, lo, lo + span);
+        const want = ranges.filter((r) => r.last >= lo && r.first <= lo + span);
+        expect(ranges.slice(a, b)).toEqual(want);
+      }
+    expect(lockAt(m, 12)).toEqual({ joint: 2, first: 10, last: 14 });
+    expect(lockAt(m, 15)).toBeUndefined();
+    // An edit: new words, read anew; the old motion's locks stay its own.
+    s.getState().locks.clearRange(2, 10, 14);
+    s.getState().trace.toggle(70);
+    const edited = s.getState().motion!;
+    expect(lockAt(edited, 12)).toBeUndefined();
+    expect(traceFramesOf(edited)).toContain(70);
+    expect(lockAt(m, 12)?.joint).toBe(2);
+    expect(traceFramesOf(m)).not.toContain(70);
   });
 });

@@ -9,16 +9,42 @@ export function framesSpanLabel(first: number, last: number): string {
   return first === last ? `frame ${first}` : `frames ${first}–${last}`;
 }
 
-/** Lock ranges of a motion: consecutive LOCK frames of one joint. */
-/** Inclusive frame ranges, in frame order. */
-export function lockRangesOf(m: Motion): { joint: number; first: number; last: number }[] {
+/** A lock's run: consecutive LOCK frames of one joint, inclusive. */
+export interface LockRange {
+  readonly joint: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+// A motion's key words are never written in place (documentStore: an edit, an undo or a redo makes new arrays), so
+// the locks and trace keys read from one array stay true for it; an edit is a new array, read anew. The timeline's
+// lock and trace rows repaint at every frame of playback and read every frame in view for them (docs/architecture.md,
+// "Renderer review, round 6"); the lock list, the tooltip and the menus read them again.
+const lockCache = new WeakMap<Uint32Array, readonly LockRange[]>();
+const traceCache = new WeakMap<Uint32Array, readonly number[]>();
+let walks = 0;
+
+/** How many times a motion's key words were read whole for its locks or trace keys (tests). */
+export function keyInfoWalks(): number {
+  return walks;
+}
+
+/**
+ * Lock ranges of a motion: consecutive LOCK frames of one joint (the lowest joint where two lock a frame), in frame
+ * order, so that both `first` and `last` ascend. Read once for each array of key words; frozen.
+ */
+export function lockRangesOf(m: Motion): readonly LockRange[] {
+  const words = m.jointKeyInfo;
+  const cached = lockCache.get(words);
+  if (cached) return cached;
+  walks++;
   const J = m.joints.length;
-  const out: { joint: number; first: number; last: number }[] = [];
+  const out: LockRange[] = [];
   let open: { joint: number; first: number; last: number } | null = null;
   for (let f = 0; f <= m.frameCount; f++) {
     let lj = -1;
     for (let j = 0; j < J; j++)
-      if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
+      if (words[(f * J + j) * 4] & KeyFlag.LOCK) {
         lj = j;
         break;
       }
@@ -26,15 +52,45 @@ export function lockRangesOf(m: Motion): { joint: number; first: number; last: n
       open.last = f;
       continue;
     }
-    if (open) out.push(open);
+    if (open) out.push(Object.freeze(open));
     open = lj >= 0 ? { joint: lj, first: f, last: f } : null;
   }
-  if (open) out.push(open);
-  return out;
+  if (open) out.push(Object.freeze(open));
+  const ranges = Object.freeze(out);
+  lockCache.set(words, ranges);
+  return ranges;
 }
 
-export function traceFramesOf(m: Motion): number[] {
+/** The indices [start, end) of the lock ranges (lockRangesOf) with a frame from `lo` to `hi`. O(log ranges). */
+export function locksInView(ranges: readonly LockRange[], lo: number, hi: number): [number, number] {
+  let a = 0;
+  let b = ranges.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (ranges[mid].last < lo) a = mid + 1;
+    else b = mid;
+  }
+  let end = a;
+  while (end < ranges.length && ranges[end].first <= hi) end++;
+  return [a, end];
+}
+
+/** The lock range holding `frame`, if any. O(log ranges). */
+export function lockAt(m: Motion, frame: number): LockRange | undefined {
+  const ranges = lockRangesOf(m);
+  const [a, b] = locksInView(ranges, frame, frame);
+  return a < b ? ranges[a] : undefined;
+}
+
+/** The frames with a TRACE key (frames 0 and N among them where flagged), ascending. Read once for each array; frozen. */
+export function traceFramesOf(m: Motion): readonly number[] {
+  const words = m.translationKeyInfo;
+  const cached = traceCache.get(words);
+  if (cached) return cached;
+  walks++;
   const out: number[] = [];
-  for (let f = 0; f <= m.frameCount; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) out.push(f);
-  return out;
+  for (let f = 0; f <= m.frameCount; f++) if (words[f * 4] & KeyFlag.TRACE) out.push(f);
+  const frames = Object.freeze(out);
+  traceCache.set(words, frames);
+  return frames;
 }

@@ -29,7 +29,7 @@ import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/
 import { diamondPath } from '../canvas/shapes';
 import { formatTolerance } from '../curves/series';
 import { hasKey, keysInView, userKeysOf } from '../curves/keyIndex';
-import { framesSpanLabel, lockRangesOf } from '../state/keyInfo';
+import { framesSpanLabel, lockAt, lockRangesOf, locksInView, traceFramesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { foldedForSelection, rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
@@ -81,11 +81,12 @@ class HeatColumns {
     this.steps = new Uint8Array(this.columns);
   }
 
-  paint(ctx: CanvasRenderingContext2D, errors: Float64Array, tolerance: number, y: number, h: number): void {
+  /** Paints the frames in view by `ratioAt(frame)`: a frame's error against its tolerance. */
+  paint(ctx: CanvasRenderingContext2D, ratioAt: (f: number) => number, y: number, h: number): void {
     const steps = this.steps;
     steps.fill(0);
     const stepOf = (f: number) => {
-      const r = errors[f] / tolerance;
+      const r = ratioAt(f);
       if (r < 0.6) return 0;
       if (r > 1.0001) return HEAT_STEPS;
       return Math.max(1, Math.min(HEAT_STEPS - 1, Math.round(((r - 0.6) / 0.4) * (HEAT_STEPS - 1))));
@@ -130,7 +131,7 @@ interface RowStat {
  * width), or what a drag there does.
  */
 export function lockRowTitle(m: Motion, frame: number, selectedJoint: number): string {
-  const r = lockRangesOf(m).find((l) => l.first <= frame && frame <= l.last);
+  const r = lockAt(m, frame);
   const sel = selectedJoint >= 0 ? m.joints[selectedJoint]?.name : undefined;
   if (r) {
     const name = m.joints[r.joint]?.name ?? `joint ${r.joint}`;
@@ -486,7 +487,8 @@ export class TimelinePainter {
       // Error heat per frame (per pixel column when frames are narrower than a pixel), in a few colour steps.
       const rep = row.report;
       if (rep) {
-        heat.paint(ctx, rep.errors, rep.tolerance, y + 1, JOINT_ROW_H - 2);
+        const { errors, tolerance } = rep;
+        heat.paint(ctx, (f) => errors[f] / tolerance, y + 1, JOINT_ROW_H - 2);
         ctx.fillStyle = COLORS.autoKey;
         // The keys in view by binary search (docs/architecture.md, "Renderer review, round 5").
         const [a, b] = keysInView(rep.keyFrames, f0 - 1, f1 + 1);
@@ -585,11 +587,14 @@ export class TimelinePainter {
     ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
     const reports = item.joints.map((j) => stats[j + 1].report).filter((r): r is ChannelReport => r !== null);
     if (reports.length > 0) {
-      // The heat reads frames f0..f1 only: the group's worst is taken there, not over the whole motion.
-      const worst = new Float64Array(reports[0].errors.length);
-      for (const r of reports)
-        for (let f = f0; f <= f1 && f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
-      heat.paint(ctx, worst, 1, y + 1, JOINT_ROW_H - 2);
+      // The heat reads frames f0..f1 only, the group's worst taken frame by frame as it goes: no array of the
+      // motion's length a header a paint (docs/architecture.md, "Renderer review, round 6").
+      const worstAt = (f: number) => {
+        let worst = 0;
+        for (let i = 0; i < reports.length; i++) worst = Math.max(worst, reports[i].errors[f] / reports[i].tolerance);
+        return worst;
+      };
+      heat.paint(ctx, worstAt, y + 1, JOINT_ROW_H - 2);
       ctx.fillStyle = COLORS.autoKey;
       const keys = new Set<number>();
       for (const r of reports) {
@@ -661,25 +666,30 @@ export class TimelinePainter {
     const y = SPECIAL_TOP;
     paintPinnedRowBand(ctx, y, LOCK_ROW_H, w, '#22252b', COLORS.lock, 'Locks (drag)');
     clipToPlot(ctx, y, LOCK_ROW_H, w);
-    const J = m.joints.length;
-    // Runs of consecutive frames locked by one joint.
-    let runStart = -1;
-    let runJoint = -1;
+    // The lock runs with a frame in view (frames f0 - 1 to f1 + 1, each cut to them), found by binary search in the
+    // motion's runs (read once for each edit: lockRangesOf), where each paint read every joint's word of every
+    // frame in view (docs/architecture.md, "Renderer review, round 6").
+    const lo = Math.max(0, f0 - 1);
+    const hi = Math.min(m.frameCount, f1 + 1);
+    const ranges = lockRangesOf(m);
+    const [ra, rb] = locksInView(ranges, lo, hi);
     // The bars' names, whole, for the canvas's accessible name: drawn, they are cut to the bar ("LeftF…" in the
     // Project mode at 1280x800), and the tooltip names only the lock under the pointer (tried cold, round 24).
     const named: string[] = [];
-    const flush = (end: number) => {
-      if (runJoint < 0) return;
-      named.push(`${m.joints[runJoint].name} at ${framesSpanLabel(Math.max(0, runStart), end)}`);
-      const xa = frameToX(axis, runStart - 0.5);
-      const xb = frameToX(axis, end + 0.5);
-      ctx.fillStyle = LOCK_PALETTE[runJoint % LOCK_PALETTE.length];
+    for (let i = ra; i < rb; i++) {
+      const r = ranges[i];
+      const first = Math.max(lo, r.first);
+      const last = Math.min(hi, r.last);
+      named.push(`${m.joints[r.joint].name} at ${framesSpanLabel(first, last)}`);
+      const xa = frameToX(axis, first - 0.5);
+      const xb = frameToX(axis, last + 0.5);
+      ctx.fillStyle = LOCK_PALETTE[r.joint % LOCK_PALETTE.length];
       ctx.globalAlpha = 0.75;
       ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
       ctx.globalAlpha = 1;
       // The joint's name, cut with "…" where the bar is narrower than it (never sliced mid-letter by the bar's edge).
       const left = Math.max(xa, GUTTER) + 3;
-      const label = lockBarLabel(m.joints[runJoint].name, xb - left - 3, (t) => ctx.measureText(t).width);
+      const label = lockBarLabel(m.joints[r.joint].name, xb - left - 3, (t) => ctx.measureText(t).width);
       if (label) {
         ctx.fillStyle = '#111';
         ctx.save();
@@ -689,21 +699,7 @@ export class TimelinePainter {
         ctx.fillText(label, left, y + LOCK_ROW_H / 2);
         ctx.restore();
       }
-    };
-    for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
-      let lj = -1;
-      for (let j = 0; j < J; j++)
-        if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
-          lj = j;
-          break;
-        }
-      if (lj !== runJoint) {
-        flush(f - 1);
-        runStart = f;
-        runJoint = lj;
-      }
     }
-    flush(Math.min(m.frameCount, f1 + 1));
     const label = named.length ? `${TIMELINE_LABEL}. Locks in view: ${named.join(', ')}` : TIMELINE_LABEL;
     if (this.surface.canvas.getAttribute('aria-label') !== label) this.surface.canvas.setAttribute('aria-label', label);
     if (this.lockDrag) {
@@ -731,18 +727,20 @@ export class TimelinePainter {
     const y = SPECIAL_TOP + LOCK_ROW_H;
     clipToPlot(ctx, y, TRACE_ROW_H, w);
     const cy = y + TRACE_ROW_H / 2;
-    // The trace always has keys at 0 and N (hollow); TRACE frames are filled.
+    // The trace always has keys at 0 and N (hollow); TRACE frames are filled. The TRACE frames in view by binary
+    // search in the motion's (read once for each edit: traceFramesOf), as the lock row's runs.
+    const trace = traceFramesOf(m);
     ctx.strokeStyle = COLORS.trace;
     ctx.lineWidth = 1;
     for (const f of [0, m.frameCount]) {
-      if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) continue;
+      if (hasKey(trace, f)) continue;
       diamondPath(ctx, frameToX(axis, f), cy, 4.5);
       ctx.stroke();
     }
     ctx.fillStyle = COLORS.trace;
-    for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
-      if (!(m.translationKeyInfo[f * 4] & KeyFlag.TRACE)) continue;
-      diamondPath(ctx, frameToX(axis, f), cy, 5.5);
+    const [a, b] = keysInView(trace, Math.max(0, f0 - 1), Math.min(m.frameCount, f1 + 1));
+    for (let i = a; i < b; i++) {
+      diamondPath(ctx, frameToX(axis, trace[i]), cy, 5.5);
       ctx.fill();
     }
     ctx.restore();
@@ -914,10 +912,7 @@ export class TimelinePainter {
     const f = this.frameAt(x);
     // On a lock bar: its joint (the menu then unlocks it), as a row's label selects that row's joint.
     const m = documentStore.getState().motion!;
-    const onLock =
-      yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
-        ? lockRangesOf(m).find((r) => r.first <= f && f <= r.last)?.joint
-        : undefined;
+    const onLock = yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H ? lockAt(m, f)?.joint : undefined;
     const joint = yv >= JOINTS_TOP ? this.jointAtY(y) : onLock;
     if (joint === -99) return;
     openTuningMenu('timeline', at, f, joint, this.surface.canvas);

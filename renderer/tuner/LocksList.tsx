@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { revealChannelFrame, gotoFrame } from '../app/playhead';
@@ -44,6 +44,38 @@ function FixedTraceChip({ frame, which, mark }: { frame: number; which: 'first' 
   );
 }
 
+/** The remove buttons of each list, in the list's order. */
+const REMOVE_BUTTONS = {
+  lock: '[data-testid="lock-item"] button.hit',
+  trace: '[data-testid="trace-item"] button.chip-remove',
+} as const;
+
+/**
+ * After a ✕ took its own entry (and its focus) away, the focus goes to the ✕ now at that place in the list (the
+ * next entry's, else the last's), else to the list's first button: the keyboard stays in the list rather than
+ * falling back to the page (docs/architecture.md, "Renderer review, round 6").
+ */
+function useFocusAfterRemove(root: RefObject<HTMLDivElement | null>) {
+  const removed = useRef<{ list: keyof typeof REMOVE_BUTTONS; index: number; count: number } | null>(null);
+  useEffect(() => {
+    const r = removed.current;
+    const el = root.current;
+    if (!r || !el) return;
+    // Not removed yet (the list has not changed): wait for the render that takes the entry away.
+    const buttons = el.querySelectorAll<HTMLButtonElement>(REMOVE_BUTTONS[r.list]);
+    if (buttons.length === r.count) return;
+    removed.current = null;
+    // Only a focus lost with the entry: one the user has put elsewhere stays there.
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const next = buttons[Math.min(r.index, buttons.length - 1)] ?? el.querySelector<HTMLButtonElement>('button');
+    next?.focus();
+  });
+  return (list: keyof typeof REMOVE_BUTTONS, index: number) => {
+    const count = root.current?.querySelectorAll(REMOVE_BUTTONS[list]).length ?? 0;
+    removed.current = { list, index, count };
+  };
+}
+
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */
 export function LocksList({ disabled }: { disabled: boolean }) {
   const motion = useDocument((d) => d.motion);
@@ -52,6 +84,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
   const trace = motion ? traceFramesOf(motion) : [];
   const others = motion ? trace.filter((f) => f !== 0 && f !== motion.frameCount) : [];
   const { added, root } = useRevealAdded(documentId, [...locks.map(lockKey), ...trace.map(traceKey)]);
+  const willRemove = useFocusAfterRemove(root);
   if (!motion) return null;
   const mark = (key: string) => (key === added ? ' just-added' : '');
   return (
@@ -61,7 +94,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         <div className="dim">None. Drag in the timeline's lock row (or press L) to pin the selected joint.</div>
       ) : (
         <ul className="item-list" data-testid="lock-list">
-          {locks.map((r) => (
+          {locks.map((r, i) => (
             <li key={lockKey(r)} data-key={lockKey(r)} className={mark(lockKey(r))} data-testid="lock-item">
               <button
                 type="button"
@@ -77,7 +110,10 @@ export function LocksList({ disabled }: { disabled: boolean }) {
                 disabled={disabled}
                 aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
                 title={`Remove the lock of ${motion.joints[r.joint].name} on ${framesSpanLabel(r.first, r.last)} (Ctrl+Z brings it back)`}
-                onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
+                onClick={() => {
+                  willRemove('lock', i);
+                  documentStore.getState().locks.clearRange(r.joint, r.first, r.last);
+                }}
               >
                 ✕
               </button>
@@ -90,7 +126,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         {/* The first and last frames always carry a trace key: their chips read as fixed, with nothing to remove
             (docs/tuner.md#tuning-panel-right). A TRACE flag the file sets there changes nothing, so it is not shown. */}
         <FixedTraceChip frame={0} which="first" mark={mark(traceKey(0))} />
-        {others.map((f) => (
+        {others.map((f, i) => (
           <span key={f} data-key={traceKey(f)} className={`chip${mark(traceKey(f))}`} data-testid="trace-item">
             <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
               {f}
@@ -101,7 +137,10 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               disabled={disabled}
               title={`Remove the trace key at frame ${f}`}
               aria-label={`Remove trace key at ${f}`}
-              onClick={() => documentStore.getState().trace.toggle(f)}
+              onClick={() => {
+                willRemove('trace', i);
+                documentStore.getState().trace.toggle(f);
+              }}
             >
               ✕
             </button>
