@@ -44,8 +44,10 @@ writeFileSync(join(dir, 'notes.txt'), 'not a motion');
  * fixed place in the list, so that each runs alone (`-t`) as in file order (docs/testing.md, "Tests under load,
  * round 5"). The windows are counted from the list's length at the test's start.
  */
+/** The last window made that is not destroyed, if any. */
+const openNow = (): FakeWindow | undefined => fake.state.windows.filter((w) => !w.destroyed).at(-1);
 async function openWindow(): Promise<FakeWindow> {
-  let win = fake.state.windows.findLast((w) => !w.destroyed);
+  let win = openNow();
   if (!win) {
     appEvent('activate');
     win = fake.state.windows.at(-1)!;
@@ -56,7 +58,7 @@ async function openWindow(): Promise<FakeWindow> {
 }
 /** No window open: the one open now (if any) closed by itself. */
 function noWindow(): void {
-  const win = fake.state.windows.findLast((w) => !w.destroyed);
+  const win = openNow();
   if (win) closeWindow(win);
 }
 
