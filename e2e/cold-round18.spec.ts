@@ -4,7 +4,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { canvasData, selectJoint, waitForDocument, waitForDocumentAt1280 } from './ui';
+import { canvasData, selectJoint, untilExportEnds, waitForDocument, waitForDocumentAt1280 } from './ui';
 import { openProject } from './sev-ui';
 
 /**
@@ -140,7 +140,7 @@ test('Export All chooses a folder and says what it will write there first', asyn
   expect(readdirSync(workspace.path('gltf'))).toEqual([]);
   await picker.getByTestId('picker-ok').click();
   const dialog = page.getByTestId('project-export-dialog');
-  await expect(dialog.getByTestId('project-export-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilExportEnds(dialog);
   expect(readdirSync(workspace.path('gltf')).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
   expect(existsSync(workspace.path('walk.glb'))).toBe(false);
   await dialog.getByTestId('project-export-close').click();

@@ -5,7 +5,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, selectJoint, waitForDocument, waitForDocumentAt1280 } from './ui';
+import { canvasData, selectJoint, untilExportEnds, waitForDocument, waitForDocumentAt1280 } from './ui';
 import { openProject } from './sev-ui';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc/codec';
 import type { ProjectExportStatus } from '../shared/ipc/project';
@@ -265,7 +265,7 @@ test('the desktop path’s Export All says what it writes and replaces before wr
   await expect(state).toHaveAttribute('data-state', 'confirm');
   await expect(dialog.getByTestId('project-export-will-replace')).toHaveCount(0);
   await dialog.getByTestId('project-export-confirm').click();
-  await expect(state).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilExportEnds(dialog);
   expect(asked).toEqual(['cancel', 'cancel', 'confirm']);
   expect(readdirSync(folder).sort()).toEqual(['walk.glb', 'walk_slow.glb']);
   await dialog.getByTestId('project-export-close').click();

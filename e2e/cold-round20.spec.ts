@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { goToFrame, makeKeyEdit, undoLabel } from './ui';
+import { goToFrame, makeKeyEdit, undoLabel, untilExportEnds } from './ui';
 import { openSampleProjectAt1280 } from './sev-ui';
 
 /** Chooses the SE to add in the Sound events toolbar's SE picker, by its name typed in the picker's filter. */
@@ -119,7 +119,7 @@ test('Export All asks about the open motion’s unsaved edits before exporting',
   await expect(picker.getByTestId('picker-folder')).toHaveText('Export into: workspace/msh');
   await picker.getByTestId('picker-ok').click();
   const dialog = page.getByTestId('project-export-dialog');
-  await expect(dialog.getByTestId('project-export-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilExportEnds(dialog);
   expect(readdirSync(workspace.path('msh'))).toContain('walk.res8');
   await dialog.getByTestId('project-export-close').click();
 

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
-import { waitForCompression, waitForDocument, waitForDocumentAt1280 } from './ui';
+import { waitForCapture, waitForCompression, waitForDocument, waitForDocumentAt1280 } from './ui';
 
 async function undoLabel(page: Page): Promise<string> {
   await page.getByTestId('menu-edit').click();
@@ -234,7 +234,7 @@ test('opening a project over a motion whose tuning file says otherwise names wha
   };
   writeFileSync(tuning, JSON.stringify(same));
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await page.locator('[data-testid="project-motion"][data-name="walk"]').click();
   await waitForDocument(page, 'walk');
   await expect(page.getByTestId('tol-rotation')).toHaveValue('0.5');
@@ -285,7 +285,7 @@ for (const [width, height] of [
     await page.getByTestId('sev-save').click();
     await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
     await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
-    await waitForDocument(page, 'cmu_01_01');
+    await waitForCapture(page);
     await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
     await expect(last).toHaveCount(0);
     expect(pageErrors).toEqual([]);

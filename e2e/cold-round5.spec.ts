@@ -15,7 +15,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Workspace } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { screenshotOf, waitForDocument, waitForDocumentAt1280 } from './ui';
+import { screenshotOf, waitForCapture, waitForDocument, waitForDocumentAt1280 } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The element that has the keyboard, by test id (or its text when it has none). */
@@ -155,7 +155,7 @@ test("a project's motions open from the keyboard, and a long name cut in Project
   await page.keyboard.press('ArrowDown');
   await expect(rows.nth(1)).toBeFocused();
   await page.keyboard.press('Enter');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
   await expect(rows.nth(1)).toHaveClass(/selected/);
   await saveScreenshot('project-row-keyboard-1280x800');
@@ -267,7 +267,7 @@ test('unsaved .sev edits parked behind another motion come back parked after the
     await first.getByTestId('menu-file').click();
     await first.getByTestId('menu-open').click();
   });
-  await waitForDocument(first, 'cmu_01_01');
+  await waitForCapture(first);
   await expect(first.getByTestId('sev-mismatch')).toBeVisible();
   copied = first.waitForResponse((r) => r.url().includes('/rpc/backupUnsaved') && r.ok());
   await first.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // K goes to the page

@@ -11,6 +11,7 @@ import {
   openThroughPicker,
   selectJoint,
   toggleCurveKey,
+  waitForCapture,
   waitForCompression,
   waitForDocument,
 } from './ui';
@@ -18,7 +19,7 @@ import {
 async function openCmu(page: Page): Promise<void> {
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
 }
 
 /** Page x of a frame in a canvas. */

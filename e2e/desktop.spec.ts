@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
 import { chooseFile } from './sev-ui';
-import { waitForDocument } from './ui';
+import { waitForCapture, waitForDocument } from './ui';
 
 /** How many motions the workspace's sample project lists (the project panel shows one row each). */
 function sampleMotionCount(workspace: Workspace): number {
@@ -26,7 +26,7 @@ test('Ctrl+Shift+O is Open Project and Ctrl+O is Open, whoever owns the shortcut
   await waitForDocument(page);
   // Open: a motion opens in the tuner; the project stays.
   await chooseFile(page, electronApp, workspace, 'cmu_01_01.mtn', 'open', () => page.keyboard.press('Control+o'));
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));
 });
 
@@ -80,7 +80,7 @@ test('Electron: files the OS hands over open where they belong (a motion in the 
   const handOver = (path: string) =>
     electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), path);
   await handOver(workspace.path('cmu_01_01.mtn'));
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await handOver(workspace.path('sample.actguy.json'));
   await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');

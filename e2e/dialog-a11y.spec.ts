@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { encodeIpcFrame } from '../shared/ipc/codec';
 import { expect, test } from './fixtures';
-import { canvasData, frameX, makeKeyEdit, waitForDocument } from './ui';
+import { canvasData, frameX, makeKeyEdit, untilBuildEnds, waitForDocument } from './ui';
 import { openSampleProject } from './sev-ui';
 
 /**
@@ -201,7 +201,7 @@ test('the Build archives dialog: named by its heading, the heading focused while
   await page.keyboard.press('Tab');
   await expect(dialog.getByTestId('build-cancel')).toBeFocused();
   release();
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilBuildEnds(dialog, 'done');
   await walkDialog(page, dialog, 'Build archives', dialog.getByTestId('build-close'), build);
 });
 

@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { realpathSync, symlinkSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { makeKeyEdit, waitForDocument } from './ui';
+import { makeKeyEdit, waitForCapture, waitForDocument } from './ui';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -158,5 +158,5 @@ test('Electron: a dropped link is refused saying where it leads, and opens nothi
   );
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
   await dropFromDisk(page, target);
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
 });

@@ -7,7 +7,7 @@
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { canvasData, openThroughPicker, waitForDocument } from './ui';
+import { canvasData, openThroughPicker, waitForCapture, waitForDocument } from './ui';
 import type { Page } from '@playwright/test';
 
 /** The timeline's rows: joint indices, and chain headers as "<group>-" (open) or "<group>+" (folded). */
@@ -22,7 +22,7 @@ test('timeline: Group by chain puts the rows under spine, arms, legs and other h
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   expect((await rows(page)).some((r) => /[a-z]/.test(r))).toBe(false);
   await page.getByTestId('timeline-group').click();
   // Its 36 rows do not fit at 1280x800: the selected joint's chain (Hips: the spine) stays open, the others fold to
@@ -77,7 +77,7 @@ test('joint picker: the skeleton as a tree with a filter, by mouse and keyboard,
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   const picker = page.getByTestId('joint-select');
   await picker.click();
   const tree = page.getByTestId('joint-select-tree');

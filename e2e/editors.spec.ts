@@ -16,6 +16,7 @@ import {
   openThroughPicker,
   pieceOfScenario,
   toggleCurveKey,
+  waitForCapture,
   waitForDocument,
 } from './ui';
 
@@ -252,7 +253,7 @@ test('timeline: the joint filter and the body chains show only those rows; a cli
   await page.setViewportSize({ width: 1920, height: 1080 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   const canvas = page.getByTestId('timeline-canvas');
   const names = await jointLabels(page);
   const nameOf = (j: number) =>

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, stubNativeDialogs, test } from './fixtures';
-import { openThroughPicker, screenshotOf, waitForDocument } from './ui';
+import { openThroughPicker, screenshotOf, waitForCapture, waitForDocument } from './ui';
 import { rotationDistanceDeg } from '../shared/msh/export';
 import { parseMshNodesJson } from '../shared/msh/nodesJson';
 import { readMshAnimation } from '../shared/msh/read';
@@ -21,7 +21,7 @@ test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture 
   test.setTimeout(180_000);
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
 
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-export-msh').click();

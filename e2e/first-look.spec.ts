@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { makeKeyEdit, waitForDocument } from './ui';
+import { makeKeyEdit, untilBuildEnds, waitForDocument } from './ui';
 
 test('with no motion open the viewport offers the ways in as buttons that work', async ({
   page,
@@ -165,7 +165,7 @@ test('Build archives asks about the open project motion’s unsaved edits instea
   // Save and build: the motion is on disk with its edit, then the build runs on it.
   await page.getByTestId('project-build').click();
   await question.getByTestId('confirm-save').click();
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilBuildEnds(dialog, 'done');
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   expect(readFileSync(workspace.path('walk.mtn')).equals(saved)).toBe(false);
   await dialog.getByTestId('build-close').click();
@@ -174,6 +174,6 @@ test('Build archives asks about the open project motion’s unsaved edits instea
   await page.getByTestId('project-build').click();
   await expect(dialog).toBeVisible();
   await expect(question).toHaveCount(0);
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilBuildEnds(dialog, 'done');
   expect(pageErrors).toEqual([]);
 });

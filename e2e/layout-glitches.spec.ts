@@ -9,7 +9,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { animationFrames, openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { animationFrames, openThroughPicker, selectJoint, waitForCapture, waitForDocument } from './ui';
 
 const timeline = (page: Page) => page.getByTestId('timeline-canvas');
 
@@ -34,7 +34,7 @@ test('zoomed in, no key tick or error cell is painted over the timeline row labe
 }) => {
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   const canvas = timeline(page);
   const box = (await canvas.boundingBox())!;
   const data = await canvas.evaluate((c) => ({ ...(c as HTMLElement).dataset }));
@@ -90,7 +90,7 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   // The tuning mode: a timeline with room for several joint rows under its pinned rows.
   await page.keyboard.press('Control+1');
   const canvas = timeline(page);
@@ -127,7 +127,7 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   await canvas.evaluate((c) => c.parentElement!.scrollTo({ top: 0 }));
   await expect.poll(async () => (await rowsState(page)).scrollTop).toBe(0);
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('timeline-selected')).toHaveText('RightHand');
   await expect
     .poll(

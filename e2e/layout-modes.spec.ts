@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import config from '../playwright.config';
 import { expect, test } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { openThroughPicker, waitForDocument } from './ui';
+import { openThroughPicker, pieceWithItsOwnTime, waitForCapture, waitForDocument } from './ui';
 
 interface Box {
   x: number;
@@ -264,7 +264,7 @@ for (const size of SIZES) {
 
     // Tuning, on the CMU capture (31 joints): View › Maximize Tuning.
     await openThroughPicker(page, 'cmu_01_01.mtn');
-    await waitForDocument(page, 'cmu_01_01');
+    await waitForCapture(page);
     await page.getByTestId('menu-view').click();
     await page.getByTestId('menu-maximize-tuning').click();
     await expect(page.getByTestId('mode-tuning')).toHaveAttribute('aria-pressed', 'true');
@@ -301,11 +301,14 @@ for (const size of SIZES) {
     // Project, on the sample project (File › Open Project…): the work-mode button.
     await page.getByTestId('mode-project').click();
     await page.getByTestId('menu-file').click();
-    await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-      page.getByTestId('menu-open-project').click(),
-    );
-    await expect(page.getByTestId('project-motion')).toHaveCount(4);
-    await waitForDocument(page, 'walk');
+    // A piece that brings its own time (ui.ts pieceWithItsOwnTime), as openSampleProject's open.
+    await pieceWithItsOwnTime('the sample project opened through File › Open Project…', async () => {
+      await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+        page.getByTestId('menu-open-project').click(),
+      );
+      await expect(page.getByTestId('project-motion')).toHaveCount(4, { timeout: 0 });
+      await waitForDocument(page, 'walk', { timeout: 0 });
+    });
     await expectHidden(page, ['curves', 'tuning'], 'project');
     for (let i = 0; i < 4; i++)
       await expect(page.getByTestId('project-motion').nth(i), `project: motion ${i}`).toBeInViewport({ ratio: 1 });

@@ -8,7 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { dragLockRow, lockAt, lockedFrames, openThroughPicker, selectJoint, waitForDocument } from './ui';
+import {
+  dragLockRow,
+  lockAt,
+  lockedFrames,
+  openThroughPicker,
+  selectJoint,
+  waitForCapture,
+  waitForDocument,
+} from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { lockedJointAt } from '../shared/motion/types';
 
@@ -56,7 +64,7 @@ test('a refused lock stays with its motion; messages stack over the picture with
 
   // Another motion: walk's refusals are not shown over it.
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(warnings).toHaveCount(0);
   await expect(page.getByTestId('message-list')).toHaveCount(0);
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
-import { dragProjectRow } from './ui';
+import { dragProjectRow, untilBuildEnds } from './ui';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
@@ -108,7 +108,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   const dialog = page.getByTestId('build-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('build-progress')).toBeVisible();
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilBuildEnds(dialog, 'done');
   // Done means full: validate + 4 motions (the alias is not compressed again) + write, and the fill spans the whole bar.
   const bar = dialog.getByTestId('build-progress');
   await expect(bar).toHaveAttribute('data-motions-done', '4');
@@ -125,7 +125,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await dialog.getByTestId('build-close').click();
   // Nothing changed since: the next Build is up to date (docs/cache.md), compresses and writes nothing, and says so.
   await page.getByTestId('project-build').click();
-  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await untilBuildEnds(dialog, 'done');
   await expect(dialog.getByTestId('build-state')).toContainText('Up to date');
   await expect(bar).toHaveAttribute('data-fraction', '1');
   await expect(bar).toContainText('up to date');

@@ -7,7 +7,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { openThroughPicker, selectJoint, waitForCapture, waitForDocument } from './ui';
 
 const row = (name: string) => `[data-testid="project-motion"][data-name="${name}"]`;
 
@@ -23,7 +23,7 @@ test("after File › Open the project panel acts on the tuner's motion or says w
   copyFileSync(workspace.path('walk.mtn'), workspace.path('walk_copy.mtn'));
   await openSampleProject(page, workspace);
   await page.locator(row('cmu_01_01')).click();
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('tol-rotation')).toHaveValue('0.75');
   const cmuBefore = JSON.stringify(JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8')).motions[1]);
 
@@ -68,7 +68,7 @@ test('the SEV banner\'s "Open cmu_01_01" brings it back with the project\'s tole
   copyFileSync(workspace.path('walk.mtn'), workspace.path('walk_copy.mtn'));
   await openSampleProject(page, workspace);
   await page.locator(row('cmu_01_01')).click();
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   const projectKeys = await page.getByTestId('stat-total-keys').innerText();
   await selectJoint(page, 'LeftFoot');
   await page.getByTestId('sev-add-event').click();
@@ -76,7 +76,7 @@ test('the SEV banner\'s "Open cmu_01_01" brings it back with the project\'s tole
   await openThroughPicker(page, 'walk_copy.mtn');
   await waitForDocument(page, 'walk_copy');
   await page.getByTestId('sev-mismatch').getByTestId('sev-open-motion').click();
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('tol-rotation')).toHaveValue('0.75');
   await expect(page.getByTestId('stat-total-keys')).toHaveText(projectKeys);
   await expect(page.locator(row('cmu_01_01'))).toHaveClass(/selected/);

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { waitForDocument } from './ui';
+import { waitForCapture, waitForDocument } from './ui';
 
 test('a click in the middle of an SE row selects it and never hides its floors; Save names the variants it would remove', async ({
   page,
@@ -69,7 +69,7 @@ test('pasting footsteps into a .sev that defines the same SE names reuses them (
   await expect(page.getByTestId('message-info').filter({ hasText: 'Copied 2 events of walk' })).toHaveCount(1);
 
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   const sesBefore = await page.getByTestId('sev-se-row').count();
   await page.getByTestId('frame-number').fill('390');
   await page.getByTestId('frame-number').press('Enter');

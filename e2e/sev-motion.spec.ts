@@ -9,7 +9,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, markerFrames, openSampleProject } from './sev-ui';
-import { openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { openThroughPicker, selectJoint, waitForCapture, waitForDocument } from './ui';
 import { parseSevStrict } from '../shared/sev/parse';
 
 test('edited walk.sev is hidden, not re-targeted, while another motion is open; Ctrl+S leaves it alone; joints carry by name', async ({
@@ -26,7 +26,7 @@ test('edited walk.sev is hidden, not re-targeted, while another motion is open; 
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
 
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   // Joint selection follows the name: LeftFoot is joint 17 in walk and 4 in the CMU skeleton.
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
   const banner = page.getByTestId('sev-mismatch');
@@ -76,7 +76,7 @@ test('a clean .sev follows the tuner: the motion’s own .sev, or none with Crea
   await expect(page.getByTestId('sev-marker')).toHaveCount(10);
 
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
   await expect(page.getByTestId('sev-mismatch')).toHaveCount(0);
 

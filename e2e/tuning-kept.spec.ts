@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
+import { openThroughPicker, selectJoint, waitForCapture, waitForCompression, waitForDocument } from './ui';
 import { compressCommand } from '../electron/cli/commands/compress';
 
 test('override and tolerance survive Save and reopen, and the export equals actguy compress of the saved files', async ({
@@ -70,7 +70,7 @@ test('override and tolerance survive Save and reopen, and the export equals actg
 
   // Reopen: the override and the tolerance are back, and so are the keys.
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await openThroughPicker(page, 'walk.mtn');
   await waitForDocument(page);
   await expect(page.getByTestId('tol-rotation')).toHaveValue('2');
@@ -94,7 +94,7 @@ test('a bad tuning file is reported at its place and the motion opens with the d
     '{"version": 1, "rotationOverridesDeg": {"LeftFut": 0.25}}\n',
   );
   await openThroughPicker(page, 'cmu_01_01.mtn');
-  await waitForDocument(page, 'cmu_01_01');
+  await waitForCapture(page);
   await expect(
     page.getByTestId('message-warning').filter({ hasText: '(rotationOverridesDeg.LeftFut): no joint named "LeftFut"' }),
   ).toHaveCount(1);

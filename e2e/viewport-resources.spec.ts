@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { animationFrames, openThroughPicker, waitForCompression, waitForDocument } from './ui';
+import { animationFrames, openThroughPicker, waitForCapture, waitForCompression, waitForDocument } from './ui';
 
 /**
  * The viewport frees on the GPU what a motion made when the motion is closed or replaced, and draws nothing while
@@ -47,7 +47,7 @@ test('20 opens and closes of a motion leave the viewport holding what it held be
     await waitForDocument(page);
     if (i % 5 === 4) {
       await openThroughPicker(page, 'cmu_01_01.mtn');
-      await waitForDocument(page, 'cmu_01_01');
+      await waitForCapture(page);
       await openThroughPicker(page, 'walk.mtn');
       await waitForDocument(page);
     }

@@ -39,6 +39,7 @@ import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { SMALL_BVH } from '../shared/testing/bvhFixtures';
 import type { CompressClient } from './compressClient';
+import { pieceOfWork } from './testing/pieceOfWork';
 
 const compress = useCompressClientPerTest();
 
@@ -89,12 +90,15 @@ describe('a folder swapped for a link while a write waits', () => {
       app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
       compress: swapping,
     });
-    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const { documentId, mtnBytes } = await pieceOfWork('walk.mtn opened', openedMotion(handlers, join(ws, 'walk.mtn')));
     const path = join(out, 'walk.mt3');
-    const r = await dispatchInvoke(handlers, 'exportMt3', {
-      path,
-      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
-    });
+    const r = await pieceOfWork(
+      'the MT3 export (its compression) answered',
+      dispatchInvoke(handlers, 'exportMt3', {
+        path,
+        compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+      }),
+    );
     expect(r).toEqual({
       ok: false,
       error: {
@@ -104,7 +108,7 @@ describe('a folder swapped for a link while a write waits', () => {
       },
     });
     expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
-  }, 20_000);
+  }, 0); // each piece bounded by pieceOfWork (docs/testing.md, "Tests under load, round 5")
 
   /** A compress client whose compression or MSH export swaps the folder before it starts. */
   const swappingClient = (): CompressClient => {
@@ -129,15 +133,18 @@ describe('a folder swapped for a link while a write waits', () => {
       app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
       compress: swappingClient(),
     });
-    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const { documentId, mtnBytes } = await pieceOfWork('walk.mtn opened', openedMotion(handlers, join(ws, 'walk.mtn')));
     const glb = join(out, 'walk.glb');
-    const g = await dispatchInvoke(handlers, 'exportGltf', {
-      documentId,
-      source: 'compressed',
-      mtnBytes,
-      path: glb,
-      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
-    });
+    const g = await pieceOfWork(
+      'the glTF export (its compression) answered',
+      dispatchInvoke(handlers, 'exportGltf', {
+        documentId,
+        source: 'compressed',
+        mtnBytes,
+        path: glb,
+        compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+      }),
+    );
     expect(g).toEqual({
       ok: false,
       error: {
@@ -154,18 +161,21 @@ describe('a folder swapped for a link while a write waits', () => {
     const stale = join(victim, 'walk.res8.actguy-new.otherhost.1234.abcdef.tmp');
     writeFileSync(stale, 'theirs');
     utimesSync(stale, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
-    const m = await dispatchInvoke(handlers, 'exportMsh', {
-      documentId,
-      positionTolerance: 0.5,
-      rotationToleranceDeg: 1,
-      path: join(out, 'walk.res8'),
-    });
+    const m = await pieceOfWork(
+      'the MSH export answered',
+      dispatchInvoke(handlers, 'exportMsh', {
+        documentId,
+        positionTolerance: 0.5,
+        rotationToleranceDeg: 1,
+        path: join(out, 'walk.res8'),
+      }),
+    );
     expect(m).toMatchObject({ ok: false });
     expect((m as { error: { message: string } }).error.message).toContain(
       `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
     );
     expect(everything()).toEqual(['walk.res8.actguy-new.otherhost.1234.abcdef.tmp']);
-  }, 20_000);
+  }, 0); // each piece bounded by pieceOfWork (docs/testing.md, "Tests under load, round 5")
 
   it('batch import: a later import is the wait; no .mtn lands where the link leads', async () => {
     // a.bvh imports and its output is checked; then b.bvh, which fails, takes its time: a.mtn is written after it.
@@ -180,7 +190,10 @@ describe('a folder swapped for a link while a write waits', () => {
         return inProcessImportRunner(req, signal);
       },
     });
-    const r = await dispatchInvoke(handlers, 'importMotionBatch', { paths: sources });
+    const r = await pieceOfWork(
+      'the batch import answered',
+      dispatchInvoke(handlers, 'importMotionBatch', { paths: sources }),
+    );
     expect(r).toMatchObject({ ok: true });
     const items = (r as { value: { items: { error: string | null }[] } }).value.items;
     expect(items[0].error).toBe(
@@ -188,7 +201,7 @@ describe('a folder swapped for a link while a write waits', () => {
         `${victim}); nothing was written there`,
     );
     expect(readdirSync(victim)).toEqual([]);
-  }, 20_000);
+  }, 0); // each piece bounded by pieceOfWork (docs/testing.md, "Tests under load, round 5")
 
   it('SEV save: the text check is the wait; nothing lands where the link leads', async () => {
     const handlers = testHandlers({
@@ -339,12 +352,12 @@ describe('a folder swapped for a link while a write waits', () => {
           return readBuildInput(path, as);
         },
       });
-      await expect(r).rejects.toThrow(refusal());
+      await expect(pieceOfWork(`the build (${fresh ? 'no out/' : 'out/ there'}) ended`, r)).rejects.toThrow(refusal());
       expect(readdirSync(victim)).toEqual([]);
       rmSync(out);
       if (!fresh) renameSync(`${out}-aside`, out);
     }
-  }, 20_000);
+  }, 0); // each piece bounded by pieceOfWork (docs/testing.md, "Tests under load, round 5")
 
   it("the app's Build: the build is the wait; the commit writes nowhere else", async () => {
     const file = project();
@@ -356,11 +369,14 @@ describe('a folder swapped for a link while a write waits', () => {
     });
     const projectText = await openPicked(file);
     const started = await h.startBuild({ projectPath: file, projectText });
-    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    const done = await pieceOfWork(
+      'the build ended',
+      settleBuild(() => h.getBuildStatus({ buildId: started.buildId })),
+    );
     expect(done.state).toBe('failed');
     expect(done.errors.map((e) => e.message).join('\n')).toContain(refusal());
     expect(readdirSync(victim)).toEqual([]);
-  }, 20_000);
+  }, 0); // each piece bounded by pieceOfWork (docs/testing.md, "Tests under load, round 5")
 
   it('commitOutputs: a swap after the temps are written is met before anything is installed', () => {
     const folder = pinFolder(out)!;

@@ -40,6 +40,30 @@ const dir = mkdtempSync(join(fake.state.userData, 'finder-'));
 copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, 'run.mtn'));
 writeFileSync(join(dir, 'notes.txt'), 'not a motion');
 
+/**
+ * The window open now, its page loaded: the one an earlier test left open, or one the Dock's icon makes when none is.
+ * Each test starts from what it needs (a window open, or none) rather than from the window an earlier test left at a
+ * fixed place in the list, so that each runs alone (`-t`) as in file order (docs/testing.md, "Tests under load,
+ * round 5"). The windows are counted from the list's length at the test's start.
+ */
+/** The last window made that is not destroyed, if any. */
+const openNow = (): FakeWindow | undefined => fake.state.windows.filter((w) => !w.destroyed).at(-1);
+async function openWindow(): Promise<FakeWindow> {
+  let win = openNow();
+  if (!win) {
+    appEvent('activate');
+    win = fake.state.windows.at(-1)!;
+  }
+  const loaded = win;
+  await vi.waitFor(() => expect(loaded.loadedUrl).toBe('actguy://app/index.html'));
+  return win;
+}
+/** No window open: the one open now (if any) closed by itself. */
+function noWindow(): void {
+  const win = openNow();
+  if (win) closeWindow(win);
+}
+
 describe('electron main on macOS', () => {
   // Mutations that fail: 'window-all-closed' quitting on every platform; no 'activate' listener.
   it("stays running when its window closes, and the Dock's icon makes the window again (once), its page loaded", async () => {
@@ -70,12 +94,13 @@ describe('electron main on macOS', () => {
   // Mutations that fail: the open-file listener not making the window again; 'closed' not forgetting the page
   // (rendererGone: the file is sent to no page); the window made again not taking the kept motion as its start-up.
   it('a motion Finder hands over after the window closed opens in a window made again, as its start-up motion', async () => {
-    closeWindow(fake.state.windows[1]);
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
     const sentBefore = fake.state.sent.length;
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(3);
+    expect(fake.state.windows).toHaveLength(n + 1);
     expect(fake.state.sent.slice(sentBefore).filter((s) => s.channel === MENU_COMMAND_CHANNEL)).toEqual([]);
-    const info = await appInfoOf(fake.state.windows[2]);
+    const info = await appInfoOf(fake.state.windows[n]);
     expect(info.startupPath).toBe(join(dir, 'run.mtn'));
     expect(info.startupWarnings).toBeUndefined();
     expect(fake.state.quits).toBe(0);
@@ -83,10 +108,11 @@ describe('electron main on macOS', () => {
 
   // Mutation that fails: the refusals said with no window not handed to the next window's start-up warnings.
   it('a file of a kind ActGuy does not open, handed over with no window, is said in the window made for it', async () => {
-    closeWindow(fake.state.windows[2]);
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'notes.txt'));
-    expect(fake.state.windows).toHaveLength(4);
-    const info = await appInfoOf(fake.state.windows[3]);
+    expect(fake.state.windows).toHaveLength(n + 1);
+    const info = await appInfoOf(fake.state.windows[n]);
     expect(info.startupWarnings).toEqual([
       `${join(dir, 'notes.txt')}: ActGuy opens motions (.mtn, .mt3, .mar), sound-event files (.sev) and projects (.actguy.json), not this kind of file. Nothing was opened.`,
     ]);
@@ -98,7 +124,8 @@ describe('electron main on macOS', () => {
   // or closes; getAppInfo not calling menuCommands.pageListens (the command is never sent); 'closed' not calling
   // menuCommands.windowClosed (the command held for a window closed before its page listened goes to the next one).
   it("the menu's File › Open… and Open Project… with no window make the window and go to its page once it listens", async () => {
-    closeWindow(fake.state.windows[3]);
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
     const file = () => fake.state.menus.at(-1)!.template.find((m) => m.label === 'File')!.submenu!;
     const enabled = (label: string) => file().find((i) => i.label === label)!.enabled !== false;
     // No window: what acts on a document is greyed out; what opens something stays.
@@ -110,16 +137,16 @@ describe('electron main on macOS', () => {
     ]);
     const sentBefore = fake.state.sent.length;
     file().find((i) => i.label === 'Open…')!.click!();
-    expect(fake.state.windows).toHaveLength(5);
+    expect(fake.state.windows).toHaveLength(n + 1);
     expect(enabled('Save')).toBe(true);
     // Closed before its page listened: the Open… goes with it.
-    closeWindow(fake.state.windows[4]);
+    closeWindow(fake.state.windows[n]);
     file().find((i) => i.label === 'Open Project…')!.click!();
-    expect(fake.state.windows).toHaveLength(6);
+    expect(fake.state.windows).toHaveLength(n + 2);
     file().find((i) => i.label === 'Save')!.click!();
-    expect(fake.state.windows).toHaveLength(6);
+    expect(fake.state.windows).toHaveLength(n + 2);
     expect(fake.state.sent.slice(sentBefore)).toEqual([]);
-    await appInfoOf(fake.state.windows[5]);
+    await appInfoOf(fake.state.windows[n + 1]);
     expect(fake.state.sent.slice(sentBefore)).toEqual([
       { channel: MENU_COMMAND_CHANNEL, payload: { command: 'project.open' } },
       { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.save' } },
@@ -128,7 +155,7 @@ describe('electron main on macOS', () => {
 
   // Mutation that fails: the crash question's Quit closing the window only (the app would stay with no window).
   it("a crashed page's Quit quits the app, not only the window", async () => {
-    const win = fake.state.windows[5];
+    const win = await openWindow();
     const quits = fake.state.quits;
     fake.state.messageBoxResponse = 1; // Quit
     win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
@@ -140,14 +167,15 @@ describe('electron main on macOS', () => {
   // broken window kept (the Dock's icon would then make none).
   // Round 12. Mutation that fails: the 'did-fail-load' box asked for a first load too (said twice).
   it('a window made again whose page fails to load says so as the first does, and goes; the Dock can try again', async () => {
-    closeWindow(fake.state.windows[5]);
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.state.failLoads = 'ERR_FILE_NOT_FOUND (-6) loading actguy://app/index.html';
     fake.state.keepErrorBoxes = true;
     const boxes = fake.state.messageBoxes.length;
     try {
       appEvent('activate');
-      const broken = fake.state.windows[6];
+      const broken = fake.state.windows[n];
       await vi.waitFor(() => expect(broken.destroyed).toBe(true));
       // Said once, in the error box: its 'did-fail-load' (a first load's) asks nothing more (round 12).
       expect(fake.state.messageBoxes).toHaveLength(boxes);
@@ -164,15 +192,16 @@ describe('electron main on macOS', () => {
       vi.mocked(console.error).mockRestore();
     }
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(8);
-    await vi.waitFor(() => expect(fake.state.windows[7].loadedUrl).toBe('actguy://app/index.html'));
+    expect(fake.state.windows).toHaveLength(n + 2);
+    await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
   });
 
   // Round 13 (maintainer's read). Mutations that fail: loadPage not asking whether the page was served (the window
   // stays, showing "not found", and nothing is said); serveRenderer not noting the page it could not read, or not
   // clearing the note once it is served (the window made next goes too).
   it('a window whose page file is gone from the installation says so, and to install again, as a failed start; the Dock can try again', async () => {
-    closeWindow(fake.state.windows[7]);
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
     const pageFile = resolve(__dirname, '..', 'renderer', 'index.html');
     vi.spyOn(console, 'error').mockImplementation(() => {});
     fake.state.unreadableFiles.add(pageFile);
@@ -182,7 +211,7 @@ describe('electron main on macOS', () => {
     const why = `ActGuy's page could not be read from its installation (${pageFile}: no such file or directory). Installing ActGuy again should fix it.`;
     try {
       appEvent('activate');
-      const broken = fake.state.windows[8];
+      const broken = fake.state.windows[n];
       await vi.waitFor(() => expect(broken.destroyed).toBe(true));
       // The "not found" page loaded: as Chromium has it, no 'did-fail-load' and the load's promise resolves.
       expect(broken.loadedUrl).toBe('actguy://app/index.html');
@@ -193,11 +222,11 @@ describe('electron main on macOS', () => {
       // Put back (installed again): the Dock's icon makes a window that stands, and nothing more is said.
       fake.state.unreadableFiles.clear();
       appEvent('activate');
-      expect(fake.state.windows).toHaveLength(10);
-      await vi.waitFor(() => expect(fake.state.windows[9].loadedUrl).toBe('actguy://app/index.html'));
+      expect(fake.state.windows).toHaveLength(n + 2);
+      await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
       // Its load has ended by the next turn.
       await new Promise((r) => setTimeout(r, 0));
-      expect(fake.state.windows[9].destroyed).toBe(false);
+      expect(fake.state.windows[n + 1].destroyed).toBe(false);
       expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
     } finally {
       fake.state.unreadableFiles.clear();
@@ -224,7 +253,8 @@ describe('electron main on macOS', () => {
   // Mutations that fail: main ignoring the page's `keptOpen` (the window's red button then quits the app, and the Dock
   // makes no window after it); the handler not passing `keptOpen` on.
   it('a Cmd+Q answered Save whose save fails keeps the window and the app: the quit is over, and a later close is only a close', async () => {
-    const win = fake.state.windows[9];
+    const win = await openWindow();
+    const n = fake.state.windows.length;
     fake.state.messageBoxResponse = 0; // Save
     await reportDirty(win);
     const sent = fake.state.sent.length;
@@ -253,15 +283,16 @@ describe('electron main on macOS', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.state.quits).toBe(quits);
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(11);
-    await vi.waitFor(() => expect(fake.state.windows[10].loadedUrl).toBe('actguy://app/index.html'));
+    expect(fake.state.windows).toHaveLength(n + 1);
+    await vi.waitFor(() => expect(fake.state.windows[n].loadedUrl).toBe('actguy://app/index.html'));
   });
 
   // Mutations that fail: main not telling the slot of 'before-quit' (a window made between the close and
   // 'will-quit'); the close listener not telling it the close was held, or the questions' Cancel not telling it
   // (closeKept: the Dock could never make the window again); 'closed' not quitting again after Discard.
   it("a Cmd+Q: Cancel keeps the window and the app; Discard quits (Electron cancelled the held quit), and no window is made before 'will-quit'", async () => {
-    const win = fake.state.windows[10];
+    const win = await openWindow();
+    const n = fake.state.windows.length;
     fake.state.messageBoxResponse = 2; // Cancel
     await reportDirty(win);
     expect(cmdQ(win)).toBe(true);
@@ -270,8 +301,8 @@ describe('electron main on macOS', () => {
     // The quit was cancelled: the window closed later by its own button is made again by a file Finder hands over.
     closeWindow(win);
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(12);
-    const again = fake.state.windows[11];
+    expect(fake.state.windows).toHaveLength(n + 1);
+    const again = fake.state.windows[n];
     await appInfoOf(again);
     await reportDirty(again);
     fake.state.messageBoxResponse = 1; // Discard changes
@@ -283,16 +314,19 @@ describe('electron main on macOS', () => {
     // Between the window's close and 'will-quit': neither Finder nor the Dock makes a window.
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
     appEvent('activate');
-    expect(fake.state.windows).toHaveLength(12);
+    expect(fake.state.windows).toHaveLength(n + 1);
   });
 
   // Mutation that fails: neither 'before-quit' nor 'will-quit' telling the window slot (a Dock click during the quit
   // makes a window); either alone is enough here, the first tested above.
   it('once the quit goes ahead, neither the Dock nor Finder makes a window', () => {
+    // With a window open the Dock makes none anyway: the check is made with none open.
+    noWindow();
+    const n = fake.state.windows.length;
     appEvent('will-quit', { preventDefault: vi.fn() });
     appEvent('activate');
     appEvent('open-file', { preventDefault: vi.fn() }, join(dir, 'run.mtn'));
-    expect(fake.state.windows).toHaveLength(12);
+    expect(fake.state.windows).toHaveLength(n);
   });
 });
 
@@ -317,7 +351,8 @@ describe('the macOS menu', () => {
     expect(file.at(-1)!.role).toBe('close');
     expect(file.some((i) => i.role === 'quit')).toBe(false);
     expect(template.slice(-2).map((m) => m.role ?? m.label)).toEqual(['windowMenu', 'Help']);
-    // The last window closed in the tests above.
+    // With no window open (closed here, so that the test runs alone as in file order).
+    noWindow();
     const boxes = fake.state.messageBoxes.length;
     appMenu.submenu![0].click!();
     expect(fake.state.messageBoxes.slice(boxes)).toEqual([expect.objectContaining({ title: 'About ActGuy' })]);
