@@ -8,11 +8,19 @@
  * /usr/share/assimp/models that imports (as `npm run heldout`: runImportJob, every clip), at every rate asked.
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
- *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--rebuilds]
+ *     [--no-project-exports]
+ *     [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
  * adds each motion's single-motion exports (`actguy export-msh`, `actguy export-gltf` of the source and of each MT3,
  * the app's Export MSH and Export glTF); `--no-project` leaves the projects out (rounds 12 and 13 ran them).
+ *
+ * Round 15 (docs/compression.md#round-15-2026-12-06-up-to-date-rebuilds-and-the-exports-on-the-rest-of-the-data):
+ * `--rebuilds` rebuilds each level's project where its cold builds left their outputs (up to date; after one motion
+ * file changed, carried and compressed; against a cold build of the changed project: electron/testing/cliSweep.ts,
+ * rebuildChecks); `--no-project-exports` leaves out the projects' `export-msh --project` and `export-gltf --project`
+ * (round 13's).
  *
  * Exit status 1 when anything broke.
  */
@@ -53,6 +61,8 @@ interface Args {
   app: boolean;
   exports: boolean;
   project: boolean;
+  rebuilds: boolean;
+  projectExports: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -67,6 +77,8 @@ function parseArgs(argv: string[]): Args {
     app: true,
     exports: false,
     project: true,
+    rebuilds: false,
+    projectExports: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -105,6 +117,12 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--no-project':
         a.project = false;
+        break;
+      case '--rebuilds':
+        a.rebuilds = true;
+        break;
+      case '--no-project-exports':
+        a.projectExports = false;
         break;
       case '--only':
         a.only = v;
@@ -177,6 +195,8 @@ async function main(): Promise<void> {
       app,
       exports: args.exports,
       project: args.project,
+      rebuilds: args.rebuilds,
+      projectExports: args.projectExports,
     });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));
@@ -187,6 +207,9 @@ async function main(): Promise<void> {
         `${r.counts.mshEntries} MSH and ${r.counts.glbEntries} glTF entries` +
         (args.exports
           ? `; ${r.counts.mshMotions} export-msh, ${r.counts.mshRefused} MSH refusals, ${r.counts.gltfFiles} export-gltf, ${r.counts.appExports} app exports`
+          : '') +
+        (args.rebuilds
+          ? `; ${r.counts.rebuilds} rebuilds (${r.counts.upToDate} up to date, ${r.counts.carried} motions carried)`
           : '') +
         `${r.counts.long ? `, ${r.counts.long} over 512 KiB` : ''} (${((performance.now() - t) / 1000).toFixed(0)} s)`,
     );
@@ -248,6 +271,9 @@ async function main(): Promise<void> {
       (args.exports
         ? `; single motions: ${total.mshMotions} actguy export-msh (each --jobs 1 and 2), ${total.mshRefused} MSH refusals at the u16 limits, ` +
           `${total.gltfFiles} actguy export-gltf, ${total.appExports} app exports`
+        : '') +
+      (args.rebuilds
+        ? `; ${total.rebuilds} rebuilds and cold builds of a changed project (${total.upToDate} up to date, ${total.carried} motions carried)`
         : '') +
       `: ${bad.length} problems ` +
       `(${((performance.now() - t0) / 1000).toFixed(0)} s)`,

@@ -22,7 +22,7 @@
  * seeds and every held-out capture.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressMotion } from '../../shared/compress/compress';
 import { compressRequestForMotion } from '../../shared/compress/request';
@@ -33,7 +33,7 @@ import { precisionFloor } from '../../shared/compress/unreachable';
 import { readMar } from '../../shared/mar/read';
 import { normalize4, rotationErrorDeg } from '../../shared/math/quat';
 import { decodeS12, encodeS12 } from '../../shared/math/s12';
-import { emptyMotion, type Motion } from '../../shared/motion/types';
+import { cloneMotion, emptyMotion, type Motion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
 import { independentErrors } from '../../shared/testing/independentDecode';
@@ -213,6 +213,13 @@ interface SweepOptions {
   exports?: boolean;
   /** The projects (the four builds, `export-msh --project`, `export-gltf --project`); default true. */
   project?: boolean;
+  /**
+   * Round 15: each level's project rebuilt where its cold builds left their outputs (rebuildChecks): unchanged (up to
+   * date), after one motion file changed (carried and compressed), and against a cold build of the changed project.
+   */
+  rebuilds?: boolean;
+  /** The projects' `export-msh --project` and `export-gltf --project` (round 13); default true. */
+  projectExports?: boolean;
 }
 
 export interface SweepCounts {
@@ -236,6 +243,12 @@ export interface SweepCounts {
   gltfFiles: number;
   /** The app's Export MSH and Export glTF (source and compressed) compared with the CLI's files. */
   appExports: number;
+  /** Round 15: builds into the outputs of an earlier build (rebuildChecks), and a cold build of the changed project. */
+  rebuilds: number;
+  /** Of those, the builds that found their outputs up to date (nothing written). */
+  upToDate: number;
+  /** Motions the rebuilds after a change carried from the last build's outputs. */
+  carried: number;
 }
 
 /** Counts of nothing run yet, the start of a sweep's (and the script's total over its sweeps). */
@@ -253,6 +266,9 @@ export function noSweepCounts(): SweepCounts {
     mshRefused: 0,
     gltfFiles: 0,
     appExports: 0,
+    rebuilds: 0,
+    upToDate: 0,
+    carried: 0,
   };
 }
 
@@ -551,6 +567,167 @@ async function compressedGltf(
     bad.push(`${where}: the app's Export glTF of the compressed motion wrote other bytes than actguy export-gltf`);
 }
 
+/** What `actguy build --json` says of a build that the rebuild checks read (docs/cli.md, "--json"). */
+interface BuildDoc {
+  upToDate: boolean;
+  written: unknown[];
+  cache: { hits: number; misses: number } | null;
+  carried: number;
+  motions: unknown[] | null;
+}
+
+/**
+ * The case's motion with one input changed: the root's x on frame 0 halved (1 where it is 0), the same frame count,
+ * skeleton and key flags, so the project still takes it (and its MTN bytes differ: halving changes every finite x
+ * but 0).
+ */
+export function changedMotion(m: Motion): Motion {
+  const c = cloneMotion(m);
+  c.translation[0] = c.translation[0] === 0 ? 1 : c.translation[0] / 2;
+  return c;
+}
+
+/** Writes a file as an editor saves it: a new file renamed over the old (another inode, so another stamp). */
+function saveOver(path: string, bytes: Uint8Array) {
+  writeFileSync(`${path}.new`, bytes);
+  renameSync(`${path}.new`, path);
+}
+
+interface RebuildContext {
+  cli: CliRun;
+  dir: string;
+  bad: string[];
+  counts: SweepCounts;
+  cases: SweepCase[];
+  runs: { c: SweepCase; mode: SweepMode; opts: CompressOptions }[];
+  /** The in-process bytes of every run at this level. */
+  expected: Map<string, Uint8Array>;
+  pfile: string;
+  li: number;
+  label: string;
+  /** `--jobs 1 cold`'s --json document (its outputs in build<li>.0, its cache cache<li>.1). */
+  cold: BuildDoc;
+}
+
+/**
+ * Round 15 (docs/compression.md#round-15-2026-12-06-up-to-date-rebuilds-and-the-exports-on-the-rest-of-the-data): a
+ * level's project rebuilt as a user rebuilds it, where its earlier builds left their outputs, their records (the last
+ * build, docs/cache.md "Up to date") and the local verdicts of their cache folders in the state folder:
+ *
+ * 1. `--jobs 2` into `--jobs 1 cold`'s outputs with its cache, nothing changed: up to date, nothing written (the
+ *    .mar's stamp as it was), the cold build's bytes and report figures;
+ * 2. the last case's .mtn saved over with one value changed (changedMotion), the same rebuild: not up to date, every
+ *    motion of the other cases carried from the last build's outputs, the changed one's runs compressed (no cache
+ *    hit);
+ * 3. a cold build of the changed project in outputs and a cache of its own: the rebuild's .mar, .sar and report
+ *    figures byte for byte, each entry of the changed motion its in-process bytes (which keep the guarantee), every
+ *    other the entry it was;
+ * 4. `--jobs 1` into `--jobs 2 from the --jobs 1 cache`'s outputs with that cache: the others carried, the changed
+ *    runs cache hits (step 2 wrote them), the cold bytes;
+ * 5. step 1's rebuild once more: up to date, the cold bytes.
+ *
+ * The .mtn is then saved back as it was, for the next level.
+ */
+function rebuildChecks(x: RebuildContext) {
+  const { cli, dir, bad, counts, runs, expected, pfile, li, label } = x;
+  const read = (outDir: string) => ({
+    mar: new Uint8Array(readFileSync(join(dir, outDir, 'r12.mar'))),
+    sar: new Uint8Array(readFileSync(join(dir, outDir, 'r12.sar'))),
+  });
+  const stampOf = (outDir: string) => {
+    const s = statSync(join(dir, outDir, 'r12.mar'), { bigint: true });
+    return `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`;
+  };
+  const build = (what: string, outDir: string, jobs: string, cache: string) => {
+    const run = cli('build', pfile, '-o', outDir, '--jobs', jobs, '--cache', cache, '--json');
+    counts.rebuilds++;
+    if (run.rc !== 0) return void bad.push(`${label}: ${what} exited ${run.rc}: ${run.err.trim()}`);
+    const doc = JSON.parse(run.out) as BuildDoc;
+    if (doc.upToDate) counts.upToDate++;
+    counts.carried += doc.carried;
+    return { doc, ...read(outDir) };
+  };
+  const figures = (d: BuildDoc) => JSON.stringify(d.motions);
+  const coldFiles = read(`build${li}.0`);
+  // 1. Nothing changed.
+  const before = stampOf(`build${li}.0`);
+  const unchanged = build('the rebuild with nothing changed', `build${li}.0`, '2', `cache${li}.1`);
+  if (unchanged) {
+    const what = `${label}: the rebuild with nothing changed`;
+    if (!unchanged.doc.upToDate) bad.push(`${what} was not up to date`);
+    if (unchanged.doc.written.length) bad.push(`${what} wrote ${unchanged.doc.written.length} files`);
+    if (stampOf(`build${li}.0`) !== before) bad.push(`${what} touched the .mar`);
+    if (!same(unchanged.mar, coldFiles.mar) || !same(unchanged.sar, coldFiles.sar))
+      bad.push(`${what} left other outputs than the cold build's`);
+    if (figures(unchanged.doc) !== figures(x.cold)) bad.push(`${what} reported other motions than the cold build`);
+  }
+  // 2. One motion file changed.
+  const c = x.cases[x.cases.length - 1];
+  const path = join(dir, `${c.name}.mtn`);
+  const original = new Uint8Array(readFileSync(path));
+  const changed = changedMotion(c.motion);
+  const changedMtn = writeMtn(changed);
+  if (same(changedMtn, original)) return void bad.push(`${label}: ${c.name}'s changed motion writes the same MTN`);
+  const want = new Map(expected);
+  let changedRuns = 0;
+  for (const r of runs) {
+    if (r.c !== c) continue;
+    changedRuns++;
+    const where = `${c.name} ${label} ${r.mode} (changed)`;
+    try {
+      const got = compressMotion(changed, r.opts);
+      counts.compressions++;
+      want.set(r.opts.name, got.bytes);
+      for (const v of [
+        ...guaranteeViolations(changed, got),
+        ...toleranceMismatches(changed, r.opts, got),
+        ...objectBoundViolations(changed, got),
+      ])
+        bad.push(`${where} (in-process): ${v}`);
+    } catch (e) {
+      want.delete(r.opts.name);
+      bad.push(`${where}: in-process compression threw ${(e as Error).message}`);
+    }
+  }
+  saveOver(path, changedMtn);
+  try {
+    const others = runs.length - changedRuns;
+    const rebuilt = build(`the rebuild after ${c.name}.mtn changed`, `build${li}.0`, '2', `cache${li}.1`);
+    const cold = build('the cold build of the changed project', `build${li}.changed`, '1', `cache${li}.changed`);
+    const fromCache = build(`the other rebuild after ${c.name}.mtn changed`, `build${li}.2`, '1', `cache${li}.1`);
+    const again = build(`the rebuild after the rebuild`, `build${li}.0`, '1', `cache${li}.1`);
+    if (!cold) return;
+    const expect = (what: string, r: typeof cold | undefined, upToDate: boolean, carried: number, hits: number) => {
+      if (!r) return;
+      const where = `${label}: ${what}`;
+      if (r.doc.upToDate !== upToDate) bad.push(`${where} was ${r.doc.upToDate ? '' : 'not '}up to date`);
+      if (r.doc.carried !== carried) bad.push(`${where} carried ${r.doc.carried} motions, not ${carried}`);
+      if (!upToDate && (r.doc.cache?.hits ?? -1) !== hits)
+        bad.push(`${where}: ${r.doc.cache?.hits} cache hits, not ${hits}`);
+      if (!same(r.mar, cold.mar)) bad.push(`${where} wrote another .mar than the cold build of the changed project`);
+      if (!same(r.sar, cold.sar)) bad.push(`${where} wrote another .sar than the cold build of the changed project`);
+      if (figures(r.doc) !== figures(cold.doc))
+        bad.push(`${where} reported other motions than the cold build of the changed project`);
+    };
+    expect('the cold build of the changed project', cold, false, 0, 0);
+    expect(`the rebuild after ${c.name}.mtn changed`, rebuilt, false, others, 0);
+    expect(`the other rebuild after ${c.name}.mtn changed`, fromCache, false, others, changedRuns);
+    expect('the rebuild after the rebuild', again, true, 0, 0);
+    const mar = readMar(cold.mar);
+    runs.forEach(({ c: rc, mode, opts }, i) => {
+      const entry = mar.entries[i]?.bytes;
+      const where = `${rc.name} ${label} ${mode}${rc === c ? ' (changed)' : ''}`;
+      if (!entry) return void bad.push(`${where}: no .mar entry in the changed project's build`);
+      const w = want.get(opts.name);
+      if (w && !same(entry, w)) bad.push(`${where}: the changed project's .mar entry is not the in-process bytes`);
+      for (const v of fileViolations(rc === c ? changed : rc.motion, entry, opts))
+        bad.push(`${where} (the changed project's .mar entry): ${v}`);
+    });
+  } finally {
+    saveOver(path, original);
+  }
+}
+
 /** The project entry and MT3 name of a case in a mode: `NAME.MODE` (at most 31 characters). */
 const entryName = (c: SweepCase, mode: SweepMode) => `${c.name}.${mode}`;
 
@@ -678,6 +855,7 @@ export async function runCliSweep(
     ];
     const mars: Uint8Array[] = [];
     const sars: Uint8Array[] = [];
+    const docs: BuildDoc[] = [];
     for (const [k, [what, jobs, cache, hits]] of builds.entries()) {
       const outDir = `build${li}.${k}`;
       const run = cli('build', pfile, '-o', outDir, '--jobs', jobs, '--cache', cache, '--json');
@@ -686,7 +864,8 @@ export async function runCliSweep(
         bad.push(`${label}: build ${what} exited ${run.rc}: ${run.err.trim()}`);
         continue;
       }
-      const doc = JSON.parse(run.out) as { cache: { hits: number } | null };
+      const doc = JSON.parse(run.out) as BuildDoc;
+      docs.push(doc);
       const wantHits = hits ? runs.length : 0;
       if (doc.cache?.hits !== wantHits)
         bad.push(`${label}: build ${what}: ${doc.cache?.hits} cache hits, not ${wantHits}`);
@@ -710,7 +889,7 @@ export async function runCliSweep(
     // each entry's decoded by the MSH spec's sampler and held to the project's tolerances.
     const msh: Uint8Array[][] = [];
     const refusals: string[] = [];
-    for (const jobs of ['1', '2']) {
+    for (const jobs of o.projectExports === false ? [] : ['1', '2']) {
       const outDir = `msh${li}.${jobs}`;
       const run = cli('export-msh', '--project', pfile, '-o', outDir, '--jobs', jobs, '--quiet');
       if (run.rc !== 0) {
@@ -757,7 +936,7 @@ export async function runCliSweep(
     }
     // The project exported as glTF of the compressed motions, compressing again (no cache): each GLB's animation is
     // the motion the build's entry decodes to.
-    {
+    if (o.projectExports !== false) {
       const outDir = `glb${li}`;
       const run = cli(
         'export-gltf',
@@ -781,6 +960,8 @@ export async function runCliSweep(
             bad.push(`${c.name} ${label} ${mode} (export-gltf --project --compressed): ${v}`);
         }
     }
+    if (o.rebuilds && mars.length === builds.length)
+      rebuildChecks({ cli, dir: o.dir, bad, counts, cases, runs, expected, pfile, li, label, cold: docs[0] });
     o.log?.(`${fps} fps, ${label}: ${runs.length} runs, ${bad.length} problems so far`);
   }
   return { bad, counts };
