@@ -68,10 +68,16 @@ function rectContext(): { ctx: CanvasRenderingContext2D; rects: Rect[]; fills: u
   return { ctx, rects, fills };
 }
 
-/** The painter's paint, on a canvas of data attributes only (a real one needs a window). */
+/** The painter's paint, on a canvas of data and plain attributes only (a real one needs a window). */
 function timelineParts(): { paint(ctx: CanvasRenderingContext2D, w: number, h: number): void } {
+  const attributes = new Map<string, string>();
+  const canvas = {
+    dataset: {},
+    getAttribute: (name: string) => attributes.get(name) ?? null,
+    setAttribute: (name: string, value: string) => void attributes.set(name, value),
+  };
   return Object.assign(Object.create(TimelinePainter.prototype) as object, {
-    surface: { canvas: { dataset: {} }, hostHeight: 400 },
+    surface: { canvas, hostHeight: 400 },
     scrollTop: 0,
     revealPending: false,
     hoverPoint: null,
