@@ -16,6 +16,9 @@ const NAME_TOO_LONG = 'a name in the path is longer than the file system allows 
  * the app's handlers say it after "Could not read X:" or "Could not save X:".
  */
 export function systemReason(e: unknown): string {
+  // A refusal already worded (wordedError): its code's words would hide what is there (round 49).
+  const worded = (e as { userReason?: unknown })?.userReason;
+  if (typeof worded === 'string') return worded;
   const code = (e as NodeJS.ErrnoException)?.code;
   const known: Record<string, string> = {
     EACCES: 'permission denied',
@@ -112,6 +115,51 @@ export function danglingLinkReason(path: string): string | undefined {
 }
 
 /**
+ * An error for a write refused before it started, whose `reason` already says what is there and what to do:
+ * `message` for the CLI (`cannot write ex/w.mt3: ex is a named pipe (FIFO), not a folder`), `reason` for the app's
+ * handlers, which say `Could not save X: <reason>` (systemReason). The app said such a refusal by its code, `a file is
+ * in the way where a folder should be`, for a FIFO or a link to nothing (docs/security.md, round 49).
+ */
+export function wordedError(message: string, reason: string, code: string | undefined, path: string): Error {
+  return Object.assign(new Error(message), { code, path, userReason: reason });
+}
+
+/** What to do about a link to nothing at an output's name (danglingOutputProblem). */
+const ANY_OUTPUT_INSTEAD = 'move that link away or write the output under another name';
+
+/**
+ * Why an output may not replace what is at `path` (`shown` as the message names it) when it is a link to nothing:
+ * `refused to replace <shown>: it is a symbolic link to gone, which is not there; move that link away or …`; undefined
+ * otherwise. A write renamed over the link and the link was lost without a word (a build's outputs, round 48; the
+ * single-file writes, round 49). The reason alone, without `refused to replace <shown>: `, is `reason`.
+ */
+export function danglingOutputProblem(path: string, shown = path): { message: string; reason: string } | undefined {
+  // danglingLinkReason words any link at the name: one that leads to a file is not this refusal's (a build's
+  // `out/s.mar` -> a file there was refused as "not there" in round 48).
+  try {
+    statSync(path);
+    return undefined;
+  } catch {
+    /* nothing at the end of the link, or no link */
+  }
+  const dangling = danglingLinkReason(path);
+  if (!dangling) return undefined;
+  const reason = `${dangling}; ${ANY_OUTPUT_INSTEAD}`;
+  return { message: `refused to replace ${shown}: ${reason}`, reason };
+}
+
+/**
+ * The refusal of a write at `path` that is a link to nothing (danglingOutputProblem), as an error whose message ends
+ * `; nothing was written` and whose reason the app's handlers say (wordedError); undefined when it is not one. The
+ * app's writes resolve the chosen name through the path policy, so they ask it of the name chosen: they wrote the file
+ * the link names, where the CLI replaced the link (docs/security.md, round 49).
+ */
+export function danglingOutputError(path: string): Error | undefined {
+  const problem = danglingOutputProblem(path);
+  return problem && wordedError(`${problem.message}; nothing was written`, problem.reason, 'EDANGLING', path);
+}
+
+/**
  * Why no folder can be made for `target` (`shown` as the user spelled it), when its first existing ancestor is not a
  * folder: a file, or a link that leads nowhere (a link to a folder not made yet, or a loop of links). The commit
  * cannot make a folder where a link is (mkdir answers EEXIST), and a build reached it only after compressing: a
@@ -149,7 +197,7 @@ export function outputFolderProblem(
  * What a non-folder entry is, in words: a FIFO at `-o out` was said as "a file", and the user looked for a file that
  * `ls` shows as `p` (docs/security.md, round 47).
  */
-function entryKind(st: Stats): string {
+export function entryKind(st: Stats): string {
   if (st.isFIFO()) return 'a named pipe (FIFO)';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';

@@ -26,7 +26,7 @@ import {
 import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
-import { describeFsError, exportWriteFailed, outputFolderProblem, systemReason } from './fsErrors';
+import { danglingOutputError, describeFsError, exportWriteFailed, outputFolderProblem, systemReason } from './fsErrors';
 import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 import { inTurn, trackWrite } from './writeTurns';
 
@@ -239,7 +239,7 @@ export function notReplaceableProblem(path: string): string | undefined {
   try {
     to = statSync(path);
   } catch {
-    return undefined; // a link that leads nowhere is replaced, as before
+    return undefined; // a link that leads nowhere: the callers refuse it in their words (danglingOutputProblem)
   }
   return to.isFile() || to.isDirectory() ? undefined : `it is a link to ${why}`;
 }
@@ -336,6 +336,10 @@ function startAtomicWrite(
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
   const special = own ? undefined : notReplaceableMessage(path);
   if (special) throw Object.assign(new Error(`${special}; nothing was written`), { code: 'ENOTREG', path });
+  // A link to nothing at the name was replaced by the file, the link lost, where a build refuses it (round 48): the
+  // same refusal, in the same words (docs/security.md, round 49). ActGuy's own files (`own`) replace it, as anything.
+  const dangling = own ? undefined : danglingOutputError(path);
+  if (dangling) throw dangling;
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
   return {

@@ -4,6 +4,7 @@ import { escapeControls } from '../shared/errors';
 import { PATH_MAX } from '../shared/fileSystemLimits';
 import { normalizePath } from '../shared/project/paths';
 import { isNetworkPath } from '../shared/windowsNames';
+import { danglingLinkReason, entryKind } from './fsErrors';
 
 /**
  * Which files the renderer may make the main process touch. The renderer is
@@ -98,6 +99,25 @@ export class PathNotAllowedError extends Error {
     this.name = 'PathNotAllowedError';
     this.path = path;
   }
+}
+
+/**
+ * Why the folder of a write's `path` (`canon` resolved) is not there, naming what is: a FIFO or a file there, or a link
+ * to nothing at the folder's name, was said as `its folder … does not exist` about a name `ls` lists, the link's
+ * target named in its place (docs/security.md, round 49).
+ */
+function folderMissing(path: string, canon: string): string {
+  const dir = dirname(canon);
+  try {
+    return `its folder ${quotePath(dir)} is ${entryKind(lstatSync(dir))}, not a folder`;
+  } catch {
+    // not there: a link to nothing on the way, or nothing
+  }
+  const given = dirname(resolve(path));
+  const link = danglingLinkReason(given);
+  return link
+    ? `its folder ${quotePath(given)} ${link.replace(/^it /, '')}`
+    : `its folder ${quotePath(dir)} does not exist`;
 }
 
 /** Symbolic links followed while resolving one path before it counts as a loop. */
@@ -394,7 +414,7 @@ export function createPathPolicy(): PathPolicy {
         } catch {
           // missing folder: refused below
         }
-        if (!folderOk) throw new PathNotAllowedError(path, `its folder ${quotePath(dirname(canon))} does not exist`);
+        if (!folderOk) throw new PathNotAllowedError(path, folderMissing(path, canon));
       }
       return canon;
     },

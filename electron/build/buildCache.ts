@@ -704,7 +704,12 @@ export function openBuildCache(
         discard(path);
         return undefined;
       }
-      if (!read) return undefined;
+      if (!read) {
+        // An entry there but not read (past MAX_ENTRY_BYTES, a FIFO, a folder, unreadable) is refused as a damaged
+        // one is: a 4 GB entry was counted `compressed`, not `rejected` (docs/security.md, round 49).
+        if (kindOf(path) !== 'none') stats.damaged++;
+        return undefined;
+      }
       const proven = stampsProveIn(join(dir, key.slice(0, 2)));
       const entry = decodeEntry(key, read.data, proven ? knownDigest?.(read.stamp) : undefined);
       if (!entry) {

@@ -25,7 +25,7 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ownFileNameProblem, ownTempName, sweepStaleTemps } from '../tempFiles';
 import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, type Journal } from './commitJournal';
-import { danglingLinkReason, describeFsError, outputFolderProblem } from '../fsErrors';
+import { danglingLinkReason, danglingOutputProblem, describeFsError, outputFolderProblem } from '../fsErrors';
 import {
   asyncWriteIo,
   keepMode,
@@ -303,9 +303,6 @@ export function journalRefusedBeforeBuild(paths: readonly string[]): OutputWrite
   }
 }
 
-/** What to do about a link to nothing at an output of no kind (otherKindProblem). */
-const ANY_OUTPUT_INSTEAD = 'move that link away or write the output under another name';
-
 /**
  * Why the file already at `file.path` may not be replaced (it is not of the output's kind), naming it and saying
  * what to do; undefined when there is none, it is empty or it is of the kind. A build checks before it starts and
@@ -316,8 +313,7 @@ export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = f
   if (!kind) {
     // An output of no kind (a build's .mar and .sar, unpack-mar's .mt3 files) replaced a link to nothing at its name
     // without a word, the link lost, where Export All's refused it (docs/security.md, round 48).
-    const dangling = danglingLinkReason(at);
-    return dangling && `refused to replace ${file.path}: ${dangling}; ${ANY_OUTPUT_INSTEAD}`;
+    return danglingOutputProblem(at, file.path)?.message;
   }
   let head: Uint8Array | undefined;
   try {

@@ -5,7 +5,7 @@
  * the outputs' folders. It is refused now before any work, in the project's words, by `actguy build` and the app's
  * Build, and a link that comes to lead nowhere while the build compresses is refused by the commit in its own words.
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
@@ -113,5 +113,18 @@ describe('a link to nothing at a build output of no kind', () => {
     );
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['stage.mar', 'stage.sar']);
     expect([lstatSync(mar).isSymbolicLink(), lstatSync(sar).isSymbolicLink()]).toEqual([true, true]);
+  });
+
+  // Round 49: danglingLinkReason words any link at the name, and the build refused a link to a file there as one to
+  // nothing (`… it is a symbolic link to ../real.mar, which is not there`). Mutation that fails: danglingOutputProblem
+  // (fsErrors.ts) without its look at what the link leads to.
+  it('a link at an output that leads to a file is not refused as one to nothing', async () => {
+    const copy = assetsProjectCopy('actguy-linked-out-', { motions: ['walk'] });
+    dirs.push(copy.dir);
+    mkdirSync(join(copy.dir, 'out'));
+    writeFileSync(join(copy.dir, 'real.mar'), 'old');
+    symlinkSync('../real.mar', join(copy.dir, 'out', 'stage.mar'));
+    const r = await buildProject(copy.project, { cacheDir: null, lastBuild: false });
+    expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([]);
   });
 });

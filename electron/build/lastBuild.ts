@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { findExcessiveNesting } from '../../shared/json/nesting';
 import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
 import { unmetLinesOf } from '../../shared/project/unmetLines';
 import type { ResolvedProject } from '../../shared/project/types';
@@ -234,6 +235,9 @@ export function readLastBuild(file: string): LastBuildRecord | undefined {
 
 /** Parses a record's text, or undefined for anything not of the exact shape (exported for the tests and the fuzzer). */
 export function parseLastBuild(text: string): LastBuildRecord | undefined {
+  // Nested past any shape of ours: dropped unparsed. 30 MB of `[` (within MAX_FILE_BYTES) took a build 53 s and
+  // 1.4 GB in JSON.parse (docs/security.md, round 49).
+  if (findExcessiveNesting(text)) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(text);

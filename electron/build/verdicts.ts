@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, posix, resolve, win32 } from 'node:path';
+import { findExcessiveNesting } from '../../shared/json/nesting';
 import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
@@ -155,6 +156,9 @@ interface FileRecord {
  */
 export function parseVerdicts(text: string, cacheId: string, log?: { text: string; key: string }): Stored {
   const out = emptyStored();
+  // Nested past any shape of ours: dropped unparsed. 30 MB of `[` (within MAX_FILE_BYTES) took a build 96 s and
+  // 1.4 GB in JSON.parse (docs/security.md, round 49).
+  if (findExcessiveNesting(text)) return out;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -178,7 +182,7 @@ function applyLog(out: Stored, text: string, logKey: string): boolean {
     at = end + 1;
     if (line.length < 66 || line[64] !== ' ') return false;
     const payload = line.slice(65);
-    if (lineSum(logKey, payload) !== line.slice(0, 64)) return false;
+    if (lineSum(logKey, payload) !== line.slice(0, 64) || findExcessiveNesting(payload)) return false;
     let doc: unknown;
     try {
       doc = JSON.parse(payload);

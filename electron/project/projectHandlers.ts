@@ -34,7 +34,7 @@ import {
   TEXT_LIMIT,
   writeFileAtomicAsync,
 } from '../fsutil';
-import { danglingLinkReason, saveAgainNext, systemReason } from '../fsErrors';
+import { danglingLinkReason, danglingOutputError, saveAgainNext, systemReason } from '../fsErrors';
 import { requireObject, requirePath, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
@@ -258,6 +258,9 @@ export function createProjectHandlers(
     const stillAsLoaded = loaded.check(save.given, save.overwriteChanged, save.loadedAs);
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
+    // A link to nothing at the name chosen: the policy resolved it, and the save made the file it names (round 49).
+    const dangling = danglingOutputError(save.given);
+    if (dangling) throw new Error(`Could not save ${quotePath(save.given)}: ${systemReason(dangling)}; ${unchanged}`);
     const { errors } = await checkText({ kind, path, text });
     if (errors.length)
       throw new Error(

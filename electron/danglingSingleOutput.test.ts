@@ -1,0 +1,145 @@
+/**
+ * A symbolic link to nothing at a single-file output's name (docs/security.md, round 49): `compress` without
+ * --report, `export-gltf`, `import -o`, and the app's Save As and exports wrote the file in the link's place, the link
+ * lost without a word, where a build refused it (round 48). They refuse it now in the build's words, and the app says
+ * what is there -- that link, or a FIFO or a link to nothing where the output's folder goes -- where it said `a file is
+ * in the way where a folder should be`.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../shared/compress/request';
+import { readMtn } from '../shared/mtn/read';
+import type { ApiHandlers } from './handlers';
+import { dispatchInvoke } from './invokeReply';
+import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT } from './fsErrors';
+import { writeFileAtomic } from './fsutil';
+import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+
+const cli = join(__dirname, '..', 'dist', 'cli', 'actguy.cjs');
+const compress = useCompressClientPerTest();
+
+let ws: string;
+let handlers: ApiHandlers;
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'actguy-dangling-single-'));
+  cpSync(ASSETS, ws, { recursive: true });
+  handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress: compress() });
+});
+afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+function run(...args: string[]): { rc: number | null; err: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: ws, encoding: 'utf8', timeout: 120_000 });
+  return { rc: r.status, err: r.stderr };
+}
+
+const refused = (name: string, to: string) =>
+  `refused to replace ${name}: it is a symbolic link to ${to}, which is not there; move that link away or write the output under another name`;
+
+const isLink = (path: string) => lstatSync(path).isSymbolicLink();
+
+describe('a link to nothing at a single-file output', () => {
+  // Mutation that fails: startAtomicWrite (fsutil.ts) without danglingOutputError (CLI rebuilt): each command exits 0
+  // and the link is replaced by a file.
+  it('`compress`, `export-gltf` and `import -o` refuse it, naming the link; the link stays', () => {
+    expect(run('export-gltf', 'walk.mtn', '-o', 'real.glb', '--quiet').rc).toBe(0);
+    symlinkSync('gone.mt3', join(ws, 'w.mt3'));
+    symlinkSync('gone.glb', join(ws, 'w.glb'));
+    symlinkSync('gone.mtn', join(ws, 'w.mtn'));
+    const runs = [
+      ['compress', run('compress', 'walk.mtn', '-o', 'w.mt3', '--no-tuning', '--quiet'), 'w.mt3', 'gone.mt3'],
+      ['export-gltf', run('export-gltf', 'walk.mtn', '-o', 'w.glb', '--quiet'), 'w.glb', 'gone.glb'],
+      ['import', run('import', 'real.glb', '-o', 'w.mtn', '--quiet'), 'w.mtn', 'gone.mtn'],
+    ] as const;
+    for (const [command, r, name, to] of runs) {
+      expect(r.rc, command).toBe(1);
+      expect(r.err.trim()).toBe(`actguy ${command}: ${refused(name, to)}; nothing was written`);
+      expect(isLink(join(ws, name))).toBe(true);
+      expect(existsSync(join(ws, to))).toBe(false);
+    }
+  }, 240_000);
+
+  // Mutations that fail: saveMotion, exportMt3 (handlers.ts), exportGltf (interchangeHandlers.ts) and saveCheckedText
+  // (projectHandlers.ts) each without its danglingOutputError (each writes the file the link names, `gone.*`);
+  // systemReason without its look at userReason (`Could not save …: refused to replace …`, the CLI's whole message).
+  it("the app's Save As, Export .mt3 and Export glTF refuse it, saying the link", async () => {
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+    const [mtn, mt3, glb] = ['as.mtn', 'as.mt3', 'as.glb'].map((n) => join(ws, n));
+    symlinkSync('gone.mtn', mtn);
+    symlinkSync('gone.mt3', mt3);
+    symlinkSync('gone.glb', glb);
+    const reason = (to: string) =>
+      `it is a symbolic link to ${to}, which is not there; move that link away or write the output under another name`;
+    expect(await dispatchInvoke(handlers, 'saveMotion', { documentId, path: mtn, mtnBytes })).toEqual({
+      ok: false,
+      error: {
+        message: `Could not save ${mtn}: ${reason('gone.mtn')}; nothing was written and your edits are kept. ${SAVE_MOTION_NEXT}`,
+      },
+    });
+    expect(await dispatchInvoke(handlers, 'exportMt3', { path: mt3, compress: request })).toEqual({
+      ok: false,
+      error: {
+        message: `Could not export ${mt3}: ${reason('gone.mt3')}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+      },
+    });
+    expect(await dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', mtnBytes, path: glb })).toEqual(
+      {
+        ok: false,
+        error: {
+          message: `Could not export ${glb}: ${reason('gone.glb')}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+        },
+      },
+    );
+    // The project's save (saveCheckedText) the same, before its text is checked.
+    const project = join(ws, 'as.actguy.json');
+    symlinkSync('gone.actguy.json', project);
+    const text = readFileSync(join(ws, 'sample.actguy.json'), 'utf8');
+    const p = await dispatchInvoke(handlers, 'saveProject', { path: project, text });
+    expect(p.ok ? 'saved' : p.error.message).toMatch(
+      new RegExp(`^Could not save ${project}: ${reason('gone.actguy.json').replace(/[.;]/g, '\\$&')}; `),
+    );
+    expect([mtn, mt3, glb, project].map(isLink)).toEqual([true, true, true, true]);
+    expect(readdirSync(ws).filter((n) => n.startsWith('gone'))).toEqual([]);
+  });
+
+  // Mutation that fails: the policy's folderMissing (pathPolicy.ts) answering `its folder … does not exist` whatever
+  // is there, as before (the link's target, or the FIFO, said not to exist).
+  it("the app's Save As into a folder that is a link to nothing, a FIFO or a file names what is there", async () => {
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    symlinkSync('nothere', join(ws, 'ex'));
+    spawnSync('mkfifo', [join(ws, 'pipe')]);
+    writeFileSync(join(ws, 'plain'), '');
+    const refusal = async (folder: string) => {
+      const target = join(ws, folder, 'w.mtn');
+      const r = await dispatchInvoke(handlers, 'saveMotion', { documentId, path: target, mtnBytes });
+      return r.ok ? 'saved' : r.error.message.replace(`ActGuy refused to access ${target}: `, '');
+    };
+    expect(await refusal('ex')).toBe(`its folder ${join(ws, 'ex')} is a symbolic link to nothere, which is not there`);
+    expect(await refusal('pipe')).toBe(`its folder ${join(ws, 'pipe')} is a named pipe (FIFO), not a folder`);
+    expect(await refusal('plain')).toBe(`its folder ${join(ws, 'plain')} is a file, not a folder`);
+    expect(await refusal('none')).toBe(`its folder ${join(ws, 'none')} does not exist`);
+    expect(isLink(join(ws, 'ex'))).toBe(true);
+    expect(existsSync(join(ws, 'nothere'))).toBe(false);
+  });
+
+  it("ActGuy's own files (`own`) still replace it, as anything at their names", () => {
+    const own = join(ws, 'state.json');
+    symlinkSync('gone.json', own);
+    writeFileAtomic(own, '{}\n', { own: true });
+    expect(isLink(own)).toBe(false);
+    expect(readFileSync(own, 'utf8')).toBe('{}\n');
+  });
+});
