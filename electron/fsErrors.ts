@@ -120,7 +120,7 @@ export function danglingLinkReason(path: string): string | undefined {
  * handlers, which say `Could not save X: <reason>` (systemReason). The app said such a refusal by its code, `a file is
  * in the way where a folder should be`, for a FIFO or a link to nothing (docs/security.md, round 49).
  */
-export function wordedError(message: string, reason: string, code: string | undefined, path: string): Error {
+function wordedError(message: string, reason: string, code: string | undefined, path: string): Error {
   return Object.assign(new Error(message), { code, path, userReason: reason });
 }
 
