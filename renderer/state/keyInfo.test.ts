@@ -3,18 +3,24 @@ import { createDocumentStore } from './documentStore';
 import { keyInfoWalks, lockAt, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
 import { emptyMotion } from '../../shared/motion/types';
 
+/** A document store holding a motion of three joints and `frames` frames, no key info set. */
+function storeWithMotion(frames: number) {
+  const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
+  const s = createDocumentStore();
+  s.getState().load({
+    documentId: 'd',
+    kind: 'mtn',
+    readOnly: false,
+    name: 'm',
+    path: 'm.mtn',
+    motion: emptyMotion(frames, joints),
+  });
+  return s;
+}
+
 describe('key info views', () => {
   it('lists lock ranges per joint run and trace frames as edited', () => {
-    const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
-    const s = createDocumentStore();
-    s.getState().load({
-      documentId: 'd',
-      kind: 'mtn',
-      readOnly: false,
-      name: 'm',
-      path: 'm.mtn',
-      motion: emptyMotion(30, joints),
-    });
+    const s = storeWithMotion(30);
     s.getState().locks.setRange(1, 3, 6);
     s.getState().locks.setRange(2, 7, 9);
     s.getState().locks.setRange(1, 20, 20);
@@ -32,16 +38,7 @@ describe('key info views', () => {
 
 describe('the lock ranges and trace keys of a motion', () => {
   it('are read once for each array of key words, anew after an edit, and found in view by binary search', () => {
-    const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
-    const s = createDocumentStore();
-    s.getState().load({
-      documentId: 'd',
-      kind: 'mtn',
-      readOnly: false,
-      name: 'm',
-      path: 'm.mtn',
-      motion: emptyMotion(200, joints),
-    });
+    const s = storeWithMotion(200);
     for (let f = 10; f < 190; f += 20) s.getState().locks.setRange(1 + ((f / 10) % 2), f, f + 4);
     s.getState().trace.toggle(50);
     const m = s.getState().motion!;
