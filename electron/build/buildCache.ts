@@ -27,6 +27,7 @@ import * as fs from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
+import { findExcessiveNesting } from '../../shared/json/nesting';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
 import { describeFsError } from '../fsErrors';
@@ -243,9 +244,13 @@ export function decodeEntry(
   if (!sum.equals(buf.subarray(4, 36))) return undefined;
   const len = body.readUInt32LE(0);
   if (4 + len > body.length) return undefined;
+  const text = body.toString('utf8', 4, 4 + len);
+  // Nested past any summary of ours: damaged, unparsed. A shared cache's entry is a stranger's file, up to 64 MiB, and
+  // 30 MB of `[` cost JSON.parse a minute and 1.4 GB in the local state files (docs/security.md, round 49).
+  if (findExcessiveNesting(text)) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8', 4, 4 + len));
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -18,13 +18,14 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { assetsProjectCopy } from '../testing/projectHarness';
 import { buildProject } from './build';
-import { cacheKey, cacheUse, openBuildCache } from './buildCache';
+import { cacheKey, cacheUse, decodeEntry, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { parseLastBuild } from './lastBuild';
 import { parseVerdicts, verdictLogLine } from './verdicts';
@@ -142,6 +143,29 @@ describe('local state nested past any shape of ours', () => {
     const s = parseVerdicts(doc, 'id', { text: verdictLogLine(key, deep) + after, key });
     expect(parse).toHaveBeenCalledTimes(1); // the file, not the lines
     expect([s.logClean, s.verdicts.size]).toEqual([false, 0]);
+  });
+
+  // Mutation that fails: decodeEntry (buildCache.ts) without its findExcessiveNesting. A shared cache's entry, its
+  // checksum right (anyone can compute it), its summary nested past any of ours.
+  it("a cache entry's summary is refused before JSON.parse", () => {
+    const key = 'a'.repeat(64);
+    const text = Buffer.from(deep);
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(text.length);
+    const body = Buffer.concat([len, text, Buffer.from([1, 2, 3])]);
+    const sum = createHash('sha256').update(body).digest();
+    const entry = Buffer.concat([Buffer.from('AGC1', 'latin1'), sum, body]);
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(decodeEntry(key, entry)).toBeUndefined();
+    expect(parse).not.toHaveBeenCalled();
+    // The same entry with a summary of our shape decodes: the refusal is the nesting's.
+    const ours = Buffer.from(JSON.stringify({ key }));
+    len.writeUInt32LE(ours.length);
+    const okBody = Buffer.concat([len, ours, Buffer.from([1, 2, 3])]);
+    const okSum = createHash('sha256').update(okBody).digest();
+    expect(decodeEntry(key, Buffer.concat([Buffer.from('AGC1', 'latin1'), okSum, okBody]))?.bytes).toEqual(
+      new Uint8Array([1, 2, 3]),
+    );
   });
 
   // Mutation that fails: parseLastBuild (lastBuild.ts) without its findExcessiveNesting.
