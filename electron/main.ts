@@ -455,8 +455,12 @@ async function start(): Promise<void> {
   });
   services.rebuildMenu();
   listenToAppEnd(services);
-  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
-  app.on('activate', () => windows.reopen());
+  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen); with the window
+  // minimised, it is restored and focused as for a second launch (appWindow.ts bringForward): Electron tells AppKit
+  // there is no visible window then, and AppKit leaves a minimised one in the Dock.
+  app.on('activate', () => {
+    if (windows.reopen() === null) bringForward(windows.current(), windows.shown());
+  });
   await loadPage(win, PAGE_URL, () => pageNotServed);
 }
 

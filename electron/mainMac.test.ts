@@ -153,6 +153,24 @@ describe('electron main on macOS', () => {
     ]);
   });
 
+  // Round 14 (maintainer's read). Electron answers AppKit's reopen with "no visible window" when the window is
+  // minimised, so AppKit does not bring it back by itself: main does, as for a second launch. Mutation that fails:
+  // 'activate' only making a window where there is none (windows.reopen), as before.
+  it("the Dock's icon clicked with the window minimised restores and focuses it, and makes no other", async () => {
+    const win = await openWindow();
+    const n = fake.state.windows.length;
+    win.onceEvents.get('ready-to-show')?.();
+    const { restored, focused } = win;
+    win.minimized = true;
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(n);
+    expect(win.minimized).toBe(false);
+    expect([win.restored, win.focused]).toEqual([restored + 1, focused + 1]);
+    // Not minimised: the Dock's icon focuses it, and restores nothing.
+    appEvent('activate');
+    expect([win.restored, win.focused]).toEqual([restored + 1, focused + 2]);
+  });
+
   // Mutation that fails: the crash question's Quit closing the window only (the app would stay with no window).
   it("a crashed page's Quit quits the app, not only the window", async () => {
     const win = await openWindow();

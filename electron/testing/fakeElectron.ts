@@ -169,10 +169,16 @@ function makeFake() {
     setMenuBarVisibility(visible: boolean) {
       this.menuBarVisible = visible;
     }
+    /** Minimised to the Dock or the taskbar (a test sets it); restore() brings it back, as Electron's. */
+    minimized = false;
     isMinimized() {
-      return false;
+      return this.minimized;
     }
-    restore() {}
+    restored = 0;
+    restore() {
+      this.minimized = false;
+      this.restored++;
+    }
     focused = 0;
     focus() {
       this.focused++;
