@@ -253,6 +253,42 @@ describe('electron main on macOS', () => {
     }
   });
 
+  // Round 14 (maintainer's read). The page file is there but its script bundle is not (a half-removed installation):
+  // Chromium loads the page with no app in it, a blank window, and said nothing. Mutations that fail: serveRenderer
+  // not noting a script the page names that it could not read (the window stays blank, nothing said); the note kept
+  // once the script is back (the next window goes too).
+  it('a window whose script bundle is gone from the installation says so, and to install again, as a failed start', async () => {
+    closeWindow(await openWindow());
+    const n = fake.state.windows.length;
+    const script = resolve(__dirname, '..', 'renderer', 'main.tsx');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fake.state.keepErrorBoxes = true;
+    const errorBoxes = fake.state.errorBoxes.length;
+    const boxes = fake.state.messageBoxes.length;
+    const why = `ActGuy's page could not read its program from its installation (${script}: no such file or directory). Installing ActGuy again should fix it.`;
+    try {
+      fake.state.unreadableFiles.add(script);
+      appEvent('activate');
+      const broken = fake.state.windows[n];
+      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+      expect(fake.state.errorBoxes.slice(errorBoxes)).toEqual([{ title: 'ActGuy could not start', message: why }]);
+      expect(console.error).toHaveBeenCalledWith(`ActGuy could not start: ${why}`);
+      expect(fake.state.messageBoxes).toHaveLength(boxes);
+      // Put back: the Dock's icon makes a window that stands, and nothing more is said.
+      fake.state.unreadableFiles.clear();
+      appEvent('activate');
+      expect(fake.state.windows).toHaveLength(n + 2);
+      await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
+      await new Promise((r) => setTimeout(r, 0));
+      expect(fake.state.windows[n + 1].destroyed).toBe(false);
+      expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
+    } finally {
+      fake.state.unreadableFiles.clear();
+      fake.state.keepErrorBoxes = false;
+      vi.mocked(console.error).mockRestore();
+    }
+  });
+
   /** The window's page reports unsaved work (the close then asks). */
   async function reportDirty(win: FakeWindow) {
     await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(

@@ -147,11 +147,15 @@ function makeFake() {
       this.events.set(name, fn);
     }
     /**
-     * As Chromium's: a load asks the app's scheme for its page, and what the handler answers (a 404's "not found" too)
-     * loads as the page, with no 'did-fail-load'.
+     * As Chromium's: a load asks the app's scheme for its page, then for the scripts the page names (`<script src>`),
+     * and what the handler answers (a 404's "not found" too) loads as the page, with no 'did-fail-load'.
      */
     async askScheme(url: string) {
-      if (url.startsWith('actguy:')) await state.protocolHandler?.(new Request(url));
+      if (!url.startsWith('actguy:') || !state.protocolHandler) return;
+      const page = await state.protocolHandler(new Request(url));
+      if (!page.ok) return;
+      for (const [, src] of (await page.text()).matchAll(/<script\b[^>]*\ssrc="([^"]+)"/g))
+        await state.protocolHandler(new Request(new URL(src, url).href));
     }
     async loadURL(url: string) {
       // As Electron's: 'did-fail-load' first, then the load's promise rejects.
