@@ -835,12 +835,12 @@ function listenToAppEnd({ compress, buildWorkers, keepAwake, quitGate }: Service
   });
   // Before the page loads: a window closed while loading must still quit the app. Not on macOS, where the app stays
   // (its menu bar, its Dock icon) until the user quits it; the workers stay for the window made again.
+  // The quit does not wait for the workers to stop (they stop again at 'will-quit'): a worker that did not would keep
+  // the app running with no window, which only ending the process ends.
   app.on('window-all-closed', () => {
     if (!quitsWithLastWindow(process.platform)) return;
-    compress
-      .dispose()
-      .catch(failed('the compression workers did not stop'))
-      .finally(() => app.quit());
+    compress.dispose().catch(failed('the compression workers did not stop'));
+    app.quit();
   });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.

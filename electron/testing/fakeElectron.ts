@@ -70,6 +70,8 @@ function makeFake() {
     /** The options of each compress client main made, and how many times one was disposed. */
     compressOptions: [] as unknown[],
     compressDisposed: 0,
+    /** main.test.ts: while set, the compress client's dispose never ends (a worker that does not stop). */
+    compressDisposeHangs: false,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
     /** The power-save blockers started and not stopped, by id, with their type; and the ids handed out. */
