@@ -51,7 +51,7 @@ vi.mock('./compressClient', async (importOriginal) => {
       const dispose = client.dispose.bind(client);
       client.dispose = () => {
         fake.state.compressDisposed++;
-        return dispose();
+        return fake.state.compressDisposeHangs ? new Promise<void>(() => {}) : dispose();
       };
       return client;
     },
@@ -1621,6 +1621,22 @@ describe('electron main', () => {
       workerPath: join(unpacked, 'compressWorker.cjs'),
       pool: { workerPath: join(unpacked, 'compressPoolWorker.cjs') },
     });
+  });
+
+  // Round 14 (maintainer's read). Windows and Linux: the window closed by itself quits the app. Mutation that fails:
+  // the quit asked only once the compression workers have stopped, as before (a worker that does not stop kept the
+  // app running with no window).
+  it('the last window closed quits the app at once, whatever the compression workers take to stop', () => {
+    const quits = fake.state.quits;
+    const disposed = fake.state.compressDisposed;
+    fake.state.compressDisposeHangs = true;
+    try {
+      fake.state.appEvents.get('window-all-closed')!();
+      expect(fake.state.compressDisposed).toBe(disposed + 1);
+      expect(fake.state.quits).toBe(quits + 1);
+    } finally {
+      fake.state.compressDisposeHangs = false;
+    }
   });
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and

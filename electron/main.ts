@@ -12,7 +12,7 @@
  *   through 'second-instance', which offers the files and brings the window forward once it is shown;
  * - 'ready' (start()): the first launch's files and the samples, the session's refusals (refuseSessionRequests), the
  *   workers, the stores, the IPC handlers and the menu (startServices), the window (openWindow), the app's end
- *   (listenToAppEnd), then the page's load (one that fails, or whose page file the installation lacks, is said in a
+ *   (listenToAppEnd), then the page's load (one that fails, or whose page file or script bundle the installation lacks, is said in a
  *   box, and the app exits; a window made again whose page fails says it alike, and goes: sayCouldNotStart);
  * - the window (openWindow): 'ready-to-show' shows it, 'did-finish-load' hands over the files
  *   kept, 'close' asks about unsaved work and running builds and Export Alls (closeQuestions.ts), 'render-process-gone' and
@@ -91,7 +91,7 @@ import { BUILD_WORKER_KEEP_MS, workerLauncher } from './project/buildRunner';
 import { keptWorkers } from './oneShotWorker';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
-import { appTopFrame, CONTENT_SECURITY_POLICY, rendererContentType, rendererFileOf } from './security';
+import { appTopFrame, CONTENT_SECURITY_POLICY, pageScriptFiles, rendererContentType, rendererFileOf } from './security';
 import {
   createSystemFileQueue,
   findProjectListingSev,
@@ -265,11 +265,17 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
 /** The window's page file, which every load of the window asks the scheme for first. */
 const pageFile = join(rendererDir, 'index.html');
 /**
- * Why the page file could not be read at the window's last load of it (missing from the installation, unreadable), or
- * null: its "not found" loads as a page of its own, with no `did-fail-load`, so the window's load is said failed by
- * this (loadPage's caller for a first load, the window's 'did-finish-load' for a reload).
+ * Why the page file, or a script it loads, could not be read at the window's last load of it (missing from the
+ * installation, unreadable), or null: its "not found" loads as a page of its own, with no `did-fail-load` (a script's
+ * leaves a page with no app in it), so the window's load is said failed by this (loadPage's caller for a first load,
+ * the window's 'did-finish-load' for a reload).
  */
 let pageNotServed: string | null = null;
+/**
+ * The renderer's files the page file served last loads as scripts (its bundle): one that cannot be read is the page
+ * not served too (`pageNotServed`), where a request the page makes for nothing is not.
+ */
+let pageScripts: ReadonlySet<string> = new Set();
 
 async function serveRenderer(request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -281,6 +287,7 @@ async function serveRenderer(request: Request): Promise<Response> {
   if (isPage) pageNotServed = null;
   try {
     const body = await readFile(full);
+    if (isPage) pageScripts = pageScriptFiles(body.toString('utf8'), request.url, rendererDir);
     return new Response(new Uint8Array(body), {
       headers: {
         'Content-Type': rendererContentType(full),
@@ -292,6 +299,11 @@ async function serveRenderer(request: Request): Promise<Response> {
     if (isPage)
       pageNotServed =
         `ActGuy's page could not be read from its installation (${full}: ${describeFsError(e)}). ` +
+        'Installing ActGuy again should fix it.';
+    // Its script bundle missing or unreadable: the page would load with no app in it, a blank window.
+    else if (pageScripts.has(full))
+      pageNotServed ??=
+        `ActGuy's page could not read its program from its installation (${full}: ${describeFsError(e)}). ` +
         'Installing ActGuy again should fix it.';
     return new Response('not found', { status: 404 });
   }
@@ -455,8 +467,12 @@ async function start(): Promise<void> {
   });
   services.rebuildMenu();
   listenToAppEnd(services);
-  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen).
-  app.on('activate', () => windows.reopen());
+  // macOS: the Dock's icon clicked with no window open makes the window again (appWindow.ts reopen); with the window
+  // minimised, it is restored and focused as for a second launch (appWindow.ts bringForward): Electron tells AppKit
+  // there is no visible window then, and AppKit leaves a minimised one in the Dock.
+  app.on('activate', () => {
+    if (windows.reopen() === null) bringForward(windows.current(), windows.shown());
+  });
   await loadPage(win, PAGE_URL, () => pageNotServed);
 }
 
@@ -819,12 +835,12 @@ function listenToAppEnd({ compress, buildWorkers, keepAwake, quitGate }: Service
   });
   // Before the page loads: a window closed while loading must still quit the app. Not on macOS, where the app stays
   // (its menu bar, its Dock icon) until the user quits it; the workers stay for the window made again.
+  // The quit does not wait for the workers to stop (they stop again at 'will-quit'): a worker that did not would keep
+  // the app running with no window, which only ending the process ends.
   app.on('window-all-closed', () => {
     if (!quitsWithLastWindow(process.platform)) return;
-    compress
-      .dispose()
-      .catch(failed('the compression workers did not stop'))
-      .finally(() => app.quit());
+    compress.dispose().catch(failed('the compression workers did not stop'));
+    app.quit();
   });
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.

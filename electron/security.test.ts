@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appTopFrame, CONTENT_SECURITY_POLICY } from './security';
+import { appTopFrame, CONTENT_SECURITY_POLICY, pageScriptFiles } from './security';
 
 /** A policy as directive -> sources (order of directives does not matter to a browser). */
 function directives(policy: string): Map<string, string> {
@@ -56,5 +56,31 @@ describe('appTopFrame (the sender check of every IPC call, main.ts trustedSender
       const page = { mainFrame: frame };
       expect(appTopFrame({ sender: page, senderFrame: frame }, page, ORIGIN)).toBe(false);
     }
+  });
+});
+
+// Round 14 (maintainer's read). Mutations that fail: a script of another origin or scheme counted as the renderer's;
+// the path not resolved against the page (`./assets/…` from a page in a folder).
+describe("the page's own scripts (pageScriptFiles)", () => {
+  const dir = resolve('/opt/actguy/renderer');
+  it("are the renderer's files its <script src> name, as Chromium resolves them; nothing else the page names", () => {
+    const html = [
+      '<link rel="icon" href="data:," />',
+      '<script type="module" crossorigin src="./assets/index-C7o7AQvn.js"></script>',
+      '<link rel="stylesheet" href="./assets/index.css">',
+      '<script src="https://cdn.example/x.js"></script>',
+      '<script src="data:text/javascript,1"></script>',
+      '<script src="actguy://other/y.js"></script>',
+      '<script src="/x/%2e%2e%2f%2e%2e%2foutside.js"></script>',
+      '<SCRIPT SRC="sub/z.js"></SCRIPT>',
+      '<script>inline()</script>',
+    ].join('\n');
+    expect([...pageScriptFiles(html, 'actguy://app/index.html', dir)]).toEqual([
+      join(dir, 'assets', 'index-C7o7AQvn.js'),
+      join(dir, 'sub', 'z.js'),
+    ]);
+    expect([...pageScriptFiles('<script src="./a.js"></script>', 'actguy://app/pages/index.html', dir)]).toEqual([
+      join(dir, 'pages', 'a.js'),
+    ]);
   });
 });

@@ -60,6 +60,29 @@ export function rendererFileOf(rendererDir: string, pathname: string): string | 
 }
 
 /**
+ * The renderer's files the page's HTML loads as scripts (`<script src>`: Vite's bundle), resolved against the page's
+ * URL as Chromium resolves them; a script of another origin or scheme is none of the renderer's. main.ts tells them
+ * from a request the page makes for nothing: one of them that cannot be read is the page not served (a half-removed
+ * installation: the page would load with no app in it).
+ */
+export function pageScriptFiles(html: string, pageUrl: string, rendererDir: string): Set<string> {
+  const page = new URL(pageUrl);
+  const files = new Set<string>();
+  for (const [, src] of html.matchAll(/<script\b[^>]*\ssrc\s*=\s*"([^"]+)"/gi)) {
+    let url: URL;
+    try {
+      url = new URL(src, page);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== page.protocol || url.host !== page.host) continue;
+    const full = rendererFileOf(rendererDir, url.pathname);
+    if (full !== 'malformed' && full !== 'outside') files.add(full);
+  }
+  return files;
+}
+
+/**
  * Whether an IPC call comes from the app's own top frame: sent by the window's contents (`contents`, null once the
  * window is gone), from its main frame (not a sub-frame, which a library or a hostile page could make), showing a page
  * of the app's origin (`actguy://app`, so not `actguy://app.other/`). Anything else is refused before any handler.

@@ -29,6 +29,8 @@ function start(): void {
   // Every feature's commands and savable parts, before any menu, key or file can run one.
   registerFeatures();
   createRoot(document.getElementById('root')!).render(<App />);
+  // index.html's "did not start", for a script that never ran: this one ran, and the first paint waits for it.
+  document.getElementById('did-not-start')?.remove();
   installShortcuts();
   startPlaybackClock();
   // Native menu commands, files the OS handed to main and files dropped on the window run once the start-up motion

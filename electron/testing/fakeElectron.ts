@@ -70,6 +70,8 @@ function makeFake() {
     /** The options of each compress client main made, and how many times one was disposed. */
     compressOptions: [] as unknown[],
     compressDisposed: 0,
+    /** main.test.ts: while set, the compress client's dispose never ends (a worker that does not stop). */
+    compressDisposeHangs: false,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
     /** The power-save blockers started and not stopped, by id, with their type; and the ids handed out. */
@@ -147,11 +149,15 @@ function makeFake() {
       this.events.set(name, fn);
     }
     /**
-     * As Chromium's: a load asks the app's scheme for its page, and what the handler answers (a 404's "not found" too)
-     * loads as the page, with no 'did-fail-load'.
+     * As Chromium's: a load asks the app's scheme for its page, then for the scripts the page names (`<script src>`),
+     * and what the handler answers (a 404's "not found" too) loads as the page, with no 'did-fail-load'.
      */
     async askScheme(url: string) {
-      if (url.startsWith('actguy:')) await state.protocolHandler?.(new Request(url));
+      if (!url.startsWith('actguy:') || !state.protocolHandler) return;
+      const page = await state.protocolHandler(new Request(url));
+      if (!page.ok) return;
+      for (const [, src] of (await page.text()).matchAll(/<script\b[^>]*\ssrc="([^"]+)"/g))
+        await state.protocolHandler(new Request(new URL(src, url).href));
     }
     async loadURL(url: string) {
       // As Electron's: 'did-fail-load' first, then the load's promise rejects.
@@ -169,10 +175,16 @@ function makeFake() {
     setMenuBarVisibility(visible: boolean) {
       this.menuBarVisible = visible;
     }
+    /** Minimised to the Dock or the taskbar (a test sets it); restore() brings it back, as Electron's. */
+    minimized = false;
     isMinimized() {
-      return false;
+      return this.minimized;
     }
-    restore() {}
+    restored = 0;
+    restore() {
+      this.minimized = false;
+      this.restored++;
+    }
     focused = 0;
     focus() {
       this.focused++;
