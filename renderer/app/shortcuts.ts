@@ -129,7 +129,7 @@ const SPACE_INPUTS = ['checkbox', 'radio', 'button', 'submit', 'reset'];
  * click leaves it on the button: Space plays then, and lets go of the button it would click). The browser's
  * `:focus-visible` cannot tell them apart here: a key pressed on a clicked button makes it match before the keydown.
  */
-export function takesSpaceItself(target: EventTarget | null, pointerFocused: Element | null): boolean {
+function takesSpaceItself(target: EventTarget | null, pointerFocused: Element | null): boolean {
   const control =
     target instanceof HTMLButtonElement || (target instanceof HTMLInputElement && SPACE_INPUTS.includes(target.type));
   return control && !target.disabled && target !== pointerFocused;
