@@ -120,9 +120,55 @@ export function pageDrawsMenuBar(
   return !(platform === 'mac' && mode === 'native-menu');
 }
 
+/** The input types that Space presses or ticks. */
+const SPACE_INPUTS = ['checkbox', 'radio', 'button', 'submit', 'reset'];
+
+/**
+ * Whether Space belongs to the focused control: an enabled button or box that the keyboard is on (Tab, or a focus
+ * handed on after a key press), not one that `pointerFocused`, the control a pointer press last gave the focus to (a
+ * click leaves it on the button: Space plays then, and lets go of the button it would click). The browser's
+ * `:focus-visible` cannot tell them apart here: a key pressed on a clicked button makes it match before the keydown.
+ */
+function takesSpaceItself(target: EventTarget | null, pointerFocused: Element | null): boolean {
+  const control =
+    target instanceof HTMLButtonElement || (target instanceof HTMLInputElement && SPACE_INPUTS.includes(target.type));
+  return control && !target.disabled && target !== pointerFocused;
+}
+
+/**
+ * Follows which control a pointer gave the focus to: a focus that comes while the last input was a pointer press
+ * (the press itself, or a focus a click's handler handed on) is the pointer's; one after a key press (Tab, Enter on a
+ * ✕ whose list hands the focus on) is the keyboard's.
+ */
+function trackPointerFocus(target: Window): { pointerFocused: () => Element | null; stop: () => void } {
+  let lastInput: 'pointer' | 'key' = 'key';
+  let focusedByPointer: Element | null = null;
+  const onPointer = () => {
+    lastInput = 'pointer';
+  };
+  const onKey = () => {
+    lastInput = 'key';
+  };
+  const onFocus = (e: FocusEvent) => {
+    focusedByPointer = lastInput === 'pointer' && e.target instanceof Element ? e.target : null;
+  };
+  target.addEventListener('pointerdown', onPointer, true);
+  target.addEventListener('keydown', onKey, true);
+  target.addEventListener('focusin', onFocus, true);
+  return {
+    pointerFocused: () => focusedByPointer,
+    stop: () => {
+      target.removeEventListener('pointerdown', onPointer, true);
+      target.removeEventListener('keydown', onKey, true);
+      target.removeEventListener('focusin', onFocus, true);
+    },
+  };
+}
+
 export function installShortcuts(): () => void {
   const platform = currentShortcutPlatform();
   const mode = currentOwnerMode();
+  const pointer = trackPointerFocus(window);
   const onKey = (e: KeyboardEvent) => {
     if (isModalOpen()) return;
     const target = e.target as HTMLInputElement | null;
@@ -138,6 +184,10 @@ export function installShortcuts(): () => void {
         return;
       }
     }
+    // Space on a button or box the keyboard is on is that control's: it presses the ✕, ticks the box. Only a
+    // control a click gave the focus to lets Space play (docs/architecture.md, "Renderer review, round 7").
+    if (e.key === ' ' && !e.ctrlKey && !e.metaKey && !e.altKey && takesSpaceItself(target, pointer.pointerFocused()))
+      return;
     const shortcut = pageShortcutOf(
       chordOfKeyPress(e as KeyPress, platform),
       { typing: isTypingTarget(target), onSlider: target?.type === 'range', inEvents: scope !== null },
@@ -148,8 +198,8 @@ export function installShortcuts(): () => void {
     e.preventDefault();
     if ('command' in shortcut) runCommand({ command: shortcut.command });
     else runAction(shortcut.action);
-    // Keep Space from also "clicking" a focused button (a button acts on Space's key-up, which no keydown handler can
-    // prevent); any other key leaves the keyboard where it is (a work mode's Ctrl+2 dropped it to the page's start).
+    // Keep Space from also "clicking" a button focused by a click (a button acts on Space's key-up, which no keydown
+    // handler can prevent); any other key leaves the keyboard where it is (a work mode's Ctrl+2 dropped it to the page's start).
     if (e.key === ' ' && document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
     // The keyboard stays in the event list or row (a deleted marker took the focus with it): the next nudge or paste goes there too.
     if (scope?.isConnected && (document.activeElement === null || document.activeElement === document.body))
@@ -162,6 +212,7 @@ export function installShortcuts(): () => void {
     window.removeEventListener('keydown', onKey);
     handBack();
     fieldUndo();
+    pointer.stop();
   };
 }
 

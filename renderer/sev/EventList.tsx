@@ -133,7 +133,7 @@ export function EventList() {
                       defs={ses}
                       value={ev.se}
                       testId="sev-event-se"
-                      label="Event SE"
+                      label={`SE of the event at frame ${ev.frame}`}
                       // The column is narrow when every panel shows: the whole name on hover.
                       title={ses.find((d) => d.index === ev.se)?.name ?? `SE ${ev.se}`}
                       onPick={(se) => events.setSe(ev.index, se)}
@@ -144,7 +144,7 @@ export function EventList() {
                       joints={motion?.joints}
                       value={ev.joint ?? NO_JOINT}
                       extras={NO_JOINT_EXTRA}
-                      label="Event joint"
+                      label={`Joint of the event at frame ${ev.frame}`}
                       testId="sev-event-joint"
                       bad={!!badJoint}
                       missingLabel={(j) => `${j} (not in this motion)`}
@@ -170,6 +170,7 @@ export function EventList() {
                         className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
                         data-testid="sev-event-floors-toggle"
                         aria-expanded={floorsShown}
+                        aria-label={`8 floor variants of the event at frame ${ev.frame}`}
                         title={
                           floorsShown
                             ? 'Hide what each floor plays'
@@ -201,6 +202,7 @@ export function EventList() {
                       type="button"
                       className={`tool small hit${picking && isSel ? ' armed' : ''}`}
                       data-testid="sev-pick-joint"
+                      aria-label={`Pick the joint of the event at frame ${ev.frame}`}
                       title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
                       onClick={() => {
                         sevStore.getState().selectEvent(ev.index);

@@ -6,6 +6,13 @@ import { ses } from './sevActions';
 import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
+import { useFocusAfterRemove } from '../components/focusAfterRemove';
+
+/** The SE table's ✕ buttons, in the table's order. */
+const DELETE_BUTTONS = { se: '[data-testid="sev-se-delete"]' } as const;
+
+/** The last SE deleted: the keyboard goes to "+ Add SE" in the editor's toolbar. */
+const addSeButton = () => document.querySelector<HTMLElement>('[data-testid="sev-add-se-def"]');
 
 const NONE_HIDDEN: Record<number, string[]> = {};
 
@@ -51,6 +58,10 @@ export function SeTable() {
   const tables = useProject((p) => p.tables);
   const selectedEvent = useSev((s) => s.selectedEvent);
   const variantsRef = useRef<HTMLDivElement>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  // Rows are keyed by SE index and an SE's deletion renumbers none: its row goes, and the focus on its ✕ went to the
+  // page (Tab started again at the menu bar). It goes to the ✕ now at that place in the table.
+  const { willRemove, forget } = useFocusAfterRemove(wrap, DELETE_BUTTONS, addSeButton);
   // Only when the event selection changes: a click in the table itself never scrolls the table under the pointer.
   useLayoutEffect(() => {
     const el = variantsRef.current;
@@ -90,7 +101,7 @@ export function SeTable() {
   const defs = doc.ses.slice().sort((a, b) => a.index - b.index);
   const sel = defs.find((d) => d.index === selectedSe) ?? null;
   return (
-    <div className="sev-list-wrap">
+    <div className="sev-list-wrap" ref={wrap}>
       <datalist id="sev-se-names">
         {(tables?.names ?? []).map((n) => (
           <option key={n} value={n}>
@@ -115,7 +126,7 @@ export function SeTable() {
           </tr>
         </thead>
         <tbody>
-          {defs.map((d) => {
+          {defs.map((d, row) => {
             const base = resolveName(table, d.name);
             const onFloor = nameOnFloor(d, floor);
             const rf = resolveName(table, onFloor);
@@ -192,7 +203,11 @@ export function SeTable() {
                     }
                     aria-label={`Delete SE ${d.index}`}
                     data-testid="sev-se-delete"
-                    onClick={() => void ses.remove(d.index)}
+                    onClick={() => {
+                      willRemove('se', row);
+                      // Cancelled (the question about its events): a later change of the table moves no focus.
+                      void ses.remove(d.index).then((deleted) => deleted || forget());
+                    }}
                   >
                     ✕
                   </button>

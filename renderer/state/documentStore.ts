@@ -18,7 +18,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, MotionFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
-import { framesSpanLabel } from './keyInfo';
+import { framesSpanLabel, keyBitsEdited, traceBitFlipped } from './keyInfo';
 
 /** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
 export type Tolerances = CompressTolerances;
@@ -382,12 +382,14 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         const w = frame * 4;
         const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
         arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
+        keyBitsEdited(cur.translationKeyInfo, arr);
         return { ...cur, translationKeyInfo: arr };
       }
       const arr = cur.jointKeyInfo.slice();
       const w = jointWord(m, frame, joint);
       const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
       arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
+      keyBitsEdited(cur.jointKeyInfo, arr);
       return { ...cur, jointKeyInfo: arr };
     }
 
@@ -579,6 +581,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(label, (cur) => {
             const arr = cur.translationKeyInfo.slice();
             arr[frame * 4] ^= KeyFlag.TRACE;
+            traceBitFlipped(cur.translationKeyInfo, arr, frame);
             return { ...cur, translationKeyInfo: arr };
           });
         },

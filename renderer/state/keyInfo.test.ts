@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
 import { keyInfoWalks, lockAt, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
-import { emptyMotion } from '../../shared/motion/types';
+import { emptyMotion, type Motion } from '../../shared/motion/types';
 
 /** A document store holding a motion of three joints and `frames` frames, no key info set. */
 function storeWithMotion(frames: number) {
@@ -64,5 +64,73 @@ describe('the lock ranges and trace keys of a motion', () => {
     expect(traceFramesOf(edited)).toContain(70);
     expect(lockAt(m, 12)?.joint).toBe(2);
     expect(traceFramesOf(m)).not.toContain(70);
+  });
+});
+
+describe('an edit of user keys or of one trace key', () => {
+  /** The lists a walk of copies of the words reads: what the cached lists must equal. */
+  const walked = (m: Motion) => {
+    const copy = { ...m, jointKeyInfo: m.jointKeyInfo.slice(), translationKeyInfo: m.translationKeyInfo.slice() };
+    return { locks: lockRangesOf(copy), trace: traceFramesOf(copy) };
+  };
+
+  it('reads no key word: the locks and trace keys carry over, a toggled trace key is patched in', () => {
+    const s = storeWithMotion(300);
+    s.getState().locks.setRange(1, 10, 20);
+    s.getState().locks.setRange(2, 40, 44);
+    s.getState().trace.toggle(100);
+    const m0 = s.getState().motion!;
+    const locks = lockRangesOf(m0);
+    const trace = traceFramesOf(m0);
+    const walks = keyInfoWalks();
+    // User keys on a joint (in a lock, too) and on the root translation: set, moved, removed. The same lists.
+    s.getState().keys.toggle(1, 15);
+    s.getState().keys.toggle(-1, 30);
+    s.getState().keys.move(1, [15], 3);
+    s.getState().keys.remove(-1, [30]);
+    const m1 = s.getState().motion!;
+    expect(m1.jointKeyInfo).not.toBe(m0.jointKeyInfo);
+    expect(m1.translationKeyInfo).not.toBe(m0.translationKeyInfo);
+    expect(lockRangesOf(m1)).toBe(locks);
+    expect(traceFramesOf(m1)).toBe(trace);
+    // Trace keys added and removed (the last frame's flag among them): patched, frozen, in frame order.
+    s.getState().trace.toggle(50);
+    s.getState().trace.toggle(300);
+    s.getState().trace.toggle(100);
+    s.getState().trace.toggle(0);
+    const m2 = s.getState().motion!;
+    expect(traceFramesOf(m2)).toEqual([0, 50, 300]);
+    expect(Object.isFrozen(traceFramesOf(m2))).toBe(true);
+    expect(traceFramesOf(m1)).toEqual([100]);
+    expect(keyInfoWalks() - walks).toBe(0);
+    expect(walked(m2)).toEqual({ locks, trace: [0, 50, 300] });
+    // A lock edit is read anew.
+    const before = keyInfoWalks();
+    s.getState().locks.clearRange(1, 10, 20);
+    expect(lockRangesOf(s.getState().motion!)).toEqual([{ joint: 2, first: 40, last: 44 }]);
+    expect(keyInfoWalks() - before).toBe(1);
+  });
+
+  it('keeps the lists a walk reads through 200 random key and trace edits, undos and redos', () => {
+    const s = storeWithMotion(60);
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 200; i++) {
+      const m = s.getState().motion!;
+      lockRangesOf(m);
+      traceFramesOf(m);
+      const what = rand(6);
+      if (what === 0) s.getState().keys.toggle(rand(4) - 1, rand(61));
+      else if (what === 1) s.getState().trace.toggle(rand(61));
+      else if (what === 2) s.getState().locks.setRange(rand(3), rand(61), rand(61));
+      else if (what === 3) s.getState().history.undo();
+      else if (what === 4) s.getState().history.redo();
+      else s.getState().keys.move(rand(3), [rand(61)], rand(5) - 2);
+      const now = s.getState().motion!;
+      expect({ locks: lockRangesOf(now), trace: traceFramesOf(now) }).toEqual(walked(now));
+    }
   });
 });

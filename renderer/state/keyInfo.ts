@@ -94,3 +94,26 @@ export function traceFramesOf(m: Motion): readonly number[] {
   traceCache.set(words, frames);
   return frames;
 }
+
+/**
+ * `to` is `from` with KEY bits alone changed (a user key set, cleared or moved): its locks and trace keys are
+ * `from`'s, not read again. The first paint after a key edit walked the whole motion for locks that had not moved
+ * (docs/architecture.md, "Renderer review, round 7").
+ */
+export function keyBitsEdited(from: Uint32Array, to: Uint32Array): void {
+  const locks = lockCache.get(from);
+  if (locks) lockCache.set(to, locks);
+  const trace = traceCache.get(from);
+  if (trace) traceCache.set(to, trace);
+}
+
+/** `to` is translation words `from` with the TRACE bit of `frame` flipped: its trace keys are `from`'s, patched. */
+export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: number): void {
+  const old = traceCache.get(from);
+  if (!old) return;
+  let at = 0;
+  while (at < old.length && old[at] < frame) at++;
+  const next =
+    old[at] === frame ? [...old.slice(0, at), ...old.slice(at + 1)] : [...old.slice(0, at), frame, ...old.slice(at)];
+  traceCache.set(to, Object.freeze(next));
+}

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useFocusAfterRemove } from '../components/focusAfterRemove';
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { revealChannelFrame, gotoFrame } from '../app/playhead';
@@ -36,7 +37,13 @@ function FixedTraceChip({ frame, which, mark }: { frame: number; which: 'first' 
   const why = `frame ${frame} is the ${which} frame: the trace always has a key there, so it cannot be removed`;
   return (
     <span data-key={traceKey(frame)} className={`chip fixed${mark}`} data-testid="trace-fixed" title={`Fixed: ${why}`}>
-      <button type="button" className="link" title={`Go to frame ${frame} (${why})`} onClick={() => gotoFrame(frame)}>
+      <button
+        type="button"
+        className="link"
+        aria-label={`Go to the trace key at frame ${frame} (the ${which} frame)`}
+        title={`Go to frame ${frame} (${why})`}
+        onClick={() => gotoFrame(frame)}
+      >
         {frame}
       </button>
       <span className="chip-fixed-note">{which}</span>
@@ -50,32 +57,6 @@ const REMOVE_BUTTONS = {
   trace: '[data-testid="trace-item"] button.chip-remove',
 } as const;
 
-/**
- * After a ✕ took its own entry (and its focus) away, the focus goes to the ✕ now at that place in the list (the
- * next entry's, else the last's), else to the list's first button: the keyboard stays in the list rather than
- * falling back to the page (docs/architecture.md, "Renderer review, round 6").
- */
-function useFocusAfterRemove(root: RefObject<HTMLDivElement | null>) {
-  const removed = useRef<{ list: keyof typeof REMOVE_BUTTONS; index: number; count: number } | null>(null);
-  useEffect(() => {
-    const r = removed.current;
-    const el = root.current;
-    if (!r || !el) return;
-    // Not removed yet (the list has not changed): wait for the render that takes the entry away.
-    const buttons = el.querySelectorAll<HTMLButtonElement>(REMOVE_BUTTONS[r.list]);
-    if (buttons.length === r.count) return;
-    removed.current = null;
-    // Only a focus lost with the entry: one the user has put elsewhere stays there.
-    if (document.activeElement && document.activeElement !== document.body) return;
-    const next = buttons[Math.min(r.index, buttons.length - 1)] ?? el.querySelector<HTMLButtonElement>('button');
-    next?.focus();
-  });
-  return (list: keyof typeof REMOVE_BUTTONS, index: number) => {
-    const count = root.current?.querySelectorAll(REMOVE_BUTTONS[list]).length ?? 0;
-    removed.current = { list, index, count };
-  };
-}
-
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */
 export function LocksList({ disabled }: { disabled: boolean }) {
   const motion = useDocument((d) => d.motion);
@@ -84,7 +65,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
   const trace = motion ? traceFramesOf(motion) : [];
   const others = motion ? trace.filter((f) => f !== 0 && f !== motion.frameCount) : [];
   const { added, root } = useRevealAdded(documentId, [...locks.map(lockKey), ...trace.map(traceKey)]);
-  const willRemove = useFocusAfterRemove(root);
+  const { willRemove } = useFocusAfterRemove(root, REMOVE_BUTTONS);
   if (!motion) return null;
   const mark = (key: string) => (key === added ? ' just-added' : '');
   return (
@@ -128,7 +109,13 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         <FixedTraceChip frame={0} which="first" mark={mark(traceKey(0))} />
         {others.map((f, i) => (
           <span key={f} data-key={traceKey(f)} className={`chip${mark(traceKey(f))}`} data-testid="trace-item">
-            <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
+            <button
+              type="button"
+              className="link"
+              aria-label={`Go to the trace key at frame ${f}`}
+              title={`Go to frame ${f}`}
+              onClick={() => gotoFrame(f)}
+            >
               {f}
             </button>
             <button

@@ -209,6 +209,9 @@ export class ViewportScene {
     this.renderer.setPixelRatio(window.devicePixelRatio || 1);
     this.renderer.setClearColor(COLORS.viewportBg);
     this.renderer.domElement.dataset.testid = 'viewport-canvas';
+    // A canvas has no role of its own: without one, its label reached no screen reader (docs/architecture.md,
+    // "Renderer review, round 7"). An image, as the curve view's and the timeline's canvases are.
+    this.renderer.domElement.setAttribute('role', 'img');
     this.renderer.domElement.setAttribute('aria-label', '3D viewport: source and decoded skeletons');
     host.appendChild(this.renderer.domElement);
 
