@@ -9,7 +9,7 @@
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
  *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--rebuilds]
- *     [--no-project-exports]
+ *     [--no-project-exports] [--no-rebuild-changes]
  *     [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
@@ -21,6 +21,11 @@
  * file changed, carried and compressed; against a cold build of the changed project: electron/testing/cliSweep.ts,
  * rebuildChecks); `--no-project-exports` leaves out the projects' `export-msh --project` and `export-gltf --project`
  * (round 13's).
+ *
+ * Round 16 (docs/compression.md#round-16-2026-12-06-rebuilds-after-a-setting-sev-or-se-table-change): with `--rebuilds`
+ * each project also lists a .sev per case and SE tables, and after the motion file a setting, a .sev event and an SE
+ * table's code change in turn, each rebuilt against a cold build's bytes; `--no-rebuild-changes` runs round 15's
+ * rebuilds only.
  *
  * Exit status 1 when anything broke.
  */
@@ -62,6 +67,7 @@ interface Args {
   exports: boolean;
   project: boolean;
   rebuilds: boolean;
+  rebuildChanges: boolean;
   projectExports: boolean;
 }
 
@@ -78,6 +84,7 @@ function parseArgs(argv: string[]): Args {
     exports: false,
     project: true,
     rebuilds: false,
+    rebuildChanges: true,
     projectExports: true,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -120,6 +127,9 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--rebuilds':
         a.rebuilds = true;
+        break;
+      case '--no-rebuild-changes':
+        a.rebuildChanges = false;
         break;
       case '--no-project-exports':
         a.projectExports = false;
@@ -196,6 +206,7 @@ async function main(): Promise<void> {
       exports: args.exports,
       project: args.project,
       rebuilds: args.rebuilds,
+      rebuildChanges: args.rebuildChanges,
       projectExports: args.projectExports,
     });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];

@@ -218,6 +218,12 @@ interface SweepOptions {
    * date), after one motion file changed (carried and compressed), and against a cold build of the changed project.
    */
   rebuilds?: boolean;
+  /**
+   * Round 16: with `rebuilds`, each case's project also lists a .sev per case and SE tables, and after the motion file
+   * changed three more changes are rebuilt the same way (rebuildChecks): a motion's setting, a .sev event, an SE
+   * table's code.
+   */
+  rebuildChanges?: boolean;
   /** The projects' `export-msh --project` and `export-gltf --project` (round 13); default true. */
   projectExports?: boolean;
 }
@@ -607,7 +613,18 @@ interface RebuildContext {
   label: string;
   /** `--jobs 1 cold`'s --json document (its outputs in build<li>.0, its cache cache<li>.1). */
   cold: BuildDoc;
+  /** Round 16: the setting, .sev and SE-table changes too (the project lists the sweep's .sev files and tables). */
+  changes: boolean;
 }
+
+/** Round 16: the SE tables a sweep project lists with `rebuildChanges` (one name in each), and each case's .sev. */
+const SWEEP_SLS = 'sweep.sls';
+const SWEEP_SE_DEFINE = 'sweep_se_define.h';
+const sweepSls = 'SE_SWEEP_A 0x0100\n';
+const sweepSeDefine = (code: number) => `#define SE_SWEEP_B 0x${code.toString(16).padStart(4, '0')}\n`;
+/** Two sounds, one from each table; an event of the first on frame 0, of `last` on the last frame. */
+const sweepSev = (m: Motion, last: 0 | 1) =>
+  `sev 1\nse 0 SE_SWEEP_A\nse 1 SE_SWEEP_B\nevent 0 0 -\nevent ${m.frameCount} ${last} -\n`;
 
 /**
  * Round 15 (docs/compression.md#round-15-2026-12-06-up-to-date-rebuilds-and-the-exports-on-the-rest-of-the-data): a
@@ -690,6 +707,8 @@ function rebuildChecks(x: RebuildContext) {
     }
   }
   saveOver(path, changedMtn);
+  // Round 16: what the other changes put back (the project's text, the .sev, the SE table), for the next level.
+  const restore: (() => void)[] = [];
   try {
     const others = runs.length - changedRuns;
     const rebuilt = build(`the rebuild after ${c.name}.mtn changed`, `build${li}.0`, '2', `cache${li}.1`);
@@ -697,34 +716,106 @@ function rebuildChecks(x: RebuildContext) {
     const fromCache = build(`the other rebuild after ${c.name}.mtn changed`, `build${li}.2`, '1', `cache${li}.1`);
     const again = build(`the rebuild after the rebuild`, `build${li}.0`, '1', `cache${li}.1`);
     if (!cold) return;
-    const expect = (what: string, r: typeof cold | undefined, upToDate: boolean, carried: number, hits: number) => {
+    type Built = typeof cold;
+    const expect = (
+      what: string,
+      r: Built | undefined,
+      upToDate: boolean,
+      carried: number,
+      hits: number,
+      coldOf: Built = cold,
+    ) => {
       if (!r) return;
       const where = `${label}: ${what}`;
       if (r.doc.upToDate !== upToDate) bad.push(`${where} was ${r.doc.upToDate ? '' : 'not '}up to date`);
       if (r.doc.carried !== carried) bad.push(`${where} carried ${r.doc.carried} motions, not ${carried}`);
       if (!upToDate && (r.doc.cache?.hits ?? -1) !== hits)
         bad.push(`${where}: ${r.doc.cache?.hits} cache hits, not ${hits}`);
-      if (!same(r.mar, cold.mar)) bad.push(`${where} wrote another .mar than the cold build of the changed project`);
-      if (!same(r.sar, cold.sar)) bad.push(`${where} wrote another .sar than the cold build of the changed project`);
-      if (figures(r.doc) !== figures(cold.doc))
+      if (!same(r.mar, coldOf.mar)) bad.push(`${where} wrote another .mar than the cold build of the changed project`);
+      if (!same(r.sar, coldOf.sar)) bad.push(`${where} wrote another .sar than the cold build of the changed project`);
+      if (figures(r.doc) !== figures(coldOf.doc))
         bad.push(`${where} reported other motions than the cold build of the changed project`);
     };
     expect('the cold build of the changed project', cold, false, 0, 0);
     expect(`the rebuild after ${c.name}.mtn changed`, rebuilt, false, others, 0);
     expect(`the other rebuild after ${c.name}.mtn changed`, fromCache, false, others, changedRuns);
     expect('the rebuild after the rebuild', again, true, 0, 0);
-    const mar = readMar(cold.mar);
-    runs.forEach(({ c: rc, mode, opts }, i) => {
-      const entry = mar.entries[i]?.bytes;
-      const where = `${rc.name} ${label} ${mode}${rc === c ? ' (changed)' : ''}`;
-      if (!entry) return void bad.push(`${where}: no .mar entry in the changed project's build`);
-      const w = want.get(opts.name);
-      if (w && !same(entry, w)) bad.push(`${where}: the changed project's .mar entry is not the in-process bytes`);
-      for (const v of fileViolations(rc === c ? changed : rc.motion, entry, opts))
-        bad.push(`${where} (the changed project's .mar entry): ${v}`);
-    });
+    const motionOf = (rc: SweepCase) => (rc === c ? changed : rc.motion);
+    const entriesOf = (built: Built, optsOf: (i: number) => CompressOptions, tag: string) => {
+      const mar = readMar(built.mar);
+      runs.forEach(({ c: rc, mode }, i) => {
+        const opts = optsOf(i);
+        const entry = mar.entries[i]?.bytes;
+        const where = `${rc.name} ${label} ${mode}${rc === c ? ' (changed)' : ''}${tag}`;
+        if (!entry) return void bad.push(`${where}: no .mar entry in the changed project's build`);
+        const w = want.get(opts.name);
+        if (w && !same(entry, w)) bad.push(`${where}: the changed project's .mar entry is not the in-process bytes`);
+        for (const v of fileViolations(motionOf(rc), entry, opts))
+          bad.push(`${where} (the changed project's .mar entry): ${v}`);
+      });
+    };
+    entriesOf(cold, (i) => runs[i].opts, '');
+    if (!x.changes) return;
+    // Round 16: three more changes on top of that one, each rebuilt as above (into build<li>.0 from cache<li>.1, a
+    // cold build of its own, build<li>.2 from cache<li>.1, build<li>.0 again) and held to its cold build's bytes.
+    const scenario = (
+      what: string,
+      tag: string,
+      changedRuns: number,
+      optsOf: (i: number) => CompressOptions,
+      sarChanges: boolean,
+    ) => {
+      const last = read(`build${li}.0`);
+      const r1 = build(`the rebuild after ${what}`, `build${li}.0`, '2', `cache${li}.1`);
+      const cold2 = build(`the cold build after ${what}`, `build${li}.${tag}`, '1', `cache${li}.${tag}`);
+      const r2 = build(`the other rebuild after ${what}`, `build${li}.2`, '1', `cache${li}.1`);
+      const r3 = build(`the rebuild after the rebuild after ${what}`, `build${li}.0`, '1', `cache${li}.1`);
+      if (!cold2) return;
+      expect(`the cold build after ${what}`, cold2, false, 0, 0, cold2);
+      expect(`the rebuild after ${what}`, r1, false, runs.length - changedRuns, 0, cold2);
+      expect(`the other rebuild after ${what}`, r2, false, runs.length - changedRuns, changedRuns, cold2);
+      expect(`the rebuild after the rebuild after ${what}`, r3, true, 0, 0, cold2);
+      // The change must reach the outputs it decides, or the rebuild proved nothing.
+      if (sarChanges && same(cold2.sar, last.sar)) bad.push(`${label}: ${what} left the .sar as it was`);
+      entriesOf(cold2, optsOf, ` (after ${what})`);
+    };
+    // A setting: the first run's position tolerance doubled (the project's text saved over).
+    const ptext = readFileSync(join(dir, pfile), 'utf8');
+    restore.push(() => saveOver(join(dir, pfile), new TextEncoder().encode(ptext)));
+    const pdoc = JSON.parse(ptext) as { motions: { tolerances: { position: number } }[] };
+    pdoc.motions[0].tolerances.position *= 2;
+    const changedOpts = { ...runs[0].opts, positionTolerance: 2 * runs[0].opts.positionTolerance };
+    const optsOf = (i: number) => (i === 0 ? changedOpts : runs[i].opts);
+    try {
+      const got = compressMotion(motionOf(runs[0].c), changedOpts);
+      counts.compressions++;
+      want.set(changedOpts.name, got.bytes);
+      for (const v of [
+        ...guaranteeViolations(motionOf(runs[0].c), got),
+        ...toleranceMismatches(motionOf(runs[0].c), changedOpts, got),
+        ...objectBoundViolations(motionOf(runs[0].c), got),
+      ])
+        bad.push(`${runs[0].c.name} ${label} ${runs[0].mode} (position tolerance doubled, in-process): ${v}`);
+    } catch (e) {
+      want.delete(changedOpts.name);
+      bad.push(`${runs[0].c.name} ${label}: in-process compression threw ${(e as Error).message}`);
+    }
+    saveOver(join(dir, pfile), new TextEncoder().encode(JSON.stringify(pdoc)));
+    scenario(`${runs[0].opts.name}'s position tolerance changed`, 'setting', 1, optsOf, false);
+    // A .sev event: the first case's last event plays the other sound (the same slot and event counts).
+    const c0 = x.cases[0];
+    const sevPath = join(dir, `${c0.name}.sev`);
+    restore.push(() => saveOver(sevPath, new TextEncoder().encode(sweepSev(c0.motion, 1))));
+    saveOver(sevPath, new TextEncoder().encode(sweepSev(c0.motion, 0)));
+    scenario(`${c0.name}.sev changed`, 'sev', 0, optsOf, true);
+    // An SE table: SE_SWEEP_B's code in se_define.h.
+    const tablePath = join(dir, SWEEP_SE_DEFINE);
+    restore.push(() => saveOver(tablePath, new TextEncoder().encode(sweepSeDefine(0x200))));
+    saveOver(tablePath, new TextEncoder().encode(sweepSeDefine(0x201)));
+    scenario(`${SWEEP_SE_DEFINE} changed`, 'table', 0, optsOf, true);
   } finally {
     saveOver(path, original);
+    for (const r of restore.reverse()) r();
   }
 }
 
@@ -748,12 +839,18 @@ export async function runCliSweep(
     return { rc: r.status ?? -1, out: r.stdout, err: r.stderr };
   };
   mkdirSync(o.dir, { recursive: true });
+  const changes = o.rebuilds === true && o.rebuildChanges === true;
   const fps = cases[0].motion.fps;
   for (const c of cases) {
     if (c.motion.fps !== fps) throw new Error('runCliSweep: every case at one rate');
     const mtn = writeMtn(c.motion);
     if (mtn.byteLength >= 512 * 1024) counts.long++;
     writeFileSync(join(o.dir, `${c.name}.mtn`), mtn);
+    if (changes) writeFileSync(join(o.dir, `${c.name}.sev`), sweepSev(c.motion, 1));
+  }
+  if (changes) {
+    writeFileSync(join(o.dir, SWEEP_SLS), sweepSls);
+    writeFileSync(join(o.dir, SWEEP_SE_DEFINE), sweepSeDefine(0x200));
   }
   const levels = new Map(cases.map((c) => [c.name, levelsOf(c.motion, o.levels)]));
   const levelCount = levels.get(cases[0].name)!.length;
@@ -832,6 +929,7 @@ export async function runCliSweep(
         return {
           name: opts.name,
           mtn: `${c.name}.mtn`,
+          ...(changes ? { sev: `${c.name}.sev` } : {}),
           tolerances: {
             position: lv.positionTolerance,
             rotationDeg: lv.rotationToleranceDeg,
@@ -842,6 +940,7 @@ export async function runCliSweep(
           ...(lv.overrides ? { rotationOverridesDeg: lv.overrides } : {}),
         };
       }),
+      ...(changes ? { seTables: { sls: SWEEP_SLS, seDefine: SWEEP_SE_DEFINE } } : {}),
       outputs: { mar: 'out/r12.mar', sar: 'out/r12.sar' },
     };
     const pfile = `p${li}.actguy.json`;
@@ -961,7 +1060,7 @@ export async function runCliSweep(
         }
     }
     if (o.rebuilds && mars.length === builds.length)
-      rebuildChecks({ cli, dir: o.dir, bad, counts, cases, runs, expected, pfile, li, label, cold: docs[0] });
+      rebuildChecks({ cli, dir: o.dir, bad, counts, cases, runs, expected, pfile, li, label, cold: docs[0], changes });
     o.log?.(`${fps} fps, ${label}: ${runs.length} runs, ${bad.length} problems so far`);
   }
   return { bad, counts };
