@@ -135,7 +135,7 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   ).motion;
   // Replacing the unsaved import asks first. The real take (31 joints, 1127 frames) imported and its first compression
   // shown is a piece that brings its own time, as the CMU capture's open (`waitForCapture`): its waits were 30 s each
-  // inside the scenario's 60 s, which at load 21 it ran in 102 s of 150 (docs/testing.md, "Tests under load, round 6").
+  // inside the scenario's 60 s, which at load 20 to 27 it ran in 102 s of 150 (docs/testing.md, "Tests under load, round 6").
   await pieceWithItsOwnTime(`${file} imported and its first compression shown`, async () => {
     await importFile(page, electronApp, workspace, file, { ...options, discardEdits: true });
     await expect(page.getByTestId('doc-name')).toHaveText(name, { timeout: 0 });
