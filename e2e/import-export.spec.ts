@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ElectronApplication, Page } from '@playwright/test';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
-import { jointLabels, screenshotOf, waitForCompression, waitForDocument } from './ui';
+import { jointLabels, pieceWithItsOwnTime, screenshotOf, waitForCompression, waitForDocument } from './ui';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../shared/interchange/importMotion';
@@ -133,15 +133,19 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
       scale: Number(options.scale),
     })
   ).motion;
-  // Replacing the unsaved import asks first.
-  await importFile(page, electronApp, workspace, file, { ...options, discardEdits: true });
-  await expect(page.getByTestId('doc-name')).toHaveText(name);
+  // Replacing the unsaved import asks first. The real take (31 joints, 1127 frames) imported and its first compression
+  // shown is a piece that brings its own time, as the CMU capture's open (`waitForCapture`): its waits were 30 s each
+  // inside the scenario's 60 s, which at load 20 to 27 it ran in 102 s of 150 (docs/testing.md, "Tests under load, round 6").
+  await pieceWithItsOwnTime(`${file} imported and its first compression shown`, async () => {
+    await importFile(page, electronApp, workspace, file, { ...options, discardEdits: true });
+    await expect(page.getByTestId('doc-name')).toHaveText(name, { timeout: 0 });
+    await waitForCompression(page, { timeout: 0 });
+    await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/, { timeout: 0 });
+  });
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('statusbar')).toContainText(`/ ${expected.frameCount}`);
   expect(await jointNames(page)).toEqual(expected.joints.map((j) => j.name));
   if (real) expect([expected.joints.length, expected.frameCount]).toEqual([31, 1127]);
-  await waitForCompression(page);
-  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/, { timeout: 30_000 });
   // A pose away from the rest frame, for the screenshot.
   await page.getByTestId('frame-number').fill(String(Math.round(expected.frameCount / 3)));
   await page.getByTestId('frame-number').press('Enter');

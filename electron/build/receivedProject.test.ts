@@ -5,12 +5,12 @@
  * only when it is a build report (`"report": "package.json"` is refused at the commit). Both through
  * `actguy build` and the app's Build, every file byte-identical; the normal rebuild over its own report works.
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashTree } from './hostileJournalsForTests';
+import { pieceOfWorkSync } from '../testing/pieceOfWork';
 import { ASSETS } from '../testing/handlerHarness';
 import { inProcessBuild, testProjectHandlers } from '../testing/projectHarness';
 import { buildProject } from './build';
@@ -68,11 +68,15 @@ const CASES: [string, Record<string, string>, (dir: string) => string][] = [
 ];
 
 describe('actguy build of a received project', () => {
+  // Each run is a piece bounded on its own (pieceOfWorkSync), and the cases have no limit on the whole: at load 20 to
+  // 27 the case of six builds took 58.0 s of the 60 s it had (docs/testing.md, "Tests under load, round 6").
   const build = (dir: string, ...more: string[]) =>
-    spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', ...more], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    pieceOfWorkSync(
+      `actguy build p.actguy.json --quiet ${more.join(' ')}`,
+      process.execPath,
+      [cli, 'build', 'p.actguy.json', '--quiet', ...more],
+      { cwd: dir },
+    );
 
   it.each(CASES)(
     'naming %s exits 1 saying why, every file byte-identical',
@@ -84,7 +88,7 @@ describe('actguy build of a received project', () => {
       expect(r.stderr).toContain(message(dir));
       expect(hashTree(dir)).toEqual(before);
     },
-    30_000,
+    0, // each build bounded on its own (pieceOfWorkSync)
   );
 
   // With the build cache on: the refusal comes before any work, so not even the cache folder appears.
@@ -108,7 +112,7 @@ describe('actguy build of a received project', () => {
     renameSync(report, `${report}.old`);
     expect(build(dir, '--no-cache').status).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).tool).toBe('actguy build');
-  }, 60_000);
+  }, 0); // each build bounded on its own (pieceOfWorkSync)
 
   it("replaces a .nodes.json only when it is an export's node list: the user's own JSON of that name is refused", () => {
     // "msh": "." exports walk.res8, walk.res19 and walk.nodes.json into the folder of the user's files.
@@ -131,7 +135,7 @@ describe('actguy build of a received project', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(readFileSync(join(dir, 'walk.nodes.json'), 'utf8')).toBe(first);
     expect(readFileSync(join(dir, 'walk.nodes.json.mine'), 'utf8')).toContain('my rig notes');
-  }, 60_000);
+  }, 0); // each build bounded on its own (pieceOfWorkSync)
 
   it.each(['res8', 'res19'])(
     "replaces a .%s only when the export's node list beside it names it with its size: another tool's is refused",
@@ -162,7 +166,7 @@ describe('actguy build of a received project', () => {
       expect(hashTree(dir)).toEqual(edited);
       expect(readFileSync(`${mine}.mine`)).toEqual(Buffer.from(new Uint8Array(48).fill(7)));
     },
-    60_000,
+    0, // each build bounded on its own (pieceOfWorkSync)
   );
 });
 

@@ -5,7 +5,7 @@
  * commit: the next build said the input was missing (docs/security.md, round 14's open item, fixed in round 17).
  * Through `actguy build`, `actguy compress`, the app's Build in its worker thread, and the sweep itself.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import {
   copyFileSync,
   lstatSync,
@@ -24,7 +24,7 @@ import { basename, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASSETS } from '../testing/handlerHarness';
 import { settleBuild, testProjectHandlers } from '../testing/projectHarness';
-import { pieceOfWork } from '../testing/pieceOfWork';
+import { pieceOfWork, pieceOfWorkSync } from '../testing/pieceOfWork';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, identityOf, noteInputRead, plainIdentityFields, sweepStaleTemps } from '../tempFiles';
 
@@ -64,12 +64,8 @@ function received(): { dir: string; project: string; text: string; sev: Buffer }
  * with two builds took 12.7 s of the 20 s it had (docs/testing.md, "Tests under load, round 5").
  */
 function cliPiece(dir: string, args: string[], env?: NodeJS.ProcessEnv): SpawnSyncReturns<string> {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', env, timeout: PIECE_MS });
-  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT')
-    throw new Error(`still pending after ${PIECE_MS / 1000} s: actguy ${args.join(' ')}`);
-  return r;
+  return pieceOfWorkSync(`actguy ${args.join(' ')}`, process.execPath, [cli, ...args], { cwd: dir, env });
 }
-const PIECE_MS = 120_000;
 const actguy = (dir: string, ...args: string[]) => cliPiece(dir, args);
 
 describe('the sweep beside an output keeps the inputs it read', () => {
