@@ -653,6 +653,30 @@ describe('SEV store: selection', () => {
     expect(s.getState().selectedSe).toBe(1);
   });
 
+  it('the SE to add stays a defined one when an edit, undo or redo takes the chosen SE away', () => {
+    const s = createSevStore();
+    s.getState().load('/p/run.sev', 'run', null);
+    for (const [index, name] of [
+      [1, 'SE_A'],
+      [4, 'SE_B'],
+      [6, 'SE_C'],
+    ] as const)
+      s.getState().edit(`Add ${name}`, (d) => setSeDefinition(d, { index, name }));
+    s.getState().selectSe(4);
+    s.getState().edit('Delete SE_B', (d) => removeSeDefinition(d, 4, { removeEvents: true }));
+    expect(s.getState().selectedSe).toBe(6); // the next defined SE
+    s.getState().undo();
+    s.getState().selectSe(4);
+    s.getState().redo(); // the redo that left SE 4 chosen
+    expect(s.getState().selectedSe).toBe(6);
+    s.getState().undo();
+    s.getState().selectSe(6);
+    s.getState().edit('Delete SE_C', (d) => removeSeDefinition(d, 6, { removeEvents: true }));
+    expect(s.getState().selectedSe).toBe(4); // none after it: the last
+    s.getState().undo();
+    expect(s.getState().selectedSe).toBe(4); // a defined choice is kept
+  });
+
   it('joint picking needs a selected event and stays armed only for that event', () => {
     const s = createSevStore();
     s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);

@@ -220,7 +220,20 @@ export function createSevStore() {
   const store = createStore<SevState>()((set, get) => {
     const setFile = (patch: Partial<SevFileState>) => {
       const f = get().file;
-      if (f) set({ file: { ...f, ...patch }, revision: get().revision + 1 });
+      if (!f) return;
+      set({ file: { ...f, ...patch }, revision: get().revision + 1 });
+      if (patch.doc) keepSelectedSeDefined(patch.doc);
+    };
+    /**
+     * The SE to add stays one the document defines: an edit, undo or redo that takes the chosen SE away moves the
+     * choice to the next defined SE (else the last). A redo of "Delete SE 4" left SE 4 chosen, so the toolbar offered
+     * an SE that no longer existed and Add said "Define an SE first" beside three defined SEs (renderer review, round 7).
+     */
+    const keepSelectedSeDefined = (doc: SevDocument) => {
+      const se = get().selectedSe;
+      if (!doc.ses.length || doc.ses.some((d) => d.index === se)) return;
+      const indices = doc.ses.map((d) => d.index).sort((a, b) => a - b);
+      set({ selectedSe: indices.find((k) => k > se) ?? indices[indices.length - 1] });
     };
     return {
       file: null,
