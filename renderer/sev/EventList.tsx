@@ -170,6 +170,8 @@ export function EventList() {
                         className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
                         data-testid="sev-event-floors-toggle"
                         aria-expanded={floorsShown}
+                        // Its text is "▾ 8": named for what it opens (tried cold, round 25).
+                        aria-label={`What each of the 8 floors plays for the event at frame ${ev.frame}`}
                         title={
                           floorsShown
                             ? 'Hide what each floor plays'

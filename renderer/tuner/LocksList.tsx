@@ -36,7 +36,14 @@ function FixedTraceChip({ frame, which, mark }: { frame: number; which: 'first' 
   const why = `frame ${frame} is the ${which} frame: the trace always has a key there, so it cannot be removed`;
   return (
     <span data-key={traceKey(frame)} className={`chip fixed${mark}`} data-testid="trace-fixed" title={`Fixed: ${why}`}>
-      <button type="button" className="link" title={`Go to frame ${frame} (${why})`} onClick={() => gotoFrame(frame)}>
+      {/* Named as a trace key, not by its number alone ("0", "132" to a screen reader: tried cold, round 25). */}
+      <button
+        type="button"
+        className="link"
+        aria-label={`Trace key at frame ${frame} (${which}): go to it`}
+        title={`Go to frame ${frame} (${why})`}
+        onClick={() => gotoFrame(frame)}
+      >
         {frame}
       </button>
       <span className="chip-fixed-note">{which}</span>
@@ -128,7 +135,13 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         <FixedTraceChip frame={0} which="first" mark={mark(traceKey(0))} />
         {others.map((f, i) => (
           <span key={f} data-key={traceKey(f)} className={`chip${mark(traceKey(f))}`} data-testid="trace-item">
-            <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
+            <button
+              type="button"
+              className="link"
+              aria-label={`Trace key at frame ${f}: go to it`}
+              title={`Go to frame ${f}`}
+              onClick={() => gotoFrame(f)}
+            >
               {f}
             </button>
             <button
