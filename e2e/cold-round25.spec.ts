@@ -106,7 +106,8 @@ test('after a wheel over the SE table its first row in view starts at the header
   // Rows under the header: each row's top or foot within a pixel of the header's foot, or none across it.
   const rowAcrossHeader = () =>
     column.evaluate((c) => {
-      const foot = c.querySelector('thead')!.getBoundingClientRect().bottom;
+      // The header's cells are what stick (the thead scrolls with the rows).
+      const foot = c.querySelector('th')!.getBoundingClientRect().bottom;
       const across = Array.from(c.querySelectorAll('tbody tr'))
         .map((r) => r.getBoundingClientRect())
         .find((r) => r.top < foot - 1 && r.bottom > foot + 1);
