@@ -89,41 +89,6 @@ test('the timeline hint is one line in the full layout at 1280x800 and 1920x1080
 });
 
 /**
- * A wheel over the SE table left its first row in view half under the sticky header. A scroll of the table now comes
- * to rest with a row's top at the header's foot. Mutation that fails: no scroll snapping in the SE column.
- */
-test('after a wheel over the SE table its first row in view starts at the header, not under it', async ({
-  page,
-  workspace,
-  electronApp,
-  pageErrors,
-}) => {
-  await openSampleProjectAt1280(page, workspace, electronApp);
-  await showAllPanels(page);
-  const table = page.getByTestId('sev-se-table');
-  const column = table.locator('xpath=ancestor::div[contains(@class, "sev-col")]');
-  await table.locator('tbody tr').first().hover();
-  // Rows under the header: each row's top or foot within a pixel of the header's foot, or none across it.
-  const rowAcrossHeader = () =>
-    column.evaluate((c) => {
-      // The header's cells are what stick (the thead scrolls with the rows).
-      const foot = c.querySelector('th')!.getBoundingClientRect().bottom;
-      const across = Array.from(c.querySelectorAll('tbody tr'))
-        .map((r) => r.getBoundingClientRect())
-        .find((r) => r.top < foot - 1 && r.bottom > foot + 1);
-      return c.scrollTop > 0 && !across ? 'rests on a row' : `scrolled ${c.scrollTop}: a row across the header's foot`;
-    });
-  for (const dy of [30, 40]) {
-    await page.mouse.wheel(0, dy);
-    await expect.poll(rowAcrossHeader, { message: `after a wheel of ${dy}` }).toBe('rests on a row');
-  }
-  // The column's foot, the floor variants, is still reached.
-  await page.mouse.wheel(0, 1000);
-  await expect.poll(() => column.evaluate((c) => c.scrollHeight - c.clientHeight - c.scrollTop)).toBeLessThanOrEqual(1);
-  expect(pageErrors).toEqual([]);
-});
-
-/**
  * A Tab walk over the whole window with the accessibility tree: every stop has a name. Two said only a number: the
  * trace key chips ("44") and the event's floor-variant toggle ("▾ 8"). They are named for what they are now.
  * Mutation that fails: either aria-label taken out.
