@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { TimelinePainter } from '../timeline/timelinePainter';
 import { useMemo } from 'react';
 import { useDocument, usePreferences, useSession } from '../state/hooks';
@@ -128,13 +128,57 @@ export function TimelineView() {
           </button>
         </div>
       )}
-      {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). A few words
-          shorter than it was, so that the Project mode's timeline at 1280x800 (1007 px) has it on one line: "there"
-          went alone to a second line (tried cold, round 24). */}
-      <div className="hint" data-testid="timeline-hint">
-        Lock row: drag to lock (on one: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select
-        (Ctrl/Shift: overlay) · Chain header: click folds · Right-click: key, lock, trace there
-      </div>
+      {/* Under the rows. A few words shorter than it was, so that the Project mode's timeline at 1280x800 (1007 px)
+          has it on one line: "there" went alone to a second line (tried cold, round 24). Where the whole text does
+          not fit on one line (the full layout's timeline, 580 px at 1280x800 and 745 px at 1920x1080: it wrapped
+          to two), the short one shows, each gesture in fewer words, and the whole in the tooltip (round 25). */}
+      <TimelineHint />
     </section>
+  );
+}
+
+const HINT_FULL =
+  'Lock row: drag to lock (on one: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select ' +
+  '(Ctrl/Shift: overlay) · Chain header: click folds · Right-click: key, lock, trace there';
+const HINT_SHORT = 'Lock row: drag · Trace row: click · Ctrl/Shift+wheel: zoom/pan · Label: select · Right-click: more';
+
+/**
+ * The timeline's hint on one line: the whole text where it fits (measured, so whatever the font), else the short one
+ * with the whole in its tooltip.
+ */
+function TimelineHint() {
+  const el = useRef<HTMLDivElement>(null);
+  const full = useRef<HTMLSpanElement>(null);
+  const [short, setShort] = useState(false);
+  useLayoutEffect(() => {
+    const box = el.current;
+    const text = full.current;
+    if (!box || !text) return;
+    const measure = () => {
+      const st = getComputedStyle(box);
+      const room = box.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+      // The whole text's own width: laid out (hidden) also while the short one shows.
+      setShort(text.getBoundingClientRect().width > room + 0.5);
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, []);
+  return (
+    <div
+      ref={el}
+      className={`hint timeline-hint${short ? ' short' : ''}`}
+      data-testid="timeline-hint"
+      data-form={short ? 'short' : 'full'}
+      title={short ? HINT_FULL : undefined}
+    >
+      {short && <span className="hint-short">{HINT_SHORT}</span>}
+      {/* Shown, or laid out hidden in a box of no size (nothing to scroll), to be measured. */}
+      <span className={short ? 'hint-measure' : 'hint-whole'} aria-hidden={short || undefined}>
+        <span ref={full}>{HINT_FULL}</span>
+      </span>
+    </div>
   );
 }

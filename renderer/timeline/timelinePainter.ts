@@ -676,6 +676,7 @@ export class TimelinePainter {
     // The bars' names, whole, for the canvas's accessible name: drawn, they are cut to the bar ("LeftF…" in the
     // Project mode at 1280x800), and the tooltip names only the lock under the pointer (tried cold, round 24).
     const named: string[] = [];
+    const drawn: string[] = [];
     for (let i = ra; i < rb; i++) {
       const r = ranges[i];
       const first = Math.max(lo, r.first);
@@ -687,19 +688,32 @@ export class TimelinePainter {
       ctx.globalAlpha = 0.75;
       ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
       ctx.globalAlpha = 1;
-      // The joint's name, cut with "…" where the bar is narrower than it (never sliced mid-letter by the bar's edge).
+      // The joint's name, whole where the bar and the free row after it (up to the next lock) have room for it, else
+      // cut with "…" (never sliced mid-letter): cut to the bar alone it read "LeftF…" in the Project mode at 1280x800
+      // and nothing in the full layout's 23 px bars (tried cold, round 25). Dark on the bar, in its colour after it.
+      // The tooltip names the lock under the pointer whole (lockRowTitle).
       const left = Math.max(xa, GUTTER) + 3;
-      const label = lockBarLabel(m.joints[r.joint].name, xb - left - 3, (t) => ctx.measureText(t).width);
+      const end = i + 1 < rb ? frameToX(axis, Math.max(lo, ranges[i + 1].first) - 0.5) : axis.right + RIGHT_PAD;
+      const label = lockBarLabel(m.joints[r.joint].name, end - left - 3, (t) => ctx.measureText(t).width);
       if (label) {
-        ctx.fillStyle = '#111';
+        drawn.push(label);
         ctx.save();
         ctx.beginPath();
         ctx.rect(xa, y, xb - xa, LOCK_ROW_H);
         ctx.clip();
+        ctx.fillStyle = '#111';
+        ctx.fillText(label, left, y + LOCK_ROW_H / 2);
+        ctx.restore();
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(xb, y, end - xb, LOCK_ROW_H);
+        ctx.clip();
+        ctx.fillStyle = LOCK_PALETTE[r.joint % LOCK_PALETTE.length];
         ctx.fillText(label, left, y + LOCK_ROW_H / 2);
         ctx.restore();
       }
     }
+    this.surface.canvas.dataset.lockLabels = drawn.join('|');
     const label = named.length ? `${TIMELINE_LABEL}. Locks in view: ${named.join(', ')}` : TIMELINE_LABEL;
     if (this.surface.canvas.getAttribute('aria-label') !== label) this.surface.canvas.setAttribute('aria-label', label);
     if (this.lockDrag) {
