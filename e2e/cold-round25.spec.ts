@@ -103,7 +103,9 @@ test('the trace key chips and the floor-variant toggle are named for what they a
   await showAllPanels(page);
   await expect(page.getByRole('button', { name: 'Go to the trace key at frame 44' })).toHaveText('44');
   await expect(page.getByRole('button', { name: 'Go to the trace key at frame 0 (the first frame)' })).toHaveText('0');
-  await expect(page.getByRole('button', { name: 'Go to the trace key at frame 132 (the last frame)' })).toHaveText('132');
+  await expect(page.getByRole('button', { name: 'Go to the trace key at frame 132 (the last frame)' })).toHaveText(
+    '132',
+  );
   const toggle = page.getByRole('button', {
     name: '8 floor variants of the event at frame 5',
     exact: true,
