@@ -177,6 +177,21 @@ describe('a link to nothing at a single-file output', () => {
     expect(existsSync(join(ws, 'nothere'))).toBe(false);
   });
 
+  // Round 50: a link to a file at the name was replaced by the output, the file it leads to left as it was, as a build
+  // did; both refuse it now. Mutation that fails: startAtomicWrite (fsutil.ts) without linkedFileOutputProblem (CLI
+  // rebuilt): exit 0, the link replaced by a file.
+  it('`compress` refuses a link to a file at its output, as a build does; the link and the file stay', () => {
+    writeFileSync(join(ws, 'real.mt3'), 'old');
+    symlinkSync('real.mt3', join(ws, 'w.mt3'));
+    const r = run('compress', 'walk.mtn', '-o', 'w.mt3', '--no-tuning', '--quiet');
+    expect(r.rc).toBe(1);
+    expect(r.err.trim()).toBe(
+      'actguy compress: refused to replace w.mt3: it is a symbolic link to real.mt3; an output is written neither through a link (the file it leads to was not named for it) nor over it (the link would be lost); remove the link, name the file it leads to, or write the output under another name; nothing was written',
+    );
+    expect(isLink(join(ws, 'w.mt3'))).toBe(true);
+    expect(readFileSync(join(ws, 'real.mt3'), 'utf8')).toBe('old');
+  }, 120_000);
+
   it("ActGuy's own files (`own`) still replace it, as anything at their names", () => {
     const own = join(ws, 'state.json');
     symlinkSync('gone.json', own);
