@@ -149,6 +149,24 @@ export function danglingOutputProblem(path: string, shown = path): { message: st
 }
 
 /**
+ * Why an output may not be written at `path` (`shown` as the message names it) when it is a symbolic link to a file:
+ * `refused to replace <shown>: it is a symbolic link to <target>; …`; undefined otherwise (no link, a link to nothing,
+ * to a folder or to a device, which the callers refuse in their words). A write renamed its temp over the link: the
+ * link was lost without a word and the file it leads to left as it was, while the user read the output as written
+ * there. Written through instead, a received folder's link would choose which of the user's files an output replaces
+ * (`out/stage.mar` -> `~/notes.txt`): refused, the CLI's single-file writes and every commit alike
+ * (docs/security.md, round 50). The app's single-file saves write the file the path policy resolved and allowed.
+ */
+export function linkedFileOutputProblem(path: string, shown = path): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink() || !statSync(path).isFile()) return undefined;
+    return `refused to replace ${shown}: it is a symbolic link to ${escapeControls(readlinkSync(path))}; an output is written neither through a link (the file it leads to was not named for it) nor over it (the link would be lost); remove the link, name the file it leads to, or write the output under another name`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The refusal of a write at `path` that is a link to nothing (danglingOutputProblem), as an error whose message ends
  * `; nothing was written` and whose reason the app's handlers say (wordedError); undefined when it is not one. The
  * app's writes resolve the chosen name through the path policy, so they ask it of the name chosen: they wrote the file

@@ -26,7 +26,14 @@ import {
 import { close as fsClose, fsync as fsFsync, open as fsOpen, write as fsWrite } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
-import { danglingOutputError, describeFsError, exportWriteFailed, outputFolderProblem, systemReason } from './fsErrors';
+import {
+  danglingOutputError,
+  describeFsError,
+  exportWriteFailed,
+  linkedFileOutputProblem,
+  outputFolderProblem,
+  systemReason,
+} from './fsErrors';
 import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 import { inTurn, trackWrite } from './writeTurns';
 
@@ -340,6 +347,9 @@ function startAtomicWrite(
   // same refusal, in the same words (docs/security.md, round 49). ActGuy's own files (`own`) replace it, as anything.
   const dangling = own ? undefined : danglingOutputError(path);
   if (dangling) throw dangling;
+  // A link to a file there was replaced by the output, the file it leads to untouched (docs/security.md, round 50).
+  const linked = own ? undefined : linkedFileOutputProblem(path);
+  if (linked) throw Object.assign(new Error(`${linked}; nothing was written`), { code: 'ELINKED', path });
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
   return {

@@ -46,7 +46,7 @@ import { ChangedOnDiskError, LoadedFiles, sameLoadedName } from './loadedFiles';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { COMMIT_JOURNAL_SUFFIX, commitLeftovers, commitOutputsAsync, recoverOutputs } from './build/commit';
-import { danglingOutputError, exportWriteFailed, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
+import { SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
@@ -437,12 +437,6 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       );
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
-    // The policy resolved a link to nothing at the name to where it leads, and the save made that file (round 49).
-    const dangling = danglingOutputError(given);
-    if (dangling)
-      throw new Error(
-        `Could not save ${quotePath(given)}: ${systemReason(dangling)}; nothing was written and your edits are kept. ${SAVE_MOTION_NEXT}`,
-      );
     refuseOverwritingInput('save', path, doc.inputs ?? []);
     let tuning: { path: string; text: string } | undefined;
     if (req.tuningText !== undefined) {
@@ -608,9 +602,6 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (extname(given).toLowerCase() !== '.mt3')
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
     const path = policy.check(given, 'write');
-    // As saveMotion's: not the file a link to nothing at the name names (round 49).
-    const dangling = danglingOutputError(given);
-    if (dangling) throw exportWriteFailed(quotePath(given), dangling);
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     // The folder as checked: the compression takes seconds, and the write goes nowhere else (docs/security.md, round 17).
     const folder = pinFolder(dirname(path));

@@ -150,7 +150,8 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
   });
 
   // Round 47: walk.sev linked to nothing opened as an empty event list without a word, and its save made the file the
-  // link names. Mutations that fail: readProjectText without the dangling look (text null); saveSev without it (saved).
+  // link names. Mutations that fail: readProjectText without the dangling look (text null); the policy's write check
+  // without its look for a link to nothing (saved; saveSev's own look went there in round 50).
   it('a .sev beside the motion that is a link to nothing is said at the read, and its save writes nothing', async () => {
     const sev = join(received, 'walk.sev');
     symlinkSync('elsewhere.sev', sev);
@@ -165,7 +166,9 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
     const save = await call('saveSev', { path: sev, text: 'sev 1\n' });
     expect(save).toMatchObject({ ok: false });
     if (!save.ok)
-      expect(save.error.message).toContain(': it is a symbolic link to elsewhere.sev, which is not there, and');
+      expect(save.error.message).toBe(
+        `ActGuy refused to access ${sev}: it is a symbolic link to elsewhere.sev, which is not there; move that link away or write the output under another name; nothing was written`,
+      );
     expect(existsSync(join(received, 'elsewhere.sev'))).toBe(false);
     expect(readlinkSync(sev)).toBe('elsewhere.sev');
   });

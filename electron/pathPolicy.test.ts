@@ -229,8 +229,25 @@ describe('path policy: edges', () => {
         symlinkSync(join(ws, i === n - 1 ? `${tag}-end.mtn` : `${tag}${i + 1}`), join(ws, `${tag}${i}`));
       return join(ws, `${tag}0`);
     };
-    expect(policy.check(chain(40, 'p'), 'write')).toBe(join(ws, 'p-end.mtn'));
-    expect(() => policy.check(chain(41, 'q'), 'write')).toThrow(/symbolic links form a loop/);
+    // Read: a write to a link to nothing is refused whatever the chain (round 50).
+    expect(policy.check(chain(40, 'p'), 'read')).toBe(join(ws, 'p-end.mtn'));
+    expect(() => policy.check(chain(41, 'q'), 'read')).toThrow(/symbolic links form a loop/);
+    expect(() => policy.check(chain(41, 'r'), 'write')).toThrow(/symbolic links form a loop/);
+  });
+
+  // Mutation that fails: check without its danglingOutputProblem (the write is allowed, to `gone.mtn`).
+  it('refuses a write to a link to nothing inside an allowed tree, naming the link; a read resolves it as before', () => {
+    const policy = createPathPolicy();
+    const ws = canonicalPath(join(dir, 'workspace'));
+    policy.allowTree(ws);
+    symlinkSync('gone.mtn', join(ws, 'as.mtn'));
+    expect(policy.check(join(ws, 'as.mtn'), 'read')).toBe(join(ws, 'gone.mtn'));
+    expect(() => policy.check(join(ws, 'as.mtn'), 'write')).toThrow(
+      `ActGuy refused to access ${join(ws, 'as.mtn')}: it is a symbolic link to gone.mtn, which is not there; move that link away or write the output under another name; nothing was written`,
+    );
+    expect(policy.isAllowed(join(ws, 'as.mtn'))).toBe(true);
+    writeFileSync(join(ws, 'gone.mtn'), 'x');
+    expect(policy.check(join(ws, 'as.mtn'), 'write')).toBe(join(ws, 'gone.mtn'));
   });
 
   it('allowing a tree twice keeps one entry; a filtered tree and the same tree unfiltered are two grants', () => {

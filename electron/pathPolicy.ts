@@ -4,7 +4,7 @@ import { escapeControls } from '../shared/errors';
 import { PATH_MAX } from '../shared/fileSystemLimits';
 import { normalizePath } from '../shared/project/paths';
 import { isNetworkPath } from '../shared/windowsNames';
-import { danglingLinkReason, entryKind } from './fsErrors';
+import { danglingLinkReason, danglingOutputProblem, entryKind } from './fsErrors';
 
 /**
  * Which files the renderer may make the main process touch. The renderer is
@@ -66,7 +66,8 @@ export interface PathPolicy {
    * must, and the file itself must be allowed or under an allowed tree. A write to a name granted as a file (a plain
    * file or none when it was chosen or opened) that is a symbolic link now is refused, and so is one to a path granted
    * as spelled that resolves elsewhere now (a folder on it made a link): the link was put there since, and the write
-   * would land where it leads (docs/security.md, round 32).
+   * would land where it leads (docs/security.md, round 32). A write to a symbolic link to nothing is refused: it would
+   * make the file the link names (docs/security.md, round 50).
    */
   check(path: string, purpose: 'read' | 'write'): string;
   /** Whether `path` is allowed (check without throwing). */
@@ -403,6 +404,11 @@ export function createPathPolicy(): PathPolicy {
             path,
             `it resolves to ${quotePath(canon)} now, not where it lay when it was chosen or opened: a folder on its path was made a symbolic link since, and ActGuy writes nothing through it; put the folder back, or save a copy with Save As; nothing was written`,
           );
+        // A link to nothing at the name: canon is where it leads, and the write would make that file, the link
+        // standing (the app's saves and exports) or be replaced by it (a commit): refused here for every write of the
+        // app, as the CLI's writes and a build refuse it (docs/security.md, rounds 48 to 50).
+        const dangling = danglingOutputProblem(path);
+        if (dangling) throw new PathNotAllowedError(path, `${dangling.reason}; nothing was written`);
         if (!writableCanonical(canon))
           throw new PathNotAllowedError(
             path,

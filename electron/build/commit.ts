@@ -25,7 +25,13 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ownFileNameProblem, ownTempName, sweepStaleTemps } from '../tempFiles';
 import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, type Journal } from './commitJournal';
-import { danglingLinkReason, danglingOutputProblem, describeFsError, outputFolderProblem } from '../fsErrors';
+import {
+  danglingLinkReason,
+  danglingOutputProblem,
+  describeFsError,
+  linkedFileOutputProblem,
+  outputFolderProblem,
+} from '../fsErrors';
 import {
   asyncWriteIo,
   keepMode,
@@ -310,6 +316,10 @@ export function journalRefusedBeforeBuild(paths: readonly string[]): OutputWrite
  */
 export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = file.path): string | undefined {
   const { kind } = file;
+  // A link to a file at the name, kind or none: replaced by the output, the link lost and the file it leads to left as
+  // it was (docs/security.md, round 50).
+  const linked = linkedFileOutputProblem(at, file.path);
+  if (linked) return linked;
   if (!kind) {
     // An output of no kind (a build's .mar and .sar, unpack-mar's .mt3 files) replaced a link to nothing at its name
     // without a word, the link lost, where Export All's refused it (docs/security.md, round 48).

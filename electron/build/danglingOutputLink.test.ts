@@ -5,7 +5,16 @@
  * the outputs' folders. It is refused now before any work, in the project's words, by `actguy build` and the app's
  * Build, and a link that comes to lead nowhere while the build compresses is refused by the commit in its own words.
  */
-import { lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
@@ -118,13 +127,20 @@ describe('a link to nothing at a build output of no kind', () => {
   // Round 49: danglingLinkReason words any link at the name, and the build refused a link to a file there as one to
   // nothing (`… it is a symbolic link to ../real.mar, which is not there`). Mutation that fails: danglingOutputProblem
   // (fsErrors.ts) without its look at what the link leads to.
-  it('a link at an output that leads to a file is not refused as one to nothing', async () => {
+  // Round 49 built it (the link replaced by the .mar, `real.mar` left as it was, without a word); round 50 refuses it
+  // in its own words, not as a link to nothing. Mutation that fails: otherKindProblem without linkedFileOutputProblem
+  // (the build succeeds and the link is replaced by a file).
+  it('a link at an output that leads to a file is refused as such, not as one to nothing; nothing is written', async () => {
     const copy = assetsProjectCopy('actguy-linked-out-', { motions: ['walk'] });
     dirs.push(copy.dir);
     mkdirSync(join(copy.dir, 'out'));
     writeFileSync(join(copy.dir, 'real.mar'), 'old');
     symlinkSync('../real.mar', join(copy.dir, 'out', 'stage.mar'));
     const r = await buildProject(copy.project, { cacheDir: null, lastBuild: false });
-    expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([]);
+    expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([
+      `${copy.project} [PROJECT] (outputs.mar): refused to replace ${join(copy.dir, 'out', 'stage.mar')}: it is a symbolic link to ../real.mar; an output is written neither through a link (the file it leads to was not named for it) nor over it (the link would be lost); remove the link, name the file it leads to, or write the output under another name`,
+    ]);
+    expect(readlinkSync(join(copy.dir, 'out', 'stage.mar'))).toBe('../real.mar');
+    expect(readFileSync(join(copy.dir, 'real.mar'), 'utf8')).toBe('old');
   });
 });

@@ -31,7 +31,6 @@ import type { CompressClient } from '../compressClient';
 import type { DocumentTable, HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { baseNameOf, pinFolder, writeExportedFile } from '../fsutil';
-import { danglingOutputError, exportWriteFailed } from '../fsErrors';
 import { offeredFileName, requireBytes, requireCompressRequest, requireObject, requirePath } from '../ipcArgs';
 import { allowDialogAnswer, quotePath, withExtension, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
@@ -125,9 +124,6 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (extname(given).toLowerCase() !== '.glb')
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
     const path = policy.check(given, 'write');
-    // As saveMotion's: not the file a link to nothing at the name names (docs/security.md, round 49).
-    const dangling = danglingOutputError(given);
-    if (dangling) throw exportWriteFailed(quotePath(given), dangling);
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     // The folder as checked: a compressed export waits on the compressor, and the write goes nowhere else (round 17).
     const folder = pinFolder(dirname(path));

@@ -34,7 +34,7 @@ import {
   TEXT_LIMIT,
   writeFileAtomicAsync,
 } from '../fsutil';
-import { danglingLinkReason, danglingOutputError, saveAgainNext, systemReason } from '../fsErrors';
+import { danglingLinkReason, saveAgainNext, systemReason } from '../fsErrors';
 import { requireObject, requirePath, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
@@ -258,9 +258,6 @@ export function createProjectHandlers(
     const stillAsLoaded = loaded.check(save.given, save.overwriteChanged, save.loadedAs);
     // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
     const folder = pinFolder(dirname(path));
-    // A link to nothing at the name chosen: the policy resolved it, and the save made the file it names (round 49).
-    const dangling = danglingOutputError(save.given);
-    if (dangling) throw new Error(`Could not save ${quotePath(save.given)}: ${systemReason(dangling)}; ${unchanged}`);
     const { errors } = await checkText({ kind, path, text });
     if (errors.length)
       throw new Error(
@@ -477,14 +474,9 @@ export function createProjectHandlers(
         [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))
       )
         allowUnlessLinkedOut(policy, dirname(given), given);
-      const path = policy.check(given, 'write');
       // Never through a link to nothing (a received folder's walk.sev -> elsewhere.sev): the save made that file
-      // without a word (docs/security.md, round 47).
-      const dangling = existsSync(path) ? undefined : danglingLinkReason(given);
-      if (dangling)
-        throw new Error(
-          `Could not save ${quotePath(given)}: ${dangling}, and ActGuy writes nothing through a link to nothing; remove the link, or put the file it leads to there. Nothing was written and your edits are kept.`,
-        );
+      // without a word (round 47); the policy refuses it for every write (docs/security.md, round 50).
+      const path = policy.check(given, 'write');
       return saveCheckedText(
         'sev',
         path,
