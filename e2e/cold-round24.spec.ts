@@ -103,7 +103,7 @@ test('Tab from the viewport header reaches its collapse button before the playba
   await page.keyboard.press('Tab');
   await expect(toggle).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('button', { name: 'First frame' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'First frame', exact: true })).toBeFocused();
   // Where it shows: the header's right end, as before.
   const header = (await page.getByTestId('viewport').locator('.panel-header').boundingBox())!;
   const box = (await toggle.boundingBox())!;
