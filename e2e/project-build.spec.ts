@@ -3,7 +3,7 @@
  * with every motion's status, the archive order follows the panel, and the
  * built .mar/.sar read back with the right names and events.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
 import { dragProjectRow, untilBuildEnds } from './ui';
@@ -12,6 +12,9 @@ import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
 import { parseSevStrict } from '../shared/sev/parse';
 import { gvStrCode } from '../shared/strcode';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { makeMotion } from '../shared/motion/types';
 
 function bytes(path: string): Uint8Array {
   const b = readFileSync(path);
@@ -170,6 +173,32 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   expect(pageErrors).toEqual([]);
 });
 
+/**
+ * `file` (an .mtn of the workspace) replaced by its frames `times` over, in a row: a capture as long as MT3 allows
+ * (65,535 frames) takes the build seconds to compress, where the sample's take a fraction of one.
+ */
+function lengthen(file: string, times: number): void {
+  const m = readMtn(bytes(file));
+  const n = m.frameCount + 1;
+  const tile = <T extends Float32Array | Uint32Array>(a: T, make: (length: number) => T): T => {
+    const out = make(a.length * times);
+    for (let r = 0; r < times; r++) out.set(a, r * a.length);
+    return out;
+  };
+  const floats = (a: Float32Array) => tile(a, (l) => new Float32Array(l));
+  const words = (a: Uint32Array) => tile(a, (l) => new Uint32Array(l));
+  const long = makeMotion({
+    ...m,
+    frameCount: n * times - 1,
+    translation: floats(m.translation),
+    rotation: floats(m.rotation),
+    offset: floats(m.offset),
+    translationKeyInfo: words(m.translationKeyInfo),
+    jointKeyInfo: words(m.jointKeyInfo),
+  });
+  writeFileSync(file, writeMtn(long));
+}
+
 test('a build can be cancelled and then leaves nothing behind', async ({
   page,
   workspace,
@@ -177,9 +206,17 @@ test('a build can be cancelled and then leaves nothing behind', async ({
   pageErrors,
 }) => {
   await openSampleProject(page, workspace, electronApp);
+  // Opening the project checks it (a dry-run build), which leaves every motion's compression in the build cache: a
+  // build after it compresses nothing and was done before Cancel reached it (CI red on dafb661d). So, once the check
+  // is done, cmu_01_01.mtn becomes a capture 95 times as long (65,360 frames; 52,288 at its speed of 1.25): the build
+  // finds no cache entry for it and takes seconds to compress it (10 s on this 2-core machine), far longer than the
+  // click on Cancel.
+  const cmu = page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]');
+  await expect(cmu.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 60_000 });
+  await expect(page.getByTestId('project-check')).toHaveText('Check');
+  lengthen(workspace.path('cmu_01_01.mtn'), 95);
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
-  // Compressing the 687-frame CMU capture takes far longer than this click.
   await dialog.getByTestId('build-cancel').click();
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'cancelled');
   await expect(dialog.getByTestId('build-state')).toContainText('nothing was written');
