@@ -3,18 +3,16 @@
  * with every motion's status, the archive order follows the panel, and the
  * built .mar/.sar read back with the right names and events.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
 import { dragProjectRow, untilBuildEnds } from './ui';
+import { lengthenMtn } from './longMotion';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
 import { parseSevStrict } from '../shared/sev/parse';
 import { gvStrCode } from '../shared/strcode';
-import { readMtn } from '../shared/mtn/read';
-import { writeMtn } from '../shared/mtn/write';
-import { makeMotion } from '../shared/motion/types';
 
 function bytes(path: string): Uint8Array {
   const b = readFileSync(path);
@@ -173,32 +171,6 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   expect(pageErrors).toEqual([]);
 });
 
-/**
- * `file` (an .mtn of the workspace) replaced by its frames `times` over, in a row: a capture as long as MT3 allows
- * (65,535 frames) takes the build seconds to compress, where the sample's take a fraction of one.
- */
-function lengthen(file: string, times: number): void {
-  const m = readMtn(bytes(file));
-  const n = m.frameCount + 1;
-  const tile = <T extends Float32Array | Uint32Array>(a: T, make: (length: number) => T): T => {
-    const out = make(a.length * times);
-    for (let r = 0; r < times; r++) out.set(a, r * a.length);
-    return out;
-  };
-  const floats = (a: Float32Array) => tile(a, (l) => new Float32Array(l));
-  const words = (a: Uint32Array) => tile(a, (l) => new Uint32Array(l));
-  const long = makeMotion({
-    ...m,
-    frameCount: n * times - 1,
-    translation: floats(m.translation),
-    rotation: floats(m.rotation),
-    offset: floats(m.offset),
-    translationKeyInfo: words(m.translationKeyInfo),
-    jointKeyInfo: words(m.jointKeyInfo),
-  });
-  writeFileSync(file, writeMtn(long));
-}
-
 test('a build can be cancelled and then leaves nothing behind', async ({
   page,
   workspace,
@@ -214,7 +186,7 @@ test('a build can be cancelled and then leaves nothing behind', async ({
   const cmu = page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]');
   await expect(cmu.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 60_000 });
   await expect(page.getByTestId('project-check')).toHaveText('Check');
-  lengthen(workspace.path('cmu_01_01.mtn'), 95);
+  lengthenMtn(workspace.path('cmu_01_01.mtn'), 95);
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
   await dialog.getByTestId('build-cancel').click();

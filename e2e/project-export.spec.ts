@@ -3,9 +3,10 @@
  * picker chooses (a folder since round 18), progress per motion, Cancel that leaves nothing written, and the dialog listing every file
  * written (docs/interchange.md, "Whole project").
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
+import { lengthenMtn } from './longMotion';
 import { parseMshNodesJson } from '../shared/msh/nodesJson';
 import { readGltfContainer } from '../shared/interchange/gltf/glb';
 
@@ -101,19 +102,24 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   await saveScreenshot('project-export-msh-done-1280');
   await dialog.getByTestId('project-export-close').click();
 
-  // MSH, cancelled while it fits: a project of 40 entries of the CMU capture, Cancel pressed once the second to the
-  // twentieth is under way. Each fit takes about 0.2 s here, unloaded (a fast machine may take a third of that), so at
-  // least 20 fits are still ahead of the press. Nothing is written.
+  // MSH, cancelled while it fits: a project of 40 entries of the CMU capture made three times as long (2,064 frames, as
+  // long as MSH's frame map allows its 27 animated nodes), Cancel pressed once the second to the twentieth is under
+  // way. Each fit takes about 0.6 s here, unloaded (a fast machine may take a third of that), so at least 20 fits
+  // (seconds) are still ahead of the press. Nothing is written.
+  copyFileSync(workspace.path('cmu_01_01.mtn'), workspace.path('cmu_long.mtn'));
+  lengthenMtn(workspace.path('cmu_long.mtn'), 3);
   const many = {
     version: 1,
-    motions: Array.from({ length: 40 }, (_, k) => ({ name: `cmu_${k}`, mtn: 'cmu_01_01.mtn' })),
+    motions: Array.from({ length: 40 }, (_, k) => ({ name: `cmu_${k}`, mtn: 'cmu_long.mtn' })),
     outputs: { mar: 'many.mar', sar: 'many.sar' },
   };
   writeFileSync(workspace.path('many.actguy.json'), JSON.stringify(many));
   await openProject(page, electronApp, workspace, 'many.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(40);
   await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'folder', menuItem('menu-export-all-msh'));
-  await expect(state).toContainText(/Exporting motion ([2-9]|1[0-9]|20) of 40/);
+  // The first fit waits for the check of the project just opened, which compresses its motion too: a limit from that
+  // work, not the default 10 s.
+  await expect(state).toContainText(/Exporting motion ([2-9]|1[0-9]|20) of 40/, { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-progress')).toBeVisible();
   await saveScreenshot('project-export-msh-running');
   await dialog.getByTestId('project-export-cancel').click();
