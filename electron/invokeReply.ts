@@ -2,7 +2,7 @@
  * The one envelope a handler's outcome crosses a transport in (Electron IPC in main.ts, the loopback server): a value,
  * or an error the page can show, never an exception raw or a stack.
  */
-import { FormatError } from '../shared/errors';
+import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { ActGuyApiError, isInvokeMember, type IpcReply } from '../shared/ipc/transport';
 import type { ApiHandlers } from './handlers';
@@ -38,8 +38,16 @@ function plainOf(e: FormatError): PlainFileProblem {
   return { file: clipMessage(p.file), lead: clipMessage(p.lead), advice: p.advice };
 }
 
+/**
+ * A message as the page shows it: clipped, and every character that hides or reorders text (a bidi override, a
+ * terminal escape, a zero-width space: escapeControls) as `\uXXXX`, line breaks and tabs aside, which messages use.
+ * Handlers name files as their paths are (`Could not save ${path}: …`), and a received folder's file may be named
+ * `walk\u202Eves.mtn`: raw, its override reordered the rest of the sentence (docs/security.md, round 51).
+ */
 function clipMessage(message: string): string {
-  return message.length <= REPLY_MESSAGE_MAX ? message : `${message.slice(0, REPLY_MESSAGE_MAX)}… (message shortened)`;
+  // Clipped before and after the escapes: a handler's message may quote megabytes of the page's input.
+  const shown = message.slice(0, REPLY_MESSAGE_MAX + 1).replace(/[^\n\t]+/g, escapeControls);
+  return shown.length <= REPLY_MESSAGE_MAX ? shown : `${shown.slice(0, REPLY_MESSAGE_MAX)}… (message shortened)`;
 }
 
 /**

@@ -255,3 +255,14 @@ describe('plainCompressionProblem: a failed compression in words first', () => {
     expect(plainCompressionProblem('RangeError: offset out of range').lead).toBe('the compressor reported an error');
   });
 });
+
+// Round 51 (docs/security.md): a project built from a received folder named p<U+202E>.actguy.json showed its name raw in
+// the Build panel (a build's problems carry these words in their value, past the reply's escape). Mutation that
+// fails: plainFileProblem naming the file without escapeControls.
+describe("plainFileProblem: a file's hidden characters", () => {
+  it('are named as \\uXXXX', () => {
+    const p = plainFileProblem('PROJECT', 'cannot read walk.mtn: no such file', {}, '/ws/p\u202e.actguy.json');
+    expect(p.file).toBe('p\\u202e.actguy.json');
+    expect(JSON.stringify(p)).not.toContain('\u202e');
+  });
+});

@@ -3,7 +3,7 @@
  * a broken number, not text, a mistake at a line) and what to do about it. The FormatError's own message (kind,
  * place, byte offset, the format's field names) stays the precise detail an expert reads after it.
  */
-import type { FileKind, FormatErrorPlace } from './errors';
+import { escapeControls, type FileKind, type FormatErrorPlace } from './errors';
 import { TUNING_SUFFIX } from './tuning/sidecar';
 
 export interface PlainFileProblem {
@@ -64,7 +64,8 @@ export function plainFileProblem(
   file?: string,
   action: 'open' | 'import' = 'open',
 ): PlainFileProblem {
-  const name = file ? baseName(file) : 'the file';
+  // A received folder's file may be named with a bidi override: shown as \uXXXX, as every message shows it (round 51).
+  const name = file ? escapeControls(baseName(file)) : 'the file';
   const noun = FILE_KIND_NOUNS[kind];
   const text = TEXT_KINDS.has(kind);
   const atLine = place.line !== undefined ? ` at line ${place.line}` : '';

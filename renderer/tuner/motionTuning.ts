@@ -5,6 +5,7 @@
  * applied again on open. `actguy compress` reads the same file, so an exported
  * .mt3 equals what the CLI writes from the saved files.
  */
+import { escapeControls } from '../../shared/errors';
 import type { OpenedMotion } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
 import {
@@ -88,7 +89,8 @@ export function adoptTuningFile(opened: Pick<OpenedMotion, 'documentId' | 'tunin
   const file = opened.tuning;
   if (!file) return null;
   onDisk.add(opened.documentId);
-  if ('error' in file) return file.error;
+  // Main's reason names the file as its path is (a received folder's motion may hold a bidi override): round 51.
+  if ('error' in file) return escapeControls(file.error);
   try {
     const tuning = parseTuning(file.text, file.path, motion.joints);
     applyTuning(tuning);
