@@ -149,6 +149,19 @@ export function danglingOutputProblem(path: string, shown = path): { message: st
 }
 
 /**
+ * What is at `path` itself (a link, not what it leads to), or null where nothing is or it cannot be looked at: one
+ * look that the checks of an output's name can share (`at`), so that each judges the same thing (fsutil.ts
+ * startAtomicWrite).
+ */
+export function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Why an output may not be written at `path` (`shown` as the message names it) when it is a symbolic link to a file:
  * `refused to replace <shown>: it is a symbolic link to <target>; …`; undefined otherwise (no link, a link to nothing,
  * to a folder or to a device, which the callers refuse in their words). A write renamed its temp over the link: the
@@ -156,10 +169,12 @@ export function danglingOutputProblem(path: string, shown = path): { message: st
  * there. Written through instead, a received folder's link would choose which of the user's files an output replaces
  * (`out/stage.mar` -> `~/notes.txt`): refused, the CLI's single-file writes and every commit alike
  * (docs/security.md, round 50). The app's single-file saves write the file the path policy resolved and allowed.
+ * `at` is what is at `path` (lstatOrNull), where the caller looked already.
  */
-export function linkedFileOutputProblem(path: string, shown = path): string | undefined {
+export function linkedFileOutputProblem(path: string, shown = path, at = lstatOrNull(path)): string | undefined {
+  if (!at?.isSymbolicLink()) return undefined;
   try {
-    if (!lstatSync(path).isSymbolicLink() || !statSync(path).isFile()) return undefined;
+    if (!statSync(path).isFile()) return undefined;
     return `refused to replace ${shown}: it is a symbolic link to ${escapeControls(readlinkSync(path))}; an output is written neither through a link (the file it leads to was not named for it) nor over it (the link would be lost); remove the link, name the file it leads to, or write the output under another name`;
   } catch {
     return undefined;

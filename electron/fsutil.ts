@@ -31,6 +31,7 @@ import {
   describeFsError,
   exportWriteFailed,
   linkedFileOutputProblem,
+  lstatOrNull,
   outputFolderProblem,
   systemReason,
 } from './fsErrors';
@@ -230,15 +231,10 @@ export function notPlainFile(st: Stats): string | undefined {
  * temp over the name, so a device, a pipe or a socket there was replaced by a regular file: `actguy import -o
  * /dev/null` run as root replaced the machine's /dev/null, and every program that wrote to it then wrote to a file
  * (docs/security.md, round 38). A link to one (`/dev/stdout`, `/proc/self/fd/1`) is refused too: replacing the link
- * is never what was asked.
+ * is never what was asked. `st` is what is at `path` (lstatOrNull), where the caller looked already.
  */
-export function notReplaceableProblem(path: string): string | undefined {
-  let st: Stats;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return undefined;
-  }
+export function notReplaceableProblem(path: string, st = lstatOrNull(path)): string | undefined {
+  if (!st) return undefined;
   if (st.isFile() || st.isDirectory()) return undefined;
   const why = 'a device, pipe or socket, not a regular file (an output replaces only a regular file)';
   if (!st.isSymbolicLink()) return `it is ${why}`;
@@ -256,8 +252,8 @@ export function notReplaceableProblem(path: string): string | undefined {
  * undefined: the one wording of that refusal, for the app's saves (startAtomicWrite) and the build's commit and its
  * check before the build (build/commit.ts). `shown` is the name the message gives (default `path`).
  */
-export function notReplaceableMessage(path: string, shown = path): string | undefined {
-  const special = notReplaceableProblem(path);
+export function notReplaceableMessage(path: string, shown = path, at = lstatOrNull(path)): string | undefined {
+  const special = notReplaceableProblem(path, at);
   return special && `cannot write ${shown}: ${special}`;
 }
 
@@ -282,15 +278,11 @@ function tempNotMadeError(e: unknown, path: string): unknown {
 /**
  * The permission bits a new file replacing `path` keeps: those of the plain file there now (a file the user made
  * private, 0600, stays private; a temp file renamed over it had 0666 less the umask, so a save made it readable
- * by every user of the machine), or undefined when there is none. Set-id and sticky bits are not carried over.
+ * by every user of the machine), or undefined when there is none. Set-id and sticky bits are not carried over. `at` is
+ * what is at `path` (lstatOrNull), where the caller looked already.
  */
-export function modeToKeep(path: string): number | undefined {
-  try {
-    const st = lstatSync(path);
-    return st.isFile() ? st.mode & 0o777 : undefined;
-  } catch {
-    return undefined;
-  }
+export function modeToKeep(path: string, at = lstatOrNull(path)): number | undefined {
+  return at?.isFile() ? at.mode & 0o777 : undefined;
 }
 
 /**
@@ -341,14 +333,17 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  const special = own ? undefined : notReplaceableMessage(path);
+  // One look at what is at the name (not where a link leads) serves the checks below and the mode kept, so that each
+  // judges the same thing: two looks could each see another thing, were the name replaced between them.
+  const at = lstatOrNull(path);
+  const special = own ? undefined : notReplaceableMessage(path, path, at);
   if (special) throw Object.assign(new Error(`${special}; nothing was written`), { code: 'ENOTREG', path });
   // A link to nothing at the name was replaced by the file, the link lost, where a build refuses it (round 48): the
   // same refusal, in the same words (docs/security.md, round 49). ActGuy's own files (`own`) replace it, as anything.
   const dangling = own ? undefined : danglingOutputError(path);
   if (dangling) throw dangling;
   // A link to a file there was replaced by the output, the file it leads to untouched (docs/security.md, round 50).
-  const linked = own ? undefined : linkedFileOutputProblem(path);
+  const linked = own ? undefined : linkedFileOutputProblem(path, path, at);
   if (linked) throw Object.assign(new Error(`${linked}; nothing was written`), { code: 'ELINKED', path });
   if (folder) refuseMovedFolder(folder, path);
   sweepStaleTemps([path]);
@@ -356,7 +351,7 @@ function startAtomicWrite(
     tmp: ownTempName(path, 'new'),
     // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
     bytes: typeof data === 'string' ? Buffer.from(data, 'utf8') : data,
-    mode: modeToKeep(path),
+    mode: modeToKeep(path, at),
   };
 }
 

@@ -164,6 +164,7 @@ if (firstLaunchAsRoot) chownSync(firstLaunchArgs.theirs, 65534, 65534);
 const {
   main: { compressWorkerPaths, loadPage },
   unhandledRejection,
+  uncaughtException,
 } = await loadMain([
   firstLaunchArgs.link,
   firstLaunchArgs.missing,
@@ -1371,6 +1372,61 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes[asked + 2]).toMatchObject({ message: 'A build is running.' });
     expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
       value: { state: 'cancelled' },
+    });
+  });
+
+  // Maintainer's read, round 15. Mutations that fail: main.ts without the uncaughtException listener; the listener
+  // keeping no record; showing no box; a box for each error; ending the app (app.exit) after 'ready'.
+  it('a throw in main that nothing caught leaves a crash record and one box over the window, and the app goes on', async () => {
+    const records = join(fake.state.userData, 'Crash Records');
+    const errorRecords = () =>
+      (existsSync(records) ? readdirSync(records) : []).filter((n) => n.endsWith('-main-process-error.json'));
+    expect(uncaughtException).toBeTypeOf('function');
+    const before = errorRecords().length;
+    const boxes = fake.state.messageBoxes.length;
+    const { exits, quits } = fake.state;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      uncaughtException!(new RangeError('stand-in: an index out of range'));
+      expect(stderr).toHaveBeenCalledWith(
+        expect.stringMatching(/^ActGuy: an error nothing caught: RangeError: stand-in: an index out of range\n\s+at /),
+      );
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(errorRecords()).toHaveLength(before + 1);
+    const recordPath = join(records, errorRecords().sort().at(-1)!);
+    const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { event: string; error: string };
+    expect(record).toMatchObject({ event: 'main-process-error' });
+    expect(record.error).toMatch(/^RangeError: stand-in: an index out of range\n\s+at /);
+    expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+      {
+        type: 'error',
+        title: 'ActGuy',
+        message: 'ActGuy met an error it did not expect.',
+        detail:
+          'RangeError: stand-in: an index out of range\n\nActGuy goes on, but may not work as it should: save your work, ' +
+          `then quit and start ActGuy again. A record of the error was kept for a bug report: ${recordPath}`,
+        buttons: ['OK'],
+      },
+    ]);
+    // Over the window, which stays.
+    expect(fake.state.parentlessBoxes.at(-1)).toBe(false);
+    expect(win.destroyed).toBe(false);
+
+    // A second one is recorded and said in the terminal, with no second box; the app goes on all along.
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      uncaughtException!('stand-in: a thrown string');
+      expect(said).toHaveBeenCalledWith('ActGuy: an error nothing caught: stand-in: a thrown string');
+    } finally {
+      said.mockRestore();
+    }
+    expect(errorRecords()).toHaveLength(before + 2);
+    expect(fake.state.messageBoxes).toHaveLength(boxes + 1);
+    expect(fake.state).toMatchObject({ exits, quits });
+    expect(await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)).toMatchObject({
+      ok: true,
     });
   });
 

@@ -4,7 +4,8 @@
  *
  * Lifecycle, in the order it happens, and where each step is handled:
  * - loading, before 'ready' (this file, top to bottom): debugging switches taken off, every renderer sandboxed, the
- *   profile folder and the crash reporter, `unhandledRejection` (a crash record), the privileged scheme, and the
+ *   profile folder and the crash reporter, `unhandledRejection` (a crash record) and `uncaughtException` (a record and
+ *   a box; before 'ready', a failed start), the privileged scheme, and the
  *   listeners below that must be there first: 'open-file' and 'web-contents-created';
  * - 'open-file' (macOS, before or after 'ready'): the file waits in `systemFiles` until the page listens; after the
  *   window closed, a window is made again to open it (appWindow.ts createWindowSlot);
@@ -123,6 +124,9 @@ const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 const PAGE_URL = `${APP_ORIGIN}/index.html`;
 
+/** What to do about a file of the installation missing or damaged: said by each failure that finds one. */
+const INSTALL_AGAIN = 'Installing ActGuy again should fix it.';
+
 /** The answer to an API call from anything but the app's own top frame (trustedSender). */
 const REFUSED_SENDER = { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
 
@@ -170,6 +174,10 @@ type CrashRecordContext = Pick<
   'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'
 >;
 
+const NO_DOCUMENT: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+/** What the window's page last reported (its document, unsaved or not); declared before the crash records that name it. */
+let documentState: DocumentStateReport = NO_DOCUMENT;
+
 /**
  * Writes a crash record (electron/crashRecords.ts), stamped now, with what every record says besides its event: its
  * path, or null where it could not be written (said in the terminal; the app goes on).
@@ -205,6 +213,52 @@ process.on('unhandledRejection', (reason) => {
   console.error(`${APP_NAME}: an error nothing caught: ${error}`);
   keepCrashRecord({ event: 'main-process-error', error }, []);
 });
+
+/** Whether the box about an error nothing caught was shown this run: one box, however many such errors follow. */
+let uncaughtErrorSaid = false;
+// A throw in main that nothing caught (in a listener, a timer, a callback): Electron's own box had a stack trace and
+// the app went on, with no record. The same record as a rejection's and the terminal line; then, before 'ready', the
+// start failed (said as any failed start, and the app exits: nothing is open to lose); after it, the app goes on, so
+// that the user can save what the window holds (ending the process would lose the edits made since their last copy),
+// and one box says what happened, where the record is, and to save and start ActGuy again (main may be left half-way
+// through what it was doing). Only a throw out of this listener itself would end the process: each step here catches.
+process.on('uncaughtException', (thrown) => {
+  const error = mainProcessErrorText(thrown);
+  console.error(`${APP_NAME}: an error nothing caught: ${error}`);
+  const record = keepCrashRecord({ event: 'main-process-error', error }, []);
+  if (!app.isReady()) {
+    try {
+      sayCouldNotStart(thrown);
+    } finally {
+      app.exit(1);
+    }
+    return;
+  }
+  if (uncaughtErrorSaid) return;
+  uncaughtErrorSaid = true;
+  const options: Electron.MessageBoxOptions = {
+    type: 'error',
+    title: APP_NAME,
+    message: `${APP_NAME} met an error it did not expect.`,
+    detail:
+      `${firstLine(error)}\n\nActGuy goes on, but may not work as it should: save your work, then quit and start ` +
+      `ActGuy again.${record ? ` A record of the error was kept for a bug report: ${record}` : ''}`,
+    buttons: ['OK'],
+  };
+  try {
+    const win = windows.current();
+    (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)).catch(
+      failed('the message about an error nothing caught could not be shown'),
+    );
+  } catch (e) {
+    warn(`the message about an error nothing caught could not be shown: ${mainProcessErrorText(e)}`);
+  }
+});
+
+/** The first line of an error's text (its stack's: the name and message). */
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0];
+}
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -245,8 +299,6 @@ const windows = createWindowSlot<BrowserWindow>(process.platform);
  * window (the command line, a second launch, Finder's "Open With", a drop) and by the handlers (dialogs, Open Recent).
  */
 const policy = createPathPolicy();
-const NO_DOCUMENT: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
-let documentState: DocumentStateReport = NO_DOCUMENT;
 
 const sendMenuCommand = (command: MenuCommand): void => {
   windows.current()?.webContents.send(MENU_COMMAND_CHANNEL, command);
@@ -297,14 +349,10 @@ async function serveRenderer(request: Request): Promise<Response> {
     });
   } catch (e) {
     if (isPage)
-      pageNotServed =
-        `ActGuy's page could not be read from its installation (${full}: ${describeFsError(e)}). ` +
-        'Installing ActGuy again should fix it.';
+      pageNotServed = `ActGuy's page could not be read from its installation (${full}: ${describeFsError(e)}). ${INSTALL_AGAIN}`;
     // Its script bundle missing or unreadable: the page would load with no app in it, a blank window.
     else if (pageScripts.has(full))
-      pageNotServed ??=
-        `ActGuy's page could not read its program from its installation (${full}: ${describeFsError(e)}). ` +
-        'Installing ActGuy again should fix it.';
+      pageNotServed ??= `ActGuy's page could not read its program from its installation (${full}: ${describeFsError(e)}). ${INSTALL_AGAIN}`;
     return new Response('not found', { status: 404 });
   }
 }
@@ -792,7 +840,7 @@ function openWindow(services: Services): BrowserWindow {
         type: 'error',
         title: APP_NAME,
         message: 'ActGuy did not start properly: its window cannot reach the app.',
-        detail: `${basename(preloadPath)} could not run: ${reason}\n\nNothing can be opened or saved in this window. Installing ActGuy again should fix it.`,
+        detail: `${basename(preloadPath)} could not run: ${reason}\n\nNothing can be opened or saved in this window. ${INSTALL_AGAIN}`,
         buttons: ['OK'],
       })
       .catch(failed('the message about the failed preload could not be shown'));
@@ -868,7 +916,10 @@ export function compressWorkerPaths(dir: string): { workerPath: string; pool: { 
   return { workerPath: unpacked('compressWorker.cjs'), pool: { workerPath: unpacked('compressPoolWorker.cjs') } };
 }
 
-/** A window whose page could not load, said in the terminal and in a box (there is no page to say it). */
+/**
+ * A start that failed, said in the terminal and in a box (there is no page to say it): a window whose page could not
+ * load, a debugging switch or a profile folder refused, an error nothing caught before 'ready'. The one wording of it.
+ */
 function sayCouldNotStart(e: unknown): void {
   const message = e instanceof Error ? e.message : String(e);
   console.error(`${APP_NAME} could not start: ${message}`);
@@ -922,13 +973,10 @@ app.on('web-contents-created', (_event, contents) => {
 });
 
 if (refusedDebugSwitches.length > 0) {
-  const refusal = debugSwitchesRefusal(APP_NAME, refusedDebugSwitches);
-  console.error(refusal);
-  dialog.showErrorBox(`${APP_NAME} could not start`, refusal);
+  sayCouldNotStart(debugSwitchesRefusal(APP_NAME, refusedDebugSwitches));
   app.exit(1);
 } else if (profileRefusal) {
-  console.error(`${APP_NAME}: ${profileRefusal}`);
-  dialog.showErrorBox(`${APP_NAME} could not start`, profileRefusal);
+  sayCouldNotStart(profileRefusal);
   app.exit(1);
 } else if (!app.requestSingleInstanceLock({ argv: process.argv, cwd: process.cwd() } satisfies LaunchData)) {
   // One instance per profile: a second launch focuses the first window, handing it its command line as it had it.

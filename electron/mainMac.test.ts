@@ -58,6 +58,45 @@ async function openWindow(): Promise<FakeWindow> {
   await vi.waitFor(() => expect(loaded.loadedUrl).toBe('actguy://app/index.html'));
   return win;
 }
+/**
+ * A file of the installation gone when the Dock's icon makes the window (`file`, whose read fails as a deleted file's):
+ * the window's start fails, said in an error box and the terminal as `why(file)`, no question box, and the window
+ * goes; put back (installed again), the next window stands and nothing more is said. The page file's test and its
+ * script bundle's (rounds 13 and 14).
+ */
+async function installationFileGone(file: string, why: (file: string) => string): Promise<void> {
+  closeWindow(await openWindow());
+  const n = fake.state.windows.length;
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  fake.state.keepErrorBoxes = true;
+  const errorBoxes = fake.state.errorBoxes.length;
+  const boxes = fake.state.messageBoxes.length;
+  try {
+    fake.state.unreadableFiles.add(file);
+    appEvent('activate');
+    const broken = fake.state.windows[n];
+    await vi.waitFor(() => expect(broken.destroyed).toBe(true));
+    // The "not found" page loaded: as Chromium has it, no 'did-fail-load' and the load's promise resolves.
+    expect(broken.loadedUrl).toBe('actguy://app/index.html');
+    expect(fake.state.errorBoxes.slice(errorBoxes)).toEqual([{ title: 'ActGuy could not start', message: why(file) }]);
+    expect(console.error).toHaveBeenCalledWith(`ActGuy could not start: ${why(file)}`);
+    expect(fake.state.messageBoxes).toHaveLength(boxes);
+    expect(fake.state.exits).toBe(0);
+    // Put back (installed again): the Dock's icon makes a window that stands, and nothing more is said.
+    fake.state.unreadableFiles.clear();
+    appEvent('activate');
+    expect(fake.state.windows).toHaveLength(n + 2);
+    await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
+    // Its load has ended by the next turn.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fake.state.windows[n + 1].destroyed).toBe(false);
+    expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
+  } finally {
+    fake.state.unreadableFiles.clear();
+    fake.state.keepErrorBoxes = false;
+    vi.mocked(console.error).mockRestore();
+  }
+}
 /** No window open: the one open now (if any) closed by itself. */
 function noWindow(): void {
   const win = openNow();
@@ -217,77 +256,23 @@ describe('electron main on macOS', () => {
   // Round 13 (maintainer's read). Mutations that fail: loadPage not asking whether the page was served (the window
   // stays, showing "not found", and nothing is said); serveRenderer not noting the page it could not read, or not
   // clearing the note once it is served (the window made next goes too).
-  it('a window whose page file is gone from the installation says so, and to install again, as a failed start; the Dock can try again', async () => {
-    closeWindow(await openWindow());
-    const n = fake.state.windows.length;
-    const pageFile = resolve(__dirname, '..', 'renderer', 'index.html');
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    fake.state.unreadableFiles.add(pageFile);
-    fake.state.keepErrorBoxes = true;
-    const errorBoxes = fake.state.errorBoxes.length;
-    const boxes = fake.state.messageBoxes.length;
-    const why = `ActGuy's page could not be read from its installation (${pageFile}: no such file or directory). Installing ActGuy again should fix it.`;
-    try {
-      appEvent('activate');
-      const broken = fake.state.windows[n];
-      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
-      // The "not found" page loaded: as Chromium has it, no 'did-fail-load' and the load's promise resolves.
-      expect(broken.loadedUrl).toBe('actguy://app/index.html');
-      expect(fake.state.errorBoxes.slice(errorBoxes)).toEqual([{ title: 'ActGuy could not start', message: why }]);
-      expect(console.error).toHaveBeenCalledWith(`ActGuy could not start: ${why}`);
-      expect(fake.state.messageBoxes).toHaveLength(boxes);
-      expect(fake.state.exits).toBe(0);
-      // Put back (installed again): the Dock's icon makes a window that stands, and nothing more is said.
-      fake.state.unreadableFiles.clear();
-      appEvent('activate');
-      expect(fake.state.windows).toHaveLength(n + 2);
-      await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
-      // Its load has ended by the next turn.
-      await new Promise((r) => setTimeout(r, 0));
-      expect(fake.state.windows[n + 1].destroyed).toBe(false);
-      expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
-    } finally {
-      fake.state.unreadableFiles.clear();
-      fake.state.keepErrorBoxes = false;
-      vi.mocked(console.error).mockRestore();
-    }
-  });
+  it('a window whose page file is gone from the installation says so, and to install again, as a failed start; the Dock can try again', () =>
+    installationFileGone(
+      resolve(__dirname, '..', 'renderer', 'index.html'),
+      (file) =>
+        `ActGuy's page could not be read from its installation (${file}: no such file or directory). Installing ActGuy again should fix it.`,
+    ));
 
   // Round 14 (maintainer's read). The page file is there but its script bundle is not (a half-removed installation):
   // Chromium loads the page with no app in it, a blank window, and said nothing. Mutations that fail: serveRenderer
   // not noting a script the page names that it could not read (the window stays blank, nothing said); the note kept
   // once the script is back (the next window goes too).
-  it('a window whose script bundle is gone from the installation says so, and to install again, as a failed start', async () => {
-    closeWindow(await openWindow());
-    const n = fake.state.windows.length;
-    const script = resolve(__dirname, '..', 'renderer', 'main.tsx');
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    fake.state.keepErrorBoxes = true;
-    const errorBoxes = fake.state.errorBoxes.length;
-    const boxes = fake.state.messageBoxes.length;
-    const why = `ActGuy's page could not read its program from its installation (${script}: no such file or directory). Installing ActGuy again should fix it.`;
-    try {
-      fake.state.unreadableFiles.add(script);
-      appEvent('activate');
-      const broken = fake.state.windows[n];
-      await vi.waitFor(() => expect(broken.destroyed).toBe(true));
-      expect(fake.state.errorBoxes.slice(errorBoxes)).toEqual([{ title: 'ActGuy could not start', message: why }]);
-      expect(console.error).toHaveBeenCalledWith(`ActGuy could not start: ${why}`);
-      expect(fake.state.messageBoxes).toHaveLength(boxes);
-      // Put back: the Dock's icon makes a window that stands, and nothing more is said.
-      fake.state.unreadableFiles.clear();
-      appEvent('activate');
-      expect(fake.state.windows).toHaveLength(n + 2);
-      await vi.waitFor(() => expect(fake.state.windows[n + 1].loadedUrl).toBe('actguy://app/index.html'));
-      await new Promise((r) => setTimeout(r, 0));
-      expect(fake.state.windows[n + 1].destroyed).toBe(false);
-      expect(fake.state.errorBoxes).toHaveLength(errorBoxes + 1);
-    } finally {
-      fake.state.unreadableFiles.clear();
-      fake.state.keepErrorBoxes = false;
-      vi.mocked(console.error).mockRestore();
-    }
-  });
+  it('a window whose script bundle is gone from the installation says so, and to install again, as a failed start', () =>
+    installationFileGone(
+      resolve(__dirname, '..', 'renderer', 'main.tsx'),
+      (file) =>
+        `ActGuy's page could not read its program from its installation (${file}: no such file or directory). Installing ActGuy again should fix it.`,
+    ));
 
   /** The window's page reports unsaved work (the close then asks). */
   async function reportDirty(win: FakeWindow) {

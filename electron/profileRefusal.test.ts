@@ -34,6 +34,7 @@ vi.mock('electron', () => {
         paths.set(args[0] as string, args[1] as string);
       },
       // Never ready: the good folder's run stops where the app would wait for Electron.
+      isReady: () => false,
       whenReady: () => {
         calls.push({ name: 'app.whenReady', args: [] });
         return new Promise(() => undefined);
@@ -56,7 +57,10 @@ const root = mkdtempSync(join(tmpdir(), 'actguy-profile-refusal-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Loads main.ts afresh with `ACTGUY_USER_DATA_DIR` set to `named`; what it printed as errors. */
-async function startWith(named: string): Promise<string[]> {
+async function startWith(
+  named: string,
+  loaded?: (listeners: Map<string, (arg: unknown) => void>) => void,
+): Promise<string[]> {
   calls.length = 0;
   vi.resetModules();
   const before = process.env.ACTGUY_USER_DATA_DIR;
@@ -65,6 +69,8 @@ async function startWith(named: string): Promise<string[]> {
   process.env.ACTGUY_USER_DATA_DIR = named;
   try {
     await import('./main');
+    // main's process-wide listeners, called here before they are taken off.
+    loaded?.(new Map(listeners.mock.calls.map(([event, fn]) => [event as string, fn as (arg: unknown) => void])));
     return errors.mock.calls.map((c) => c.join(' '));
   } finally {
     if (before === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
@@ -92,7 +98,7 @@ describe('the desktop app with a profile folder it refuses', () => {
       const profile = join(open, 'profile');
       const printed = await startWith(profile);
       const why = `ACTGUY_USER_DATA_DIR=${profile} cannot be used as ActGuy's profile folder (${open}, a folder above ${profile}, can be written by other users (mode 0777, not sticky)`;
-      expect(printed).toEqual([expect.stringContaining(`ActGuy: ${why}`)]);
+      expect(printed).toEqual([expect.stringContaining(`ActGuy could not start: ${why}`)]);
       expect(named('dialog.showErrorBox')).toEqual([
         { name: 'dialog.showErrorBox', args: ['ActGuy could not start', expect.stringContaining(why)] },
       ]);
@@ -126,5 +132,25 @@ describe('the desktop app with a profile folder it refuses', () => {
     expect(named('app.setPath')[0]).toEqual({ name: 'app.setPath', args: ['userData', mine] });
     expect(named('app.exit')).toEqual([]);
     expect(named('app.requestSingleInstanceLock')).toHaveLength(1);
+  }, 30_000);
+
+  // Maintainer's read, round 15. Mutations that fail: the uncaughtException listener going on before 'ready' as after
+  // it (no exit, no box of a failed start); keeping no record.
+  it("an error nothing caught before 'ready': a crash record in the profile, said as a failed start, and the app exits", async () => {
+    const mine = join(root, 'before-ready');
+    const printed = await startWith(mine, (listeners) =>
+      listeners.get('uncaughtException')!(new TypeError('stand-in: thrown while starting')),
+    );
+    expect(printed).toEqual([
+      expect.stringMatching(/^ActGuy: an error nothing caught: TypeError: stand-in: thrown while starting\n\s+at /),
+      'ActGuy could not start: stand-in: thrown while starting',
+    ]);
+    expect(named('dialog.showErrorBox')).toEqual([
+      { name: 'dialog.showErrorBox', args: ['ActGuy could not start', 'stand-in: thrown while starting'] },
+    ]);
+    expect(named('app.exit')).toEqual([{ name: 'app.exit', args: [1] }]);
+    expect(named('dialog.showMessageBox')).toEqual([]);
+    const records = readdirSync(join(mine, 'Crash Records'));
+    expect(records).toEqual([expect.stringMatching(/-main-process-error\.json$/)]);
   }, 30_000);
 });

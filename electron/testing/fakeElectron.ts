@@ -226,6 +226,8 @@ export function fakeElectronModule() {
         return Promise.resolve();
       },
       enableSandbox: () => fake.state.readyOrder.push('enableSandbox'),
+      /** Ready once main has waited for it (the fake's whenReady answers at once). */
+      isReady: () => fake.state.readyOrder.includes('whenReady'),
       getAppPath: () => resolve(__dirname, '..', '..'),
       getPath: () => fake.state.userData,
       setPath: (name: string, value: string) => {
@@ -339,8 +341,8 @@ export async function fakeFsPromises() {
 /**
  * Loads main.ts under the fake (the test file mocks `electron` with fakeElectronModule), its profile
  * `fake.state.userData` and its command line `argv`, as a launch gives them; the environment and `process.argv` are
- * restored after. main's process-wide `unhandledRejection` listener is handed back to be called, and taken off after
- * the file (the test runner has its own).
+ * restored after. main's process-wide `unhandledRejection` and `uncaughtException` listeners are handed back to be
+ * called, and taken off after the file (the test runner has its own).
  */
 export async function loadMain(argv: string[]) {
   const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
@@ -350,12 +352,15 @@ export async function loadMain(argv: string[]) {
   const processOn = vi.spyOn(process, 'on');
   try {
     const main = await import('../main');
-    const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
-      ((reason: unknown) => void) | undefined;
+    const listener = (event: string) =>
+      processOn.mock.calls.find(([name]) => name === event)?.[1] as ((reason: unknown) => void) | undefined;
+    const unhandledRejection = listener('unhandledRejection');
+    const uncaughtException = listener('uncaughtException');
     afterAll(() => {
       if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
+      if (uncaughtException) process.off('uncaughtException', uncaughtException);
     });
-    return { main, unhandledRejection };
+    return { main, unhandledRejection, uncaughtException };
   } finally {
     processOn.mockRestore();
     process.argv = argvBefore;
