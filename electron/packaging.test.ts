@@ -20,6 +20,7 @@ import { buildApp } from '../scripts/app-build.mjs';
 import { APP_ID, APP_NAME } from './appIdentity';
 import { workerMotionLoader } from './motionLoad';
 import { requireBundleDigests } from './workerBundles';
+import { pageScriptFiles } from './security';
 import { LAZY_CHUNKS } from '../scripts/lazyChunks.mjs';
 
 const root = resolve(__dirname, '..');
@@ -418,5 +419,35 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
     const at = exe.indexOf(FUSE_SENTINEL) + FUSE_SENTINEL.length;
     // RunAsNode off, cookies encrypted, NODE_OPTIONS off, --inspect off, asar integrity on, only asar, V8 snapshot as shipped, file:// privileges off.
     expect(exe.subarray(at + 2, at + 2 + STOCK_FUSES.length).toString('latin1'), log).toBe('01001100');
+  });
+});
+
+/**
+ * The renderer as built holds no script but those its page names (docs/architecture.md, "Maintainer's read, round
+ * 15"). main.ts says a missing script bundle as a failed start, and counts only the scripts `index.html` names
+ * (security.ts pageScriptFiles): a lazy chunk (a dynamic `import()`), a worker's bundle (`new Worker(new URL(…))`) or
+ * a chunk split off the entry would be asked for by the page after it started, or beside the entry, and a missing
+ * one would not be said by main. There is none today; a change that makes one fails here, and must decide first how a
+ * missing one is said. In this file, after the packing above, so that its build of the app (when not fresh) is the
+ * same one: two files building the app in two vitest workers at once on a clean checkout would each empty the
+ * other's dist/renderer.
+ */
+describe('the renderer bundle', () => {
+  const rendererDir = join(root, 'dist', 'renderer');
+  beforeAll(() => buildApp({ quiet: true }), 600_000);
+
+  /** Every script file under `dir`, its sub-folders included. */
+  const scriptsUnder = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile() && /\.(m?js|cjs)$/.test(e.name))
+      .map((e) => join(e.parentPath, e.name));
+
+  // Mutation that fails it: a script beside the entry that the page does not name (a lazy chunk's file put in
+  // dist/renderer/assets by hand, as `import()` of a module would make one).
+  it('holds no script but those its page names: no lazy chunk, no worker bundle, nothing split off the entry', () => {
+    const html = readFileSync(join(rendererDir, 'index.html'), 'utf8');
+    const named = [...pageScriptFiles(html, 'actguy://app/index.html', rendererDir)].sort();
+    expect(named).toHaveLength(1);
+    expect(scriptsUnder(rendererDir).sort()).toEqual(named);
   });
 });
