@@ -104,6 +104,7 @@ test("a timeline row's label says in its tooltip what a click and a Ctrl/Shift+c
     'title',
     new RegExp(
       `^${header.slice(0, -1)} \\(\\d+ joints\\): click to ${header.endsWith('+') ? 'unfold' : 'fold'} the group$`,
+      'i',
     ),
   );
   expect(pageErrors).toEqual([]);

@@ -138,7 +138,7 @@ interface RowStat {
 export function labelRowTitle(m: Motion, row: TimelineRow | null): string {
   if (!row) return '';
   if (row.kind === 'group')
-    return `${row.group} (${row.joints.length} joints): click to ${row.folded ? 'unfold' : 'fold'} the group`;
+    return `${row.group[0].toUpperCase()}${row.group.slice(1)} (${row.joints.length} joints): click to ${row.folded ? 'unfold' : 'fold'} the group`;
   if (row.joint < 0) return 'Root translation: click to select';
   const name = m.joints[row.joint]?.name ?? `joint ${row.joint}`;
   return `${name}: click to select · Ctrl/Shift+click to overlay its curves on the selected joint's`;
