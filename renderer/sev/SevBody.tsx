@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { Splitter } from '../components/Splitter';
 import { SEV_LIST_SHARE, projectLayoutStore } from '../project/layout';
+import { useRowRestAfterUserScroll } from './rowRest';
 
 /** Least widths (px) a drag of the divider leaves the event list (frame, SE, joint, row tools) and the SE table. */
 export const SEV_LIST_MIN = 280;
@@ -19,6 +20,9 @@ export function SevBody(props: { list: ReactNode; table: ReactNode; tableFoot?: 
   const share = useStore(projectLayoutStore, (s) => s.sevListShare);
   const body = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
+  const defs = useRef<HTMLDivElement>(null);
+  useRowRestAfterUserScroll(list);
+  useRowRestAfterUserScroll(defs);
   const [widths, setWidths] = useState({ body: 0, list: 0 });
   useLayoutEffect(() => {
     const el = body.current;
@@ -71,7 +75,9 @@ export function SevBody(props: { list: ReactNode; table: ReactNode; tableFoot?: 
       />
       {/* The SE column's foot (SeTablesMissing) stays under it, out of its scroll: it covers nothing (round 24). */}
       <div className="sev-defs-side">
-        <div className="sev-col defs">{props.table}</div>
+        <div className="sev-col defs" ref={defs}>
+          {props.table}
+        </div>
         {props.tableFoot}
       </div>
     </div>

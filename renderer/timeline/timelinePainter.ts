@@ -130,6 +130,20 @@ interface RowStat {
  * The lock row's tooltip at `frame`: the lock there (its joint and frames, whole: the bar cuts the name to its
  * width), or what a drag there does.
  */
+/**
+ * The tooltip over a row's label: what a click there does. The timeline's short hint (round 25) leaves out "Chain
+ * header: click folds" and "Label: select (Ctrl/Shift: overlay)"; the label under the pointer says it (tried cold,
+ * round 26).
+ */
+export function labelRowTitle(m: Motion, row: TimelineRow | null): string {
+  if (!row) return '';
+  if (row.kind === 'group')
+    return `${row.group[0].toUpperCase()}${row.group.slice(1)} (${row.joints.length} joints): click to ${row.folded ? 'unfold' : 'fold'} the group`;
+  if (row.joint < 0) return 'Root translation: click to select';
+  const name = m.joints[row.joint]?.name ?? `joint ${row.joint}`;
+  return `${name}: click to select · Ctrl/Shift+click to overlay its curves on the selected joint's`;
+}
+
 export function lockRowTitle(m: Motion, frame: number, selectedJoint: number): string {
   const r = lockAt(m, frame);
   const sel = selectedJoint >= 0 ? m.joints[selectedJoint]?.name : undefined;
@@ -849,10 +863,13 @@ export class TimelinePainter {
     this.pointer = { x: e.clientX, y: e.clientY };
     // The lock bars' names are cut to their width ("LeftF…"): the lock under the pointer, whole, in the tooltip.
     const m0 = documentStore.getState().motion;
-    const title =
-      m0 && x >= GUTTER && yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
+    const title = !m0
+      ? ''
+      : x >= GUTTER && yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
         ? lockRowTitle(m0, this.frameAt(x), s.selectedJoint)
-        : '';
+        : x < GUTTER && yv >= JOINTS_TOP
+          ? labelRowTitle(m0, this.rowAtY(y))
+          : '';
     if (this.surface.canvas.title !== title) this.surface.canvas.title = title;
     const row = yv >= JOINTS_TOP ? this.jointAtY(y) : -99;
     const changedRow = (this.hoverPoint?.row ?? -99) !== row;
