@@ -1,14 +1,16 @@
 /**
  * Renderer review, round 8 (docs/architecture.md): the event rows' frame fields are named apart, and the project's
- * motions are a listbox of named options, one Tab stop, the open motion selected.
+ * motions are a listbox of named options, one Tab stop, the open motion selected; the viewport draws at a change of
+ * the preferences it shows alone.
  * Mutations that fail: EventList's frame field without its `label` (every field named "Frame"); ProjectPanel's
  * list without its roles (no listbox, no options); its rows without `aria-selected`; every row a Tab stop again
- * (Tab goes to the next row); Home and End not handled.
+ * (Tab goes to the next row); Home and End not handled; scene.ts drawing at any preference's change again (a frame
+ * drawn at the timeline's grouping); a preference left out of VIEWPORT_PREFERENCES (its box draws nothing).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProjectAt1280 } from './sev-ui';
-import { waitForDocument } from './ui';
+import { animationFrames, waitForCompression, waitForDocument } from './ui';
 
 /** The focused element: its data-testid (or tag) and its data-name. */
 const focused = (page: Page) =>
@@ -104,5 +106,33 @@ test("the project's motions are a listbox: one Tab stop, named options, the open
   await page.keyboard.press('Tab');
   await page.keyboard.press('Shift+Tab');
   expect(await focused(page)).toBe('project-motion cmu_01_01');
+  expect(pageErrors).toEqual([]);
+});
+
+test("the viewport draws at a change of its own preferences, not at the timeline's or the tuning panel's", async ({
+  page,
+  pageErrors,
+  electronApp,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await waitForCompression(page);
+  const canvas = page.getByTestId('viewport-canvas');
+  const framesDrawn = async () => Number(await canvas.getAttribute('data-gl-frames'));
+  await animationFrames(page, 2);
+  const still = await framesDrawn();
+  // Preferences the viewport does not show: the timeline's grouping, a fold of the tuning panel.
+  await page.getByTestId('timeline-group').click();
+  await expect(page.getByTestId('timeline-group')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('tuning-fold-locks').click();
+  await page.getByTestId('timeline-group').click();
+  await animationFrames(page, 10);
+  expect(await framesDrawn()).toBe(still);
+  // Each of its own draws a frame.
+  for (const name of ['Trajectory', 'Trace path', 'Ghost', 'Onion skin', 'Follow']) {
+    const before = await framesDrawn();
+    await page.getByRole('checkbox', { name, exact: true }).click();
+    await expect.poll(framesDrawn).toBeGreaterThan(before);
+  }
   expect(pageErrors).toEqual([]);
 });
