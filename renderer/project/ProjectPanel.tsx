@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
@@ -66,6 +66,10 @@ export function ProjectPanel() {
   const [filter, setFilter] = useState('');
   useEffect(() => setFilter(''), [path]);
   const listed = listedMotions(json?.motions ?? [], filter);
+  // The list is one Tab stop (a listbox): the selected motion's row, else the first listed; ↑ / ↓, Home and End go
+  // from row to row. Every row was a Tab stop, so that a project of 200 motions took 200 Tabs to pass.
+  const tabRow = listed.some((l) => l.index === current) ? current : (listed[0]?.index ?? null);
+  const rowIds = useId();
   const motionList = useRef<HTMLOListElement>(null);
   // A row that appears in the open project (+ Add, an import, Undo of a removal) is scrolled into view: at 1280x800
   // the list shows three rows, and "+ Add" put the new one below them with only a message to say so (tried cold,
@@ -260,6 +264,9 @@ export function ProjectPanel() {
             <ol
               className="project-motions"
               data-testid="project-motions"
+              // A screen reader read the rows as a list of texts: a listbox of options, the open motion selected.
+              role="listbox"
+              aria-label="Motions of the project, in archive order"
               ref={motionList}
               onDragLeave={() => setDropAt(null)}
             >
@@ -275,6 +282,11 @@ export function ProjectPanel() {
                     className={`project-motion${sel ? ' selected' : ''}${dropAt === i && dragFrom !== null && dragFrom !== i ? ' drop' : ''}${probs.length ? ' has-problems' : ''}`}
                     data-testid="project-motion"
                     data-name={m.name}
+                    role="option"
+                    aria-selected={sel}
+                    // Named by the motion; its .sev and its numbers (keys, size, error, problems) describe it.
+                    aria-label={m.name}
+                    aria-describedby={`${rowIds}-${i}-sev ${rowIds}-${i}-stats`}
                     draggable
                     onDragStart={(e) => {
                       dragFromRef.current = i;
@@ -295,16 +307,18 @@ export function ProjectPanel() {
                     }}
                     onDragEnd={endDrag}
                     onClick={() => void selectMotion(i)}
-                    // A keyboard reaches each motion with Tab (↑ / ↓ from row to row) and opens it with Enter: a row
-                    // took only clicks, so a motion of the project could not be opened without a pointer (tried
-                    // cold, round 5).
-                    tabIndex={0}
+                    // A keyboard reaches the list with Tab (↑ / ↓, Home and End from row to row: tabRow above) and
+                    // opens a motion with Enter: a row took only clicks, so a motion of the project could not be
+                    // opened without a pointer (tried cold, round 5).
+                    tabIndex={i === tabRow ? 0 : -1}
                     onKeyDown={(e) => {
                       const row = e.currentTarget;
                       if (e.target !== row) return;
                       if (e.key === 'Enter' || e.key === ' ') void selectMotion(i);
                       else if (e.key === 'ArrowDown') (row.nextElementSibling as HTMLElement | null)?.focus();
                       else if (e.key === 'ArrowUp') (row.previousElementSibling as HTMLElement | null)?.focus();
+                      else if (e.key === 'Home') (row.parentElement?.firstElementChild as HTMLElement | null)?.focus();
+                      else if (e.key === 'End') (row.parentElement?.lastElementChild as HTMLElement | null)?.focus();
                       else return;
                       e.preventDefault();
                       e.stopPropagation(); // not also a page shortcut (Space plays, ↑ / ↓ pick joints)
@@ -317,9 +331,16 @@ export function ProjectPanel() {
                       <div className="project-motion-name">
                         <b>{m.name}</b>
                         {showDirty && <span className="dirty on"> ●</span>}
-                        <span className="dim small"> {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}</span>
+                        <span className="dim small" id={`${rowIds}-${i}-sev`}>
+                          {' '}
+                          {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}
+                        </span>
                       </div>
-                      <div className="project-motion-stats small" data-testid="project-motion-stats">
+                      <div
+                        className="project-motion-stats small"
+                        data-testid="project-motion-stats"
+                        id={`${rowIds}-${i}-stats`}
+                      >
                         {st ? (
                           <>
                             <span title="keys">{st.totalKeys} keys</span>

@@ -119,6 +119,9 @@ export function EventList() {
                       max={motion?.frameCount ?? 65535}
                       className={pastEnd ? 'bad' : ''}
                       testid="sev-event-frame"
+                      // Its tooltip named every row's field "Frame": the event's index (as the SEV's problems
+                      // write it) and its SE tell the rows apart (docs/architecture.md, "Renderer review, round 8").
+                      label={`Frame of event ${ev.index} (SE ${ev.se})`}
                       what={`Event frame (${motionLabel})`}
                       onInvalid={(why) => sessionStore.getState().refuse(why, { edit: 'sev' })}
                       title={

@@ -39,6 +39,8 @@ export function NumberField(props: {
   className?: string;
   testid?: string;
   title?: string;
+  /** Its accessible name, where the tooltip alone would name every row's field alike ("Frame"). */
+  label?: string;
 }) {
   const [text, setText] = useState(String(props.value));
   const [refusal, setRefusal] = useState<Refusal | null>(null);
@@ -101,6 +103,7 @@ export function NumberField(props: {
         inputMode="numeric"
         value={text}
         title={props.title}
+        aria-label={props.label}
         data-testid={props.testid}
         aria-describedby={refusal ? refusalId : undefined}
         onChange={(e) => setText(e.target.value)}

@@ -18,7 +18,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, MotionFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
-import { framesSpanLabel, keyBitsEdited, traceBitFlipped } from './keyInfo';
+import { framesSpanLabel, keyBitsEdited, lockFramesEdited, traceBitFlipped } from './keyInfo';
 
 /** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
 export type Tolerances = CompressTolerances;
@@ -535,6 +535,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(`Lock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] |= KeyFlag.LOCK;
+            lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
           return { ok: true };
@@ -551,6 +552,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
                 if (j === joint) arr[(f * J + j) * 4] |= KeyFlag.LOCK;
                 else arr[(f * J + j) * 4] &= ~KeyFlag.LOCK;
               }
+            lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
         },
@@ -562,6 +564,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(`Unlock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] &= ~KeyFlag.LOCK;
+            lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
         },

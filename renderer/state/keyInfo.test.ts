@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
-import { keyInfoWalks, lockAt, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
-import { emptyMotion, type Motion } from '../../shared/motion/types';
+import { keyInfoWalks, lockAt, lockFramesEdited, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
+import { KeyFlag, emptyMotion, type Motion } from '../../shared/motion/types';
 
 /** A document store holding a motion of three joints and `frames` frames, no key info set. */
 function storeWithMotion(frames: number) {
@@ -104,11 +104,76 @@ describe('an edit of user keys or of one trace key', () => {
     expect(traceFramesOf(m1)).toEqual([100]);
     expect(keyInfoWalks() - walks).toBe(0);
     expect(walked(m2)).toEqual({ locks, trace: [0, 50, 300] });
-    // A lock edit is read anew.
+    // A lock edit reads the frames of the runs it touches alone (round 8): no walk.
     const before = keyInfoWalks();
     s.getState().locks.clearRange(1, 10, 20);
     expect(lockRangesOf(s.getState().motion!)).toEqual([{ joint: 2, first: 40, last: 44 }]);
-    expect(keyInfoWalks() - before).toBe(1);
+    expect(keyInfoWalks() - before).toBe(0);
+  });
+
+  it('patches the lock list at a lock set, moved or cleared, reading no frame outside the runs it touches', () => {
+    const s = storeWithMotion(300);
+    s.getState().locks.setRange(0, 10, 20);
+    s.getState().locks.setRange(1, 21, 30);
+    s.getState().locks.setRange(2, 200, 250);
+    const m0 = s.getState().motion!;
+    const far = lockRangesOf(m0)[2];
+    const walks = keyInfoWalks();
+    // Joint 0's lock moved onto the start of joint 1's run (which is cut) joins its own, joint 1 locks two more
+    // frames further on, a frame in joint 0's lock is cleared: the run of frames 200-250 stays the same object.
+    s.getState().locks.moveRange(0, 21, 22);
+    s.getState().locks.moveRange(1, 40, 41);
+    s.getState().locks.clearRange(0, 15, 15);
+    const m1 = s.getState().motion!;
+    expect(lockRangesOf(m1)).toEqual([
+      { joint: 0, first: 10, last: 14 },
+      { joint: 0, first: 16, last: 22 },
+      { joint: 1, first: 23, last: 30 },
+      { joint: 1, first: 40, last: 41 },
+      { joint: 2, first: 200, last: 250 },
+    ]);
+    expect(lockRangesOf(m1)[4]).toBe(far);
+    expect(Object.isFrozen(lockRangesOf(m1))).toBe(true);
+    expect(Object.isFrozen(lockRangesOf(m1)[1])).toBe(true);
+    expect(keyInfoWalks() - walks).toBe(0);
+    // The words read: those of the run the edit touches and the edit's frame, not the motion's (301 frames x 3).
+    const m2 = s.getState().motion!;
+    const to = m2.jointKeyInfo.slice();
+    to[(251 * 3 + 2) * 4] |= KeyFlag.LOCK;
+    let read = 0;
+    const counted = new Proxy(to, {
+      get(t, k) {
+        if (typeof k === 'string' && /^\d+$/.test(k)) read++;
+        const v = Reflect.get(t, k, t) as unknown;
+        return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(t) : v;
+      },
+    });
+    lockFramesEdited(m2.jointKeyInfo, counted, 3, 251, 251);
+    expect(read).toBe(52 * 3);
+    expect(lockRangesOf({ ...m2, jointKeyInfo: counted })[4]).toEqual({ joint: 2, first: 200, last: 251 });
+    expect(keyInfoWalks() - walks).toBe(0);
+  });
+
+  it('keeps the lock list a walk reads through 300 random lock sets, moves, clears, undos and redos', () => {
+    const s = storeWithMotion(80);
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 300; i++) {
+      lockRangesOf(s.getState().motion!);
+      const what = rand(5);
+      const first = rand(81);
+      const last = Math.min(80, first + rand(12));
+      if (what === 0) s.getState().locks.setRange(rand(3), first, last);
+      else if (what === 1) s.getState().locks.moveRange(rand(3), first, last);
+      else if (what === 2) s.getState().locks.clearRange(rand(3), first, last);
+      else if (what === 3) s.getState().history.undo();
+      else s.getState().history.redo();
+      const now = s.getState().motion!;
+      expect(lockRangesOf(now)).toEqual(walked(now).locks);
+    }
   });
 
   it('keeps the lists a walk reads through 200 random key and trace edits, undos and redos', () => {

@@ -38,10 +38,19 @@ export function lockRangesOf(m: Motion): readonly LockRange[] {
   const cached = lockCache.get(words);
   if (cached) return cached;
   walks++;
-  const J = m.joints.length;
+  const ranges = locksBetween(words, m.joints.length, 0, m.frameCount);
+  lockCache.set(words, ranges);
+  return ranges;
+}
+
+/**
+ * The lock runs of frames `lo` to `hi` of the key words of `J` joints, read alone: a run is cut at both ends (the
+ * callers start and end at a run's ends or at frames with no lock). Frozen.
+ */
+function locksBetween(words: Uint32Array, J: number, lo: number, hi: number): readonly LockRange[] {
   const out: LockRange[] = [];
   let open: { joint: number; first: number; last: number } | null = null;
-  for (let f = 0; f <= m.frameCount; f++) {
+  for (let f = lo; f <= hi; f++) {
     let lj = -1;
     for (let j = 0; j < J; j++)
       if (words[(f * J + j) * 4] & KeyFlag.LOCK) {
@@ -56,9 +65,7 @@ export function lockRangesOf(m: Motion): readonly LockRange[] {
     open = lj >= 0 ? { joint: lj, first: f, last: f } : null;
   }
   if (open) out.push(Object.freeze(open));
-  const ranges = Object.freeze(out);
-  lockCache.set(words, ranges);
-  return ranges;
+  return Object.freeze(out);
 }
 
 /** The indices [start, end) of the lock ranges (lockRangesOf) with a frame from `lo` to `hi`. O(log ranges). */
@@ -116,4 +123,20 @@ export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: numbe
   const next =
     old[at] === frame ? [...old.slice(0, at), ...old.slice(at + 1)] : [...old.slice(0, at), frame, ...old.slice(at)];
   traceCache.set(to, Object.freeze(next));
+}
+
+/**
+ * `to` is joint words `from` of `J` joints with LOCK bits changed on frames `a` to `b` alone (a lock set, moved or
+ * cleared): its locks are `from`'s with the runs from the one before frame `a` to the one after frame `b` read again,
+ * not the whole motion (frames x joints: docs/architecture.md, "Renderer review, round 8"). The frames read start at
+ * the first run touching frame a - 1 (else at a) and end at the last touching b + 1 (else at b): the frames just
+ * outside are unchanged and end no run that goes on inside (the old runs being whole), so no run crosses the cut.
+ */
+export function lockFramesEdited(from: Uint32Array, to: Uint32Array, J: number, a: number, b: number): void {
+  const old = lockCache.get(from);
+  if (!old) return;
+  const [s, e] = locksInView(old, a - 1, b + 1);
+  const lo = s < e ? Math.min(a, old[s].first) : a;
+  const hi = s < e ? Math.max(b, old[e - 1].last) : b;
+  lockCache.set(to, Object.freeze([...old.slice(0, s), ...locksBetween(to, J, lo, hi), ...old.slice(e)]));
 }

@@ -16,7 +16,7 @@ import { KeyFlag, lockedJointAt, type Motion } from '../../shared/motion/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { preferencesStore } from '../state/preferencesStore';
+import { preferencesStore, type PreferencesState } from '../state/preferencesStore';
 import { compressionStore } from '../state/compressionStore';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation, type PoseBuffers } from '../math/pose';
 import { COLORS } from '../theme';
@@ -168,6 +168,19 @@ const ERROR_COLORS: Record<ErrorClass, THREE.Color> = {
 };
 const DECODED_COLOR = new THREE.Color(COLORS.decoded);
 
+/**
+ * The preferences a drawn frame reads (updatePose, the camera's Follow): a change of another (the timeline's grouping,
+ * a fold of the tuning panel, a splitter's size at each move) drew the whole scene again for nothing
+ * (docs/architecture.md, "Renderer review, round 8").
+ */
+const VIEWPORT_PREFERENCES = [
+  'showGhost',
+  'showOnionSkin',
+  'showTrajectory',
+  'showTrace',
+  'followCamera',
+] as const satisfies readonly (keyof PreferencesState)[];
+
 export class ViewportScene {
   private readonly renderer: THREE.WebGLRenderer;
   private readonly scene = new THREE.Scene();
@@ -272,7 +285,9 @@ export class ViewportScene {
         if (s.playhead !== p.playhead || s.selectedJoint !== p.selectedJoint) inv();
         if (s.frameAllRequest !== this.lastFrameAllRequest) this.frameAll(this.justOpened);
       }),
-      preferencesStore.subscribe(inv),
+      preferencesStore.subscribe((s, p) => {
+        if (VIEWPORT_PREFERENCES.some((k) => s[k] !== p[k])) inv();
+      }),
     );
     this.syncMotion();
     this.invalidate();
