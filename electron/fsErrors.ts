@@ -131,9 +131,15 @@ const ANY_OUTPUT_INSTEAD = 'move that link away or write the output under anothe
  * Why an output may not replace what is at `path` (`shown` as the message names it) when it is a link to nothing:
  * `refused to replace <shown>: it is a symbolic link to gone, which is not there; move that link away or …`; undefined
  * otherwise. A write renamed over the link and the link was lost without a word (a build's outputs, round 48; the
- * single-file writes, round 49). The reason alone, without `refused to replace <shown>: `, is `reason`.
+ * single-file writes, round 49). The reason alone, without `refused to replace <shown>: `, is `reason`. `at` is what
+ * is at `path` (lstatOrNull), where the caller looked already.
  */
-export function danglingOutputProblem(path: string, shown = path): { message: string; reason: string } | undefined {
+export function danglingOutputProblem(
+  path: string,
+  shown = path,
+  at = lstatOrNull(path),
+): { message: string; reason: string } | undefined {
+  if (!at?.isSymbolicLink()) return undefined;
   // danglingLinkReason words any link at the name: one that leads to a file is not this refusal's (a build's
   // `out/s.mar` -> a file there was refused as "not there" in round 48).
   try {
@@ -187,8 +193,8 @@ export function linkedFileOutputProblem(path: string, shown = path, at = lstatOr
  * app's writes resolve the chosen name through the path policy, so they ask it of the name chosen: they wrote the file
  * the link names, where the CLI replaced the link (docs/security.md, round 49).
  */
-export function danglingOutputError(path: string): Error | undefined {
-  const problem = danglingOutputProblem(path);
+export function danglingOutputError(path: string, at = lstatOrNull(path)): Error | undefined {
+  const problem = danglingOutputProblem(path, path, at);
   return problem && wordedError(`${problem.message}; nothing was written`, problem.reason, 'EDANGLING', path);
 }
 

@@ -333,14 +333,14 @@ function startAtomicWrite(
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
-  // One look at what is at the name (not where a link leads) serves the checks below and the mode kept, so that each
+  // One look at what is at the name (not where a link leads) serves the three checks below and the mode kept, so that each
   // judges the same thing: two looks could each see another thing, were the name replaced between them.
   const at = lstatOrNull(path);
   const special = own ? undefined : notReplaceableMessage(path, path, at);
   if (special) throw Object.assign(new Error(`${special}; nothing was written`), { code: 'ENOTREG', path });
   // A link to nothing at the name was replaced by the file, the link lost, where a build refuses it (round 48): the
   // same refusal, in the same words (docs/security.md, round 49). ActGuy's own files (`own`) replace it, as anything.
-  const dangling = own ? undefined : danglingOutputError(path);
+  const dangling = own ? undefined : danglingOutputError(path, at);
   if (dangling) throw dangling;
   // A link to a file there was replaced by the output, the file it leads to untouched (docs/security.md, round 50).
   const linked = own ? undefined : linkedFileOutputProblem(path, path, at);
