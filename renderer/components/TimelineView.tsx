@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
-import { JOINT_CHAINS, shownJointRows, timelineRows } from '../timeline/jointFilter';
+import { chainGroupWord, JOINT_CHAINS, shownJointRows, timelineRows } from '../timeline/jointFilter';
 
 /** Timeline panel: rows per joint, lock row, trace row (canvas in TimelinePainter). */
 export function TimelineView() {
@@ -76,7 +76,7 @@ export function TimelineView() {
               title={chain ? `Only the ${chain} joints (the others fold away)` : 'Every joint'}
               onClick={() => sessionStore.getState().setTimelineFilter({ ...filter, chain })}
             >
-              {chain ? chain[0].toUpperCase() + chain.slice(1) : 'All'}
+              {chain ? chainGroupWord(chain) : 'All'}
             </button>
           ))}
         </div>
@@ -101,7 +101,7 @@ export function TimelineView() {
                 title={`${g.folded ? 'Unfold' : 'Fold'} the ${g.group} rows (${g.joints.length})`}
                 onClick={() => setFolded(g.group, !g.folded)}
               >
-                {g.folded ? '▸' : '▾'} {g.group[0].toUpperCase() + g.group.slice(1)}
+                {g.folded ? '▸' : '▾'} {chainGroupWord(g.group)}
               </button>
             ))}
           </div>

@@ -8,9 +8,14 @@ import { deleteSelectedKeys, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTr
 import { zoomTimeToFit } from '../app/playhead';
 import { tuningEditLabels, tuningEditsHere, tuningMenuStore, type TuningMenuPanel } from '../app/tuningMenu';
 import { ContextMenu, type ContextMenuEntry } from './ContextMenu';
-import { CHAIN_GROUPS, JOINT_CHAINS, timelineRows, type ChainGroup, type JointChain } from '../timeline/jointFilter';
-
-const chainWords = (g: ChainGroup) => g[0].toUpperCase() + g.slice(1);
+import {
+  CHAIN_GROUPS,
+  chainGroupWord,
+  JOINT_CHAINS,
+  timelineRows,
+  type ChainGroup,
+  type JointChain,
+} from '../timeline/jointFilter';
 
 /**
  * A grouped timeline's chain header: fold or unfold it, fold or unfold them all, show only that chain (the
@@ -33,7 +38,7 @@ function chainEntriesOf(chain: ChainGroup): ContextMenuEntry[] {
   return [
     {
       id: 'chain-context-fold',
-      label: `${folded ? 'Unfold' : 'Fold'} ${chainWords(chain)}${count}`,
+      label: `${folded ? 'Unfold' : 'Fold'} ${chainGroupWord(chain)}${count}`,
       run: () => setFolded(folded ? prefs.timelineFolded.filter((g) => g !== chain) : [...prefs.timelineFolded, chain]),
     },
     {
@@ -56,7 +61,7 @@ function chainEntriesOf(chain: ChainGroup): ContextMenuEntry[] {
       ? [
           {
             id: 'chain-context-only',
-            label: `Show Only ${chainWords(chain)}`,
+            label: `Show Only ${chainGroupWord(chain)}`,
             disabled: filter.chain === only,
             why: `Only the ${only} are shown already`,
             run: () => sessionStore.getState().setTimelineFilter({ ...filter, chain: only }),
@@ -171,7 +176,7 @@ export function TuningContextMenu() {
       entries={open.chain ? chainEntriesOf(open.chain) : entriesOf(open.panel)}
       label={
         open.chain
-          ? `${chainWords(open.chain)} chain commands`
+          ? `${chainGroupWord(open.chain)} chain commands`
           : open.panel === 'curves'
             ? 'Curve commands'
             : 'Timeline commands'

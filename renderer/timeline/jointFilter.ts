@@ -58,6 +58,11 @@ export function shownJointRows(names: readonly string[], filter: { text: string;
 export type ChainGroup = JointChain | 'other';
 export const CHAIN_GROUPS: readonly ChainGroup[] = ['spine', 'arms', 'legs', 'other'];
 
+/** A group's name as the app shows it, capitalised ("Legs"): the timeline's chain buttons, headers and menus. */
+export function chainGroupWord(g: ChainGroup): string {
+  return g[0].toUpperCase() + g.slice(1);
+}
+
 /** The chain a joint's name belongs to (legs before arms before spine, as CHAIN_PARTS reads), or 'other'. */
 export function chainOf(name: string): ChainGroup {
   const n = name.toLowerCase();

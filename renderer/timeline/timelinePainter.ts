@@ -32,7 +32,14 @@ import { hasKey, keysInView, userKeysOf } from '../curves/keyIndex';
 import { framesSpanLabel, lockAt, lockRangesOf, locksInView, traceFramesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
-import { foldedForSelection, rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
+import {
+  chainGroupWord,
+  foldedForSelection,
+  rowOfJoint,
+  timelineRows,
+  type ChainGroup,
+  type TimelineRow,
+} from './jointFilter';
 import { openChainMenu, openTuningMenu } from '../app/tuningMenu';
 import { playheadFrame } from '../app/playhead';
 import { isTypingTarget } from '../app/commands';
@@ -127,10 +134,6 @@ interface RowStat {
 }
 
 /**
- * The lock row's tooltip at `frame`: the lock there (its joint and frames, whole: the bar cuts the name to its
- * width), or what a drag there does.
- */
-/**
  * The tooltip over a row's label: what a click there does. The timeline's short hint (round 25) leaves out "Chain
  * header: click folds" and "Label: select (Ctrl/Shift: overlay)"; the label under the pointer says it (tried cold,
  * round 26).
@@ -138,12 +141,16 @@ interface RowStat {
 export function labelRowTitle(m: Motion, row: TimelineRow | null): string {
   if (!row) return '';
   if (row.kind === 'group')
-    return `${row.group[0].toUpperCase()}${row.group.slice(1)} (${row.joints.length} joints): click to ${row.folded ? 'unfold' : 'fold'} the group`;
+    return `${chainGroupWord(row.group)} (${row.joints.length} joints): click to ${row.folded ? 'unfold' : 'fold'} the group`;
   if (row.joint < 0) return 'Root translation: click to select';
   const name = m.joints[row.joint]?.name ?? `joint ${row.joint}`;
   return `${name}: click to select · Ctrl/Shift+click to overlay its curves on the selected joint's`;
 }
 
+/**
+ * The lock row's tooltip at `frame`: the lock there (its joint and frames, whole: the bar cuts the name to its
+ * width), or what a drag there does.
+ */
 export function lockRowTitle(m: Motion, frame: number, selectedJoint: number): string {
   const r = lockAt(m, frame);
   const sel = selectedJoint >= 0 ? m.joints[selectedJoint]?.name : undefined;
@@ -628,7 +635,7 @@ export class TimelinePainter {
     ctx.fillStyle = over ? COLORS.tolerance : COLORS.text;
     ctx.textAlign = 'left';
     ctx.font = 'bold 11px system-ui, sans-serif';
-    const name = item.group[0].toUpperCase() + item.group.slice(1);
+    const name = chainGroupWord(item.group);
     ctx.fillText(`${item.folded ? '▸' : '▾'} ${name}`, 4, y + JOINT_ROW_H / 2);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'right';
