@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { ASK_AGAIN_MS, WORKERS_STOP_MS } from './quitWaits';
 
@@ -73,8 +74,14 @@ const fifo = join(fifoDir, 'never-written');
 const stuckWorker = process.platform === 'win32' ? undefined : stuckInOpen();
 function stuckInOpen(): Worker {
   execFileSync('mkfifo', [fifo]);
-  return new Worker(`require('node:fs').openSync(${JSON.stringify(fifo)}, 'r')`, { eval: true });
+  return new Worker(
+    "require('node:worker_threads').parentPort.postMessage('reading'); " +
+      `require('node:fs').openSync(${JSON.stringify(fifo)}, 'r')`,
+    { eval: true },
+  );
 }
+/** Settles once the thread is about to open the FIFO. */
+const stuckReading = stuckWorker ? once(stuckWorker, 'message') : undefined;
 
 const launches = {
   wait: await launch(),
@@ -191,6 +198,7 @@ describe('electron main: a quit while files are put in place', () => {
       const records = join(fake.state.userData, 'Crash Records');
       const recordNames = () =>
         (existsSync(records) ? readdirSync(records) : []).filter((n) => n.endsWith('-workers-did-not-stop.json'));
+      await stuckReading;
       const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
       const said = vi.spyOn(console, 'error').mockImplementation(() => {});
       try {
