@@ -31,7 +31,8 @@
  *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
  *   new window's page once it listens: appWindow.ts createMenuDelivery);
  * - 'will-quit' waits for the writes in flight (quitWaits.ts; a commit still running after its five seconds is not cut
- *   without asking), then stops every worker; no window is made after it.
+ *   without asking), then stops every worker and waits for them, five seconds at most (one still running then is
+ *   recorded and the process killed: quitWaits.ts createWorkersStop); no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
