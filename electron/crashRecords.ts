@@ -29,9 +29,12 @@ export interface CrashRecord {
    * 'render-process-gone' (the page crashed or was killed), 'unresponsive' (the page hangs), or 'child-process-gone'
    * (another of Chromium's processes, the GPU's or a utility's, died: Chromium starts it again and the page goes on, so
    * only the record is kept, no question is asked), or 'main-process-error' (a promise in the main process failed and
-   * nothing caught it: recorded instead of Electron's error box with a stack trace; the app goes on).
+   * nothing caught it: recorded instead of Electron's error box with a stack trace; the app goes on), or
+   * 'workers-did-not-stop' (at the quit, worker threads that had not stopped in time: the process was ended).
    */
-  event: 'render-process-gone' | 'unresponsive' | 'child-process-gone' | 'main-process-error';
+  event: 'render-process-gone' | 'unresponsive' | 'child-process-gone' | 'main-process-error' | 'workers-did-not-stop';
+  /** For 'workers-did-not-stop': which, by name (`the compression workers`, ...). */
+  workers?: string[];
   /** For 'main-process-error': the error's stack, or its message (mainProcessErrorText). */
   error?: string;
   /** For 'child-process-gone': Electron's process type ('GPU', 'Utility', ...) and its name, when it has one. */

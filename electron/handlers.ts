@@ -70,7 +70,7 @@ import type { ImportRunner } from './interchange/importRunner';
 import { BUILD_WORKER_KEEP_MS, workerLauncher, type BuildJobLauncher } from './project/buildRunner';
 import { keptWorkers, type KeptWorkers } from './oneShotWorker';
 import type { KeepAwake } from './keepAwake';
-import { defaultTextCheckWorkerPath, workerCheckers, type TextChecker } from './project/textCheck';
+import { besideBundleCheckers, type TextChecker, type WorkerCheckers } from './project/textCheck';
 import { inProcessMotionChecker, type MotionChecker, type MotionCheckResult } from './motionCheckJob';
 import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
@@ -106,6 +106,11 @@ export interface HandlerContext {
   loadMotion?: MotionLoader;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
+  /**
+   * The text-check worker's checkers (texts, and motions to be saved), which main stops at the quit; when omitted,
+   * besideBundleCheckers() (null: checked in-process).
+   */
+  checkers?: WorkerCheckers | null;
   /**
    * Whether `appInfo.startupPath` is a file just looked at as a file the OS hands over (systemFiles.ts
    * handedOverProblem: the first launch's command line), given as lookedAtPath: it is granted as it is, not resolved
@@ -182,7 +187,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const backups = ctx.backups ?? createBackupStore(null);
   // The text-check worker, when its bundle lies beside this one (the app, the loopback server): texts and motions
   // to be saved are parsed there, one worker for both, started at the first check.
-  const checkers = existsSync(defaultTextCheckWorkerPath()) ? workerCheckers() : null;
+  const checkers = ctx.checkers !== undefined ? ctx.checkers : besideBundleCheckers();
   const checkMotion = ctx.checkMotion ?? checkers?.motion ?? inProcessMotionChecker;
   /**
    * What the page loaded of each file it may save back: a motion's .mtn and tuning file here, a .sev and a project

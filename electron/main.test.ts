@@ -25,12 +25,20 @@ vi.mock('electron', () => import('./testing/fakeElectron').then((f) => f.fakeEle
 // The renderer's files as main reads them: a test takes the page file away (fake.state.unreadableFiles).
 vi.mock('node:fs/promises', () => import('./testing/fakeElectron').then((f) => f.fakeFsPromises()));
 
-// The text-check worker is a built bundle; here the same check runs in-process.
+// The text-check worker is a built bundle; here the same check runs in-process, and the quit's stop of it is counted.
 vi.mock('./project/textCheck', async (importOriginal) => {
   const { inProcessTextChecker } = await import('./project/textCheckJob');
+  const { inProcessMotionChecker } = await import('./motionCheckJob');
   return {
     ...(await importOriginal<typeof import('./project/textCheck')>()),
     workerTextChecker: () => inProcessTextChecker,
+    besideBundleCheckers: () => ({
+      text: inProcessTextChecker,
+      motion: inProcessMotionChecker,
+      dispose: async () => {
+        fake.state.textCheckerDisposed++;
+      },
+    }),
   };
 });
 
@@ -1376,7 +1384,9 @@ describe('electron main', () => {
   });
 
   // Maintainer's read, round 15. Mutations that fail: main.ts without the uncaughtException listener; the listener
-  // keeping no record; showing no box; a box for each error; ending the app (app.exit) after 'ready'.
+  // keeping no record; showing no box; a box for each error; ending the app (app.exit) after 'ready'. Round 16:
+  // Go On, Show the Record and Quit (mainUncaught.test.ts: Quit); mutations that fail: OK alone, as before; Show the
+  // Record not showing it (or showing it for another answer).
   it('a throw in main that nothing caught leaves a crash record and one box over the window, and the app goes on', async () => {
     const records = join(fake.state.userData, 'Crash Records');
     const errorRecords = () =>
@@ -1384,7 +1394,9 @@ describe('electron main', () => {
     expect(uncaughtException).toBeTypeOf('function');
     const before = errorRecords().length;
     const boxes = fake.state.messageBoxes.length;
-    const { exits, quits } = fake.state;
+    const { exits, quits, messageBoxResponse } = fake.state;
+    // Show the Record.
+    fake.state.messageBoxResponse = 1;
     const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       uncaughtException!(new RangeError('stand-in: an index out of range'));
@@ -1407,12 +1419,17 @@ describe('electron main', () => {
         detail:
           'RangeError: stand-in: an index out of range\n\nActGuy goes on, but may not work as it should: save your work, ' +
           `then quit and start ActGuy again. A record of the error was kept for a bug report: ${recordPath}`,
-        buttons: ['OK'],
+        buttons: ['Go On', 'Show the Record', 'Quit'],
+        defaultId: 0,
+        cancelId: 0,
       },
     ]);
-    // Over the window, which stays.
+    // Over the window, which stays. Answered Show the Record (the fake's answer, 1): the record is shown in its
+    // folder, and nothing quits.
     expect(fake.state.parentlessBoxes.at(-1)).toBe(false);
     expect(win.destroyed).toBe(false);
+    await vi.waitFor(() => expect(fake.state.shownInFolder).toEqual([recordPath]));
+    fake.state.messageBoxResponse = messageBoxResponse;
 
     // A second one is recorded and said in the terminal, with no second box; the app goes on all along.
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -1697,6 +1714,7 @@ describe('electron main', () => {
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
+  // Round 16 (maintainer's read). Mutation that fails: will-quit not stopping the text checker.
   // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener. Mutations that fail: no
   // buildWorkers.dispose() there; main not handing its buildWorkers to the handlers (Export All keeps a thread of its
   // own, which no quit ends).
@@ -1730,6 +1748,8 @@ describe('electron main', () => {
     // (oneShotWorker.ts keptWorkers).
     expect(fake.state.keptWorkerPaths).toEqual([expect.stringMatching(/buildWorker\.cjs$/)]);
     expect(fake.state.buildWorkerDisposed).toBe(1);
+    // And the text checker's (round 16): it was left to end with the process.
+    expect(fake.state.textCheckerDisposed).toBe(1);
     // A build's hold on sleep is released with the app, whatever the page last polled.
     expect(fake.state.blockers.size).toBe(0);
     const before = crashRecordNames().length;

@@ -31,7 +31,8 @@
  *   the window again, as an 'open-file', a second launch or a command of the menu does (the command then goes to the
  *   new window's page once it listens: appWindow.ts createMenuDelivery);
  * - 'will-quit' waits for the writes in flight (quitWaits.ts; a commit still running after its five seconds is not cut
- *   without asking), then stops every worker; no window is made after it.
+ *   without asking), then stops every worker and waits for them, five seconds at most (one still running then is
+ *   recorded and the process killed: quitWaits.ts createWorkersStop); no window is made after it.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -52,6 +53,7 @@ import {
   protocol,
   screen,
   session,
+  shell,
   type IpcMainInvokeEvent,
 } from 'electron';
 import { readFile } from 'node:fs/promises';
@@ -112,7 +114,8 @@ import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples 
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
 import { commitsInFlight, writesInFlight } from './writeTurns';
-import { createQuitGate } from './quitWaits';
+import { createQuitGate, createWorkersStop, WORKERS_STOP_MS } from './quitWaits';
+import { besideBundleCheckers, type WorkerCheckers } from './project/textCheck';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
 import { createCloseQuestions, quitDuringCommitsQuestion } from './closeQuestions';
@@ -236,6 +239,10 @@ process.on('uncaughtException', (thrown) => {
   }
   if (uncaughtErrorSaid) return;
   uncaughtErrorSaid = true;
+  // Go On (the default, and Escape): the user saves first. Show the Record opens the folder with the record selected,
+  // for a bug report. Quit is File › Exit's: the window's close asks about unsaved work and running builds first.
+  const actions: ('go-on' | 'show-record' | 'quit')[] = record ? ['go-on', 'show-record', 'quit'] : ['go-on', 'quit'];
+  const words = { 'go-on': 'Go On', 'show-record': 'Show the Record', quit: 'Quit' };
   const options: Electron.MessageBoxOptions = {
     type: 'error',
     title: APP_NAME,
@@ -243,13 +250,19 @@ process.on('uncaughtException', (thrown) => {
     detail:
       `${firstLine(error)}\n\nActGuy goes on, but may not work as it should: save your work, then quit and start ` +
       `ActGuy again.${record ? ` A record of the error was kept for a bug report: ${record}` : ''}`,
-    buttons: ['OK'],
+    buttons: actions.map((a) => words[a]),
+    defaultId: 0,
+    cancelId: 0,
   };
   try {
     const win = windows.current();
-    (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)).catch(
-      failed('the message about an error nothing caught could not be shown'),
-    );
+    (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options))
+      .then(({ response }) => {
+        const action = actions[response];
+        if (action === 'show-record' && record) shell.showItemInFolder(record);
+        else if (action === 'quit') app.quit();
+      })
+      .catch(failed('the message about an error nothing caught could not be shown'));
   } catch (e) {
     warn(`the message about an error nothing caught could not be shown: ${mainProcessErrorText(e)}`);
   }
@@ -466,6 +479,8 @@ interface Services {
    * keptWorkers), ended at 'will-quit'.
    */
   buildWorkers: ReturnType<typeof keptWorkers>;
+  /** The text checker's worker (texts and motions to be saved, checked off the main thread), stopped at 'will-quit'. */
+  checkers: WorkerCheckers | null;
   keepAwake: ReturnType<typeof createKeepAwake>;
   /** The builds the window started (buildsInFlight.ts): the close asks about them. */
   builds: WorkInFlight;
@@ -546,6 +561,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
   const buildWorkers = keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
+  const checkers = besideBundleCheckers();
   // A write still running (a copy of unsaved work, a save, an export: each off the main thread) is waited for, a few
   // seconds at most, before the app ends: the windows are closed by then, so no new one starts (electron/quitWaits.ts).
   const quitGate = createQuitGate({
@@ -611,6 +627,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
     compress,
     launchBuild: keepingAwakeDuringBuilds(workerLauncher(buildWorkers), keepAwake),
     buildWorkers,
+    checkers,
     keepAwake,
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => windows.current()),
@@ -682,6 +699,7 @@ function startServices(firstLaunch: ReturnType<typeof firstLaunchFiles>, samples
   return {
     compress,
     buildWorkers,
+    checkers,
     keepAwake,
     builds: builds.inFlight,
     exports: exports.inFlight,
@@ -863,7 +881,7 @@ function openWindow(services: Services): BrowserWindow {
 }
 
 /** The app's end and what happens beside the window (in the order of the list at the top of this file). */
-function listenToAppEnd({ compress, buildWorkers, keepAwake, quitGate }: Services): void {
+function listenToAppEnd({ compress, buildWorkers, checkers, keepAwake, quitGate }: Services): void {
   // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
   // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
@@ -896,14 +914,45 @@ function listenToAppEnd({ compress, buildWorkers, keepAwake, quitGate }: Service
   // close and 'will-quit' an 'open-file' or the Dock's icon would (appWindow.ts quitAsked); a close its questions keep
   // cancels it.
   app.on('before-quit', () => windows.quitAsked());
+  // Past the gate, the workers are stopped and the quit waits for them, WORKERS_STOP_MS at most (quitWaits.ts
+  // createWorkersStop): the process's end would wait for a thread that does not stop (one held in native code), with
+  // no window left. One still running then is kept in a crash record and said in the terminal, and the process is
+  // ended: its writes have ended (the gate), and Chromium's stored data was flushed when the stops began.
+  const workersStop = createWorkersStop({
+    stops: () => {
+      session.defaultSession.flushStorageData();
+      return [
+        { name: 'the compression workers', stop: () => compress.dispose() },
+        { name: 'the build worker', stop: () => buildWorkers.dispose() },
+        ...(checkers ? [{ name: 'the text checker', stop: () => checkers.dispose() }] : []),
+      ];
+    },
+    quit: () => app.quit(),
+    stuck: endWithWorkersStuck,
+    warn,
+  });
   app.on('will-quit', (event) => {
     quitting = true;
     windows.quitting();
     if (!quitGate(event)) return;
     keepAwake.releaseAll();
-    compress.dispose().catch(failed('the compression workers did not stop'));
-    buildWorkers.dispose().catch(failed('the build worker did not stop'));
+    workersStop(event);
   });
+}
+
+/**
+ * The quit's end when workers did not stop in WORKERS_STOP_MS (quitWaits.ts): a crash record names them (in `Crash
+ * Records`, where the other records go), the terminal says it and where the record is, and the process is killed, the
+ * one end that does not wait for the threads (Node joins them at `app.exit` and `process.exit` too).
+ */
+function endWithWorkersStuck(names: string[]): void {
+  const which = names.join(', ');
+  const record = keepCrashRecord({ event: 'workers-did-not-stop', workers: names }, []);
+  console.error(
+    `${APP_NAME}: ${which} did not stop within ${WORKERS_STOP_MS / 1000} s of the quit: ending the process` +
+      (record ? ` (a record was kept for a bug report: ${record})` : ''),
+  );
+  process.kill(process.pid, 'SIGKILL');
 }
 
 /**

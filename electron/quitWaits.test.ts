@@ -2,7 +2,7 @@
  * A quit waits (bounded) for the writes still running: a copy of unsaved work or a save is not cut off by Cmd+Q.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createQuitGate, waitForWritesBeforeQuit } from './quitWaits';
+import { createQuitGate, createWorkersStop, waitForWritesBeforeQuit } from './quitWaits';
 
 /** A write that ends when the test says, counted in `pending` (and in `commits`, given: a commit) until then. */
 function heldWrite(pending: Set<Promise<unknown>>, commits?: Set<Promise<unknown>>): () => void {
@@ -267,5 +267,42 @@ describe('quitting while writes run', () => {
     end2();
     await stopping2;
     expect(said2).toHaveLength(1);
+  });
+});
+
+// Maintainer's read, round 16. Mutation that fails: a stop that fails not counted as ended (its rejection unhandled,
+// the quit never asked again; a stop that throws as it is asked throwing out of will-quit).
+describe('the workers stopped at the quit', () => {
+  it('a stop that fails (a rejection, a throw) is said and counts as ended: the quit comes again', async () => {
+    const said: string[] = [];
+    let quits = 0;
+    const stuck = vi.fn();
+    const willQuit = createWorkersStop({
+      stops: () => [
+        { name: 'the compression workers', stop: () => Promise.reject(new Error('stand-in: refused')) },
+        {
+          name: 'the text checker',
+          stop: () => {
+            throw new Error('stand-in: thrown');
+          },
+        },
+        { name: 'the build worker', stop: async () => undefined },
+      ],
+      quit: () => quits++,
+      stuck,
+      warn: (m) => said.push(m),
+    });
+    const first = { preventDefault: vi.fn() };
+    expect(willQuit(first)).toBe(false);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(quits).toBe(1));
+    expect(said).toEqual([
+      'the compression workers did not stop cleanly: Error: stand-in: refused',
+      'the text checker did not stop cleanly: Error: stand-in: thrown',
+    ]);
+    const again = { preventDefault: vi.fn() };
+    expect(willQuit(again)).toBe(true);
+    expect(again.preventDefault).not.toHaveBeenCalled();
+    expect(stuck).not.toHaveBeenCalled();
   });
 });

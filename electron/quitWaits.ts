@@ -159,3 +159,72 @@ export function createQuitGate(options: QuitGateOptions): (event: { preventDefau
     return false;
   };
 }
+
+/**
+ * The longest a quit waits for the worker threads to stop (compression, the kept build thread, the text checker). An
+ * idle thread, or one running JavaScript, stops in milliseconds: `terminate()` interrupts it. One held in native code
+ * (a read of a network folder that stopped answering) does not stop until that call returns, and the process's own
+ * end waits for every thread (Node joins them, at `process.exit` too): without a bound the quit would hang with no
+ * window and no way out but ending the process by hand.
+ */
+export const WORKERS_STOP_MS = 5000;
+
+/** One worker (or set of workers) that the quit stops: `stop` settles once its threads have ended. */
+interface WorkerStop {
+  /** What it is, in a record and in the terminal: `the compression workers`. */
+  name: string;
+  stop(): Promise<unknown>;
+}
+
+interface WorkersStopOptions {
+  /** The stops, asked at the first will-quit past the quit gate. */
+  stops(): readonly WorkerStop[];
+  /** Quits again once every stop has settled (Electron's app.quit). */
+  quit(): void;
+  /** Those that had not stopped when the wait ran out, by name: main records it and ends the process. */
+  stuck(names: string[]): void;
+  /** Says a stop that failed (the terminal); a failed stop counts as ended. */
+  warn(message: string): void;
+  timeoutMs?: number;
+}
+
+/**
+ * The app's will-quit step after the quit gate: true when this will-quit goes ahead. The first will-quit is prevented
+ * while the workers stop, and the quit comes again once they all have; a will-quit meanwhile is prevented too. Past
+ * WORKERS_STOP_MS with one still running, `stuck` is told which, once, and the quit is not asked again: the process's
+ * own end would wait for that thread, so main ends it (main.ts).
+ */
+export function createWorkersStop(options: WorkersStopOptions): (event: { preventDefault(): void }) => boolean {
+  let state: 'open' | 'stopping' | 'stopped' | 'stuck' = 'open';
+  return (event) => {
+    if (state === 'stopped') return true;
+    event.preventDefault();
+    if (state !== 'open') return false;
+    state = 'stopping';
+    const running = new Set<string>();
+    const ends = options.stops().map(({ name, stop }) => {
+      running.add(name);
+      let stopping: Promise<unknown>;
+      try {
+        stopping = stop();
+      } catch (e) {
+        stopping = Promise.reject(e);
+      }
+      return stopping
+        .catch((e: unknown) => options.warn(`${name} did not stop cleanly: ${String(e)}`))
+        .finally(() => running.delete(name));
+    });
+    const timer = setTimeout(() => {
+      if (state !== 'stopping') return;
+      state = 'stuck';
+      options.stuck([...running]);
+    }, options.timeoutMs ?? WORKERS_STOP_MS);
+    void Promise.all(ends).then(() => {
+      if (state !== 'stopping') return;
+      clearTimeout(timer);
+      state = 'stopped';
+      options.quit();
+    });
+    return false;
+  };
+}

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { workerTextChecker } from './textCheck';
+import { workerCheckers, workerTextChecker } from './textCheck';
 import { checkText } from './textCheckJob';
 
 const workerPath = useBundledWorker(resolve(__dirname, 'textCheckWorker.ts'));
@@ -65,6 +65,35 @@ describe('text check worker', () => {
       errors: ['after'],
       named: { inputs: [], outputs: [] },
     });
+  });
+
+  // Maintainer's read, round 16: the app's quit stops the checker (main.ts, will-quit), as it does the compression and
+  // build workers. Mutations that fail: dispose not ending the thread (it settles at once; the check it ran is left
+  // hanging); a check after dispose starting a worker again (it answers).
+  it('dispose ends the thread, even one busy checking, refuses the check it ran and every later one', async () => {
+    const hangs = join(scratch, 'hangs-on-cue.cjs');
+    writeFileSync(
+      hangs,
+      "const { parentPort } = require('node:worker_threads');\n" +
+        "parentPort.on('message', ({ id, req }) => { parentPort.postMessage({ id, ok: true, result: { errors: [req.text], named: { inputs: [], outputs: [] } } }); if (req.text === 'then hang') for (;;) {} });\n",
+    );
+    const checkers = workerCheckers(hangs, 60_000);
+    // Answered, then busy for good: only terminate() ends it.
+    expect(await checkers.text({ kind: 'sev', path: '/p/a.sev', text: 'then hang' })).toEqual({
+      errors: ['then hang'],
+      named: { inputs: [], outputs: [] },
+    });
+    const running = expect(checkers.text({ kind: 'sev', path: '/p/b.sev', text: 'never read' })).rejects.toThrow(
+      /^\/p\/b\.sev: the text checker was shut down$/,
+    );
+    await checkers.dispose();
+    await running;
+    await expect(checkers.text({ kind: 'sev', path: '/p/c.sev', text: 'after' })).rejects.toThrow(
+      /^\/p\/c\.sev: the text checker was shut down$/,
+    );
+    await expect(checkers.motion({ kind: 'motion', mtnBytes: new Uint8Array() })).rejects.toThrow(
+      /^the motion check: the text checker was shut down$/,
+    );
   });
 
   it('an unexpected exception in the checker is reported as FILE: message', async () => {

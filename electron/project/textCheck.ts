@@ -6,6 +6,7 @@
  * (textCheckWorker.ts) with a time budget, as it runs motion parsing. The
  * parsers themselves live in textCheckJob.ts, which the main bundle never loads.
  */
+import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
@@ -49,6 +50,16 @@ export type TextCheckReply =
 export interface WorkerCheckers {
   text: TextChecker;
   motion: MotionChecker;
+  /**
+   * Stops the worker (the app's quit): settles once its thread has ended. A check running or asked after it is
+   * refused (`the text checker was shut down`); no worker starts again.
+   */
+  dispose(): Promise<void>;
+}
+
+/** The app's checkers (main.ts, the loopback server): the worker's, when its bundle lies beside this one; else none. */
+export function besideBundleCheckers(): WorkerCheckers | null {
+  return existsSync(defaultTextCheckWorkerPath()) ? workerCheckers() : null;
 }
 
 /**
@@ -74,6 +85,7 @@ export function workerCheckers(
   budgetMs = TEXT_CHECK_BUDGET_MS,
 ): WorkerCheckers {
   let worker: Worker | null = null;
+  let disposed = false;
   let nextId = 1;
   const pending = new Map<
     number,
@@ -128,6 +140,10 @@ export function workerCheckers(
         if (worker) lose(worker, `the text checker was stopped while reading another file that took too long`);
       }, budgetMs);
       pending.set(id, { name, resolve: resolve as (r: TextCheckResult | MotionCheckResult) => void, reject, timer });
+      if (disposed) {
+        settle(id, { why: 'the text checker was shut down' });
+        return;
+      }
       try {
         worker ??= start();
         // The motion's bytes are copied, not moved: the save writes them once they are found good.
@@ -141,5 +157,12 @@ export function workerCheckers(
     text: (req) =>
       run<TextCheckResult>(req, req.path, `reading the ${req.kind === 'sev' ? 'sound-event file' : 'project'}`),
     motion: (req) => run<MotionCheckResult>(req, 'the motion check', 'reading the motion'),
+    dispose: async () => {
+      disposed = true;
+      const w = worker;
+      worker = null;
+      for (const id of [...pending.keys()]) settle(id, { why: 'the text checker was shut down' });
+      if (w) await w.terminate();
+    },
   };
 }

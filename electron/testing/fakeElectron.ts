@@ -37,6 +37,12 @@ function makeFake() {
     errorBoxes: [] as { title: string; message: string }[],
     /** How many times main called app.exit. */
     exits: 0,
+    /** What main showed in the file manager (shell.showItemInFolder). */
+    shownInFolder: [] as string[],
+    /** main.test.ts: how many times the text checker's worker was stopped (its stand-in's dispose). */
+    textCheckerDisposed: 0,
+    /** How many times main flushed the session's stored data (session.flushStorageData). */
+    storageFlushes: 0,
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
     sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
@@ -272,6 +278,9 @@ export function fakeElectronModule() {
         setSpellCheckerEnabled: (enabled: boolean) => {
           fake.state.spellChecker = enabled;
         },
+        flushStorageData: () => {
+          fake.state.storageFlushes++;
+        },
       },
     },
     ipcMain: {
@@ -309,6 +318,9 @@ export function fakeElectronModule() {
       },
     },
     BrowserWindow: fake.FakeWindow,
+    shell: {
+      showItemInFolder: (path: string) => fake.state.shownInFolder.push(path),
+    },
     crashReporter: {
       start: (o: unknown) => {
         fake.state.crashReporter.push(o);
