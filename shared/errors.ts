@@ -196,6 +196,14 @@ export function escapeControls(text: string): string {
 }
 
 /**
+ * `text` as escapeControls shows it, its line breaks and tabs aside: for a message that lists problems on lines of
+ * their own (a reply's message, a message the page shows). docs/security.md, rounds 51 and 52.
+ */
+export function escapeControlsKeepingLines(text: string): string {
+  return text.replace(/[^\n\t]+/g, escapeControls);
+}
+
+/**
  * The `code` of the error a packaged app's refused worker bundle fails with (electron/workerBundles.ts: a file of the
  * installation that is not the one this ActGuy was built with). It survives a worker's error event (Node copies an
  * error's own properties across the thread), so every caller, a thread or two up, tells a damaged installation from

@@ -3,7 +3,7 @@
  * are the command's own; an error is `{"error": {"file", "place", "message"}}` with the exit status the command has
  * without the flag. Warnings, notes and errors still go to stderr as lines too, for a person watching the run.
  */
-import { FormatError } from '../../shared/errors';
+import { escapeControlsKeepingLines, FormatError } from '../../shared/errors';
 import { UsageError } from './args';
 
 /** A problem as the JSON documents give it: the file it is in, the place in that file, and the message as printed. */
@@ -28,9 +28,14 @@ export function jsonProblem(e: unknown, file: string | null = null): JsonProblem
   return { file, place: null, message: e instanceof Error ? e.message : String(e) };
 }
 
-/** Prints the one document (stdout). */
+/**
+ * Prints the one document (stdout). JSON escapes C0 controls only: a name from a file (an MSH node's in a received
+ * `.nodes.json`) holding a C1 control (U+009B, a terminal's CSI) or a bidi override reached the terminal raw. Every
+ * hidden character (escapeControls) is written as its `\uXXXX` escape, which a JSON reader reads as the same
+ * character; the document's own line breaks stay (its strings hold none raw). docs/security.md, round 52.
+ */
 export function printJson(doc: unknown): void {
-  process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  process.stdout.write(`${escapeControlsKeepingLines(JSON.stringify(doc, null, 2))}\n`);
 }
 
 /**

@@ -3,13 +3,21 @@
  * transport there are no native dialogs, so the transport's dialog members are
  * served by these (registered with setInAppDialogs in main.tsx).
  */
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { sessionStore, type ConfirmRequest, type PickerRequest } from '../state/sessionStore';
 
-/** Shows a modal with buttons; resolves with the chosen button id ('cancel' on Escape). */
+/**
+ * Shows a modal with buttons; resolves with the chosen button id ('cancel' on Escape). Its words may name a received
+ * folder's file, motion, clip or SE: their hidden characters are shown as \uXXXX, as the status line's are
+ * (docs/security.md, round 52).
+ */
 export function askChoice(req: Omit<ConfirmRequest, 'resolve'>): Promise<string> {
   return new Promise((resolve) => {
     sessionStore.getState().setConfirm({
       ...req,
+      title: escapeControls(req.title),
+      text: escapeControlsKeepingLines(req.text),
+      buttons: req.buttons.map((b) => ({ ...b, label: escapeControls(b.label) })),
       resolve: (id) => {
         sessionStore.getState().setConfirm(null);
         resolve(id);

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DocumentStateReport } from '../../shared/ipc';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
@@ -64,6 +64,21 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     sessionStore.getState().setPlayhead(3); // unrelated changes send nothing new
     expect(reports.length).toBe(count);
     off();
+  });
+
+  it('the page’s title shows a received file’s hidden characters as \\uXXXX (docs/security.md, round 52)', async () => {
+    // The browser build's tab: raw, the U+202E showed the rest of the title reversed; main's window title escapes it already.
+    const page = { title: '' };
+    vi.stubGlobal('document', page);
+    try {
+      await openFakeMotion();
+      const off = reportUnsavedStateOnChange({ reportDocumentState: async () => undefined });
+      documentStore.setState({ name: 'walk\u202eves.\u001b[2J\u200b' });
+      expect(page.title).toBe('walk\\u202eves.\\u001b[2J\\u200b — ActGuy');
+      off();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('one question names everything the action would lose; cancel keeps it all, discard goes on', async () => {

@@ -5,6 +5,7 @@
  * combined state so closing the window asks about all of them too.
  */
 import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
+import { escapeControls } from '../../shared/errors';
 import { EVENTS_MENU_COMMANDS } from '../../shared/eventsMenu';
 import { joinNames, unsavedSentence } from '../../shared/unsaved';
 import { documentStore } from '../state/documentStore';
@@ -118,7 +119,11 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
     if (key === last) return;
     last = key;
     if (typeof document !== 'undefined')
-      document.title = doc.motion ? `${r.dirty ? '● ' : ''}${doc.name} — ActGuy` : `${r.dirty ? '● ' : ''}ActGuy`;
+      // The motion's name is its file's (a received folder's `walk\u202Eves.mtn`): hidden characters as \uXXXX, as
+      // main's window title shows them (docs/security.md, round 52).
+      document.title = doc.motion
+        ? `${r.dirty ? '● ' : ''}${escapeControls(doc.name)} — ActGuy`
+        : `${r.dirty ? '● ' : ''}ActGuy`;
     void api.reportDocumentState(r).catch(() => undefined);
   };
   const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];

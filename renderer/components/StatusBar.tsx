@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { escapeControls } from '../../shared/errors';
 import { cancelImport } from '../app/interchange';
 import { cancelOpen } from '../app/motionFiles';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
@@ -7,8 +8,8 @@ import { useProject } from '../sev/hooks';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */
 export function StatusBar() {
-  const name = useDocument((d) => d.name);
-  const path = useDocument((d) => d.path);
+  const fileName = useDocument((d) => d.name);
+  const filePath = useDocument((d) => d.path);
   const dirty = useDocument((d) => d.dirty);
   const readOnly = useDocument((d) => d.readOnly);
   const motion = useMotionShape();
@@ -65,6 +66,10 @@ export function StatusBar() {
       </footer>
     );
   const jointName = joint < 0 ? 'Root translation' : motion.joints[joint]?.name;
+  // A received folder's `walk\u202Eves.mtn`: its name and path shown with hidden characters as \uXXXX, as the window's
+  // title and the status line show them (docs/security.md, round 52).
+  const name = escapeControls(fileName);
+  const path = filePath === null ? null : escapeControls(filePath);
   return (
     <footer className="statusbar" data-testid="statusbar">
       {entry !== null && entry !== name ? (

@@ -9,13 +9,15 @@ import { useSev } from '../sev/hooks';
 import { isSevDirty } from '../sev/sevStore';
 import { isProjectDirty } from './projectStore';
 import { saveProjectAndSev } from './projectFiles';
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { basenameOf } from '../../shared/project/paths';
 import { writtenRows } from './buildOutputs';
 import { exactBytes, sizeText } from './byteSize';
 
 /** "walk.sev", "walk.sev and the project file", "a, b and c". */
 function listed(names: readonly string[]): string {
-  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const shown = names.map(escapeControls);
+  return shown.length < 2 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
 const STATE_TEXT = {
@@ -236,7 +238,7 @@ export function BuildDialog() {
                 onClick={() => void revealProblem(e)}
                 data-testid="build-error"
               >
-                {e.message}
+                {escapeControlsKeepingLines(e.message)}
               </button>
             </li>
           ))}
@@ -253,7 +255,8 @@ export function BuildDialog() {
               data-unchanged={w.unchanged}
             >
               {w.unchanged ? 'unchanged: ' : 'wrote '}
-              {w.path}
+              {/* A project in a received folder's subfolder: its path's hidden characters as \uXXXX (security.md, round 52). */}
+              {escapeControls(w.path)}
               {w.bytes !== null && (
                 <>
                   {' · '}
@@ -276,7 +279,7 @@ export function BuildDialog() {
           )}
           {s.warnings.map((w, i) => (
             <li key={`w${i}`} className="warn-inline">
-              {w}
+              {escapeControlsKeepingLines(w)}
               {warningCause(w) && (
                 <div className="dim build-warning-cause" data-testid="build-warning-cause">
                   {warningCause(w)}

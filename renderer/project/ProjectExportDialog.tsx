@@ -1,5 +1,6 @@
 import { useStore } from 'zustand';
 import { Modal } from '../components/Modal';
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { basenameOf } from '../../shared/project/paths';
 import { exactBytes, sizeText } from './byteSize';
 import { WillWrite } from '../components/WillWrite';
@@ -20,12 +21,13 @@ export function ProjectExportDialog() {
   if (!s) return null;
   const running = exportRunning(s);
   const what = FORMAT_NAME[s.format] + (s.gltfSource === 'compressed' ? ' (compressed motions)' : '');
+  // A folder, a name or a message from a received folder: its hidden characters shown as \uXXXX (docs/security.md, round 52).
   const stateText = {
     exporting: s.count ? `Exporting motion ${Math.min(s.done + 1, s.count)} of ${s.count}…` : 'Reading the project…',
-    confirm: `Export into ${s.folder}?`,
+    confirm: `Export into ${escapeControls(s.folder)}?`,
     writing: `Writing ${s.count} motions' files as one unit…`,
     // The compressed motions' use of the project's build cache, in Build's words (a reused motion was not compressed).
-    done: `Exported ${entriesText(s.written)} as ${what} into ${s.folder}, as one unit${s.cache ? ` (${s.cache})` : ''}.`,
+    done: `Exported ${entriesText(s.written)} as ${what} into ${escapeControls(s.folder)}, as one unit${s.cache ? ` (${s.cache})` : ''}.`,
     failed: 'Export refused: nothing was written.',
     cancelled: 'Cancelled: nothing was written.',
   }[s.state];
@@ -120,13 +122,13 @@ export function ProjectExportDialog() {
             {s.written.map((e) => (
               <tr key={e.name} data-testid="project-export-row">
                 <td>
-                  {e.name}
-                  {e.of && <span className="dim"> (alias of {e.of})</span>}
+                  {escapeControls(e.name)}
+                  {e.of && <span className="dim"> (alias of {escapeControls(e.of)})</span>}
                 </td>
                 <td>
                   {e.files.map((f) => (
-                    <span key={f.path} title={`${f.path}: ${exactBytes(f.bytes)}`}>
-                      {basenameOf(f.path)} ({sizeText(f.bytes)}){' '}
+                    <span key={f.path} title={`${escapeControls(f.path)}: ${exactBytes(f.bytes)}`}>
+                      {escapeControls(basenameOf(f.path))} ({sizeText(f.bytes)}){' '}
                     </span>
                   ))}
                 </td>
@@ -138,14 +140,14 @@ export function ProjectExportDialog() {
       {s.errors.length > 0 && (
         <ul className="build-errors" data-testid="project-export-errors">
           {s.errors.map((e, k) => (
-            <li key={k}>{e.message}</li>
+            <li key={k}>{escapeControlsKeepingLines(e.message)}</li>
           ))}
         </ul>
       )}
       {s.warnings.length > 0 && (
         <ul className="build-warnings" data-testid="project-export-warnings">
           {s.warnings.slice(0, 20).map((w, k) => (
-            <li key={k}>{w}</li>
+            <li key={k}>{escapeControlsKeepingLines(w)}</li>
           ))}
           {s.warnings.length > 20 && <li>… and {s.warnings.length - 20} more</li>}
         </ul>

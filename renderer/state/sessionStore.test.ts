@@ -88,6 +88,19 @@ describe('messages belong to their document', () => {
     expect(s.getState().messages).toHaveLength(MESSAGE_LIMIT);
     expect(s.getState().messages[0].text).toBe('m3');
   });
+
+  it('shows a name’s hidden characters as \\uXXXX, its line breaks and tabs as they are (docs/security.md, round 52)', () => {
+    // A received folder's file, motion, SE or joint name, or a path main sent in a value (an export's folder, a
+    // build's warning): raw, its U+202E showed the rest of the line reversed, its ESC and zero-width space hidden.
+    const s = createSessionStore();
+    const name = 'walk\u202eves.\u001b[2J\u200bsev';
+    s.getState().notify('info', `Exported 1 motion into /w/${name}:\n\t1 file.`, 'app');
+    s.getState().notifyGroup('warning', { text: `${name}: 1 warning`, details: [`joint ${name}\ttoo long`] }, 'app');
+    const [exported, group] = s.getState().messages;
+    expect(exported.text).toBe('Exported 1 motion into /w/walk\\u202eves.\\u001b[2J\\u200bsev:\n\t1 file.');
+    expect(group.text).toBe('walk\\u202eves.\\u001b[2J\\u200bsev: 1 warning');
+    expect(group.details).toEqual(['joint walk\\u202eves.\\u001b[2J\\u200bsev\ttoo long']);
+  });
 });
 
 describe('curve overlay and solo', () => {

@@ -6,6 +6,7 @@
 import type { JointChain } from '../timeline/jointFilter';
 import { createStore } from 'zustand/vanilla';
 import type { WorkspaceFile } from '../../shared/ipc/documents';
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import { documentStore } from './documentStore';
 import { sevStore } from '../sev/sevStore';
@@ -292,14 +293,21 @@ export function createSessionStore() {
       const d = documentStore.getState();
       const owner = scope === 'document' && d.motion ? { documentId: d.documentId, path: d.path, name: d.name } : null;
       set({
-        messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT),
+        messages: [
+          ...get().messages,
+          { id, level, text: escapeControlsKeepingLines(text), owner, ...(action ? { action } : {}) },
+        ].slice(-MESSAGE_LIMIT),
       });
       return id;
     },
     notifyGroup(level, group, scope = 'document') {
       const id = get().notify(level, group.text, scope);
       if (group.details.length > 0)
-        set({ messages: get().messages.map((m) => (m.id === id ? { ...m, details: [...group.details] } : m)) });
+        set({
+          messages: get().messages.map((m) =>
+            m.id === id ? { ...m, details: group.details.map(escapeControlsKeepingLines) } : m,
+          ),
+        });
       return id;
     },
     refuse(text, refusal, action) {
