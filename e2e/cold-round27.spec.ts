@@ -76,3 +76,47 @@ test('a build from the saved file says the unsaved changes are not in the archiv
   await expect(dialog.getByTestId('build-saved-motion')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * In the full layout at 1920x1080 the floor variants stand beside the SE table (about 370 px). For an SE with none
+ * (SE 2, SE_CLOTH_SWISH) their heading squeezed its parts onto one line: "SE 2", "floor/wall variants" and the "Give
+ * each floor its own SE" button each broke over two lines. The heading now wraps its parts whole. Mutation that
+ * fails: the heading's flex-wrap taken out (the button on two lines).
+ */
+test("the floor variants' heading breaks no part of itself over two lines at 1920x1080", async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(electronApp !== null, 'sizes the browser page');
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.getByTestId('menu-view').click();
+  await page.getByTestId('menu-show-all-panels').click();
+  await page.locator('[data-testid="sev-se-row"][data-index="2"]').getByTestId('sev-se-on-floor').click();
+  const head = page.getByTestId('sev-variants').locator('.sev-variants-head');
+  await expect(head.getByTestId('sev-variants-add')).toHaveText('Give each floor its own SE');
+  // Each part's text on one line: its text's boxes share one top.
+  const lines = () =>
+    head.evaluate((h) =>
+      Array.from(h.children).map((c) => {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+        return `${c.textContent}: ${tops.size}`;
+      }),
+    );
+  await expect
+    .poll(lines)
+    .toEqual([
+      ': 0',
+      'SE 2: 1',
+      'floor/wall variants: 1',
+      expect.stringMatching(/^— none: every floor plays SE_CLOTH_SWISH\.: [12]$/),
+      'Give each floor its own SE: 1',
+    ]);
+  await saveScreenshot('round27-variants-heading-1920x1080');
+  expect(pageErrors).toEqual([]);
+});
