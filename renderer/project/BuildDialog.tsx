@@ -168,6 +168,15 @@ export function BuildDialog() {
           )}
         </p>
       )}
+      {build.savedMotion && !stopped && (
+        // "Build the saved file" was chosen for a motion with unsaved edits: the dialog said "Built." and nothing of
+        // what it left out, the tuner still marked modified (tried cold, round 27).
+        <p className="build-unsaved" data-testid="build-saved-motion" role="status">
+          {running ? 'This build reads ' : 'These archives hold '}
+          {build.savedMotion} as saved: the unsaved changes in the tuner are not in {running ? 'it' : 'them'}. Save it
+          and build again to take them in.
+        </p>
+      )}
       <div
         className="build-progress"
         role="progressbar"

@@ -116,10 +116,11 @@ let cancelWhenStarted = false;
 /**
  * The build and Export All read each motion's saved .mtn (the project and SEV text go with it unsaved; a motion's edits
  * cannot). When the tuner shows a project motion with unsaved edits, asks first: Save and build (export), Build
- * (Export) the saved file, or Cancel. Resolves true to go on. Export All asked nothing and wrote the saved motion, a
- * tuned walk's keys and locks missing from the files written (tried cold, round 20).
+ * (Export) the saved file, or Cancel. Resolves false to stop, else true to go on, or the motion's name where the user
+ * chose its saved file (its edits left out: the build dialog says so, tried cold, round 27). Export All asked nothing
+ * and wrote the saved motion, a tuned walk's keys and locks missing from the files written (tried cold, round 20).
  */
-export async function settleUnsavedMotion(job: 'build' | 'export' = 'build'): Promise<boolean> {
+export async function settleUnsavedMotion(job: 'build' | 'export' = 'build'): Promise<boolean | string> {
   const motion = savablePart('motion');
   // projectTuning.covers: whether the tuner shows a motion of this project (projectMotions.ts, which imports this file).
   if (!motion?.isDirty() || !projectTuning.covers(documentStore.getState())) return true;
@@ -138,7 +139,7 @@ export async function settleUnsavedMotion(job: 'build' | 'export' = 'build'): Pr
     ],
   });
   if (choice === 'cancel') return false;
-  return choice === 'build' || motion.save();
+  return choice === 'build' ? name : motion.save();
 }
 
 /**
@@ -165,10 +166,16 @@ export async function buildArchives(): Promise<void> {
     noProjectMessage = notify('warning', NO_PROJECT_TO_BUILD);
     return;
   }
-  if (!(await settleUnsavedMotion())) return;
+  const settled = await settleUnsavedMotion();
+  if (!settled) return;
   const p = projectStore.getState();
   if (!p.path) return;
-  p.setBuild({ status: null, starting: true, unsaved: unsavedForBuild() });
+  p.setBuild({
+    status: null,
+    starting: true,
+    unsaved: unsavedForBuild(),
+    savedMotion: typeof settled === 'string' ? settled : undefined,
+  });
   cancelWhenStarted = false;
   try {
     let start = await requireApi().startBuild({

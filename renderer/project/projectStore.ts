@@ -76,9 +76,15 @@ export interface ProjectState {
   checkedAt: number;
   /**
    * The build dialog: null when closed. `unsaved`: the files whose unsaved edits the build took as shown (the open
-   * .sev, the project file), by name, for the dialog to say so (renderer/project/projectBuild.ts).
+   * .sev, the project file), by name, for the dialog to say so (renderer/project/projectBuild.ts). `savedMotion`: the
+   * motion with unsaved edits that the user chose to build from its saved file ("Build the saved file"), by name.
    */
-  build: { status: BuildStatus | null; starting: boolean; unsaved?: readonly string[] } | null;
+  build: {
+    status: BuildStatus | null;
+    starting: boolean;
+    unsaved?: readonly string[];
+    savedMotion?: string;
+  } | null;
   /** Audition folder and its sounds by SE name. */
   soundFolder: string | null;
   sounds: Record<string, string>;
@@ -266,8 +272,14 @@ export function createProjectStore() {
       set(patch);
     },
     setBuild(build) {
-      // What the build took unsaved is known at its start; the progress updates keep it.
-      set((st) => ({ build: build && { ...build, unsaved: build.unsaved ?? st.build?.unsaved } }));
+      // What the build took unsaved (or left out) is known at its start; the progress updates keep it.
+      set((st) => ({
+        build: build && {
+          ...build,
+          unsaved: build.unsaved ?? st.build?.unsaved,
+          savedMotion: build.savedMotion ?? st.build?.savedMotion,
+        },
+      }));
     },
     setSounds(soundFolder, sounds) {
       set({ soundFolder, sounds });

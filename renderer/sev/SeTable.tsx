@@ -228,7 +228,7 @@ export function SeTable() {
         <div className="sev-variants" data-testid="sev-variants" ref={variantsRef}>
           <div className="sev-variants-head">
             <span className="sev-swatch" style={{ background: seColor(sel.index) }} />
-            <b>SE {sel.index}</b> <span className="dim">floor/wall variants</span>
+            <b>SE {sel.index}</b> <span className="dim sev-variants-what">floor/wall variants</span>
             {!sel.variants && (
               <>
                 <span className="dim">— none: every floor plays {sel.name}.</span>

@@ -695,7 +695,7 @@ export class TimelinePainter {
     const ranges = lockRangesOf(m);
     const [ra, rb] = locksInView(ranges, lo, hi);
     // The bars' names, whole, for the canvas's accessible name: drawn, they are cut to the bar ("LeftF…" in the
-    // Project mode at 1280x800), and the tooltip names only the lock under the pointer (tried cold, round 24).
+    // Project mode at 1280x800), and the tooltip names only the lock under the pointer (tried cold, rounds 24, 27).
     const named: string[] = [];
     const drawn: string[] = [];
     for (let i = ra; i < rb; i++) {
@@ -709,12 +709,12 @@ export class TimelinePainter {
       ctx.globalAlpha = 0.75;
       ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
       ctx.globalAlpha = 1;
-      // The joint's name, whole where the bar and the free row after it (up to the next lock) have room for it, else
-      // cut with "…" (never sliced mid-letter): cut to the bar alone it read "LeftF…" in the Project mode at 1280x800
-      // and nothing in the full layout's 23 px bars (tried cold, round 25). Dark on the bar, in its colour after it.
-      // The tooltip names the lock under the pointer whole (lockRowTitle).
+      // The joint's name on its bar, whole where the bar has room for it, else cut with "…" (never sliced
+      // mid-letter), or none where not even a letter and "…" fit: the tooltip names the lock under the pointer whole
+      // (lockRowTitle). Round 25 let a name run on over the free row after its bar; in the Tuning mode at 1280x800
+      // "LeftFoot" then read across the bar's end, as if the lock went on (tried cold, round 27).
       const left = Math.max(xa, GUTTER) + 3;
-      const end = i + 1 < rb ? frameToX(axis, Math.max(lo, ranges[i + 1].first) - 0.5) : axis.right + RIGHT_PAD;
+      const end = Math.min(xb, axis.right + RIGHT_PAD);
       const label = lockBarLabel(m.joints[r.joint].name, end - left - 3, (t) => ctx.measureText(t).width);
       if (label) {
         drawn.push(label);
@@ -723,13 +723,6 @@ export class TimelinePainter {
         ctx.rect(xa, y, xb - xa, LOCK_ROW_H);
         ctx.clip();
         ctx.fillStyle = '#111';
-        ctx.fillText(label, left, y + LOCK_ROW_H / 2);
-        ctx.restore();
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(xb, y, end - xb, LOCK_ROW_H);
-        ctx.clip();
-        ctx.fillStyle = LOCK_PALETTE[r.joint % LOCK_PALETTE.length];
         ctx.fillText(label, left, y + LOCK_ROW_H / 2);
         ctx.restore();
       }
