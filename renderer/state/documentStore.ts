@@ -382,14 +382,14 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         const w = frame * 4;
         const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
         arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-        keyBitsEdited(cur.translationKeyInfo, arr);
+        keyBitsEdited(cur.translationKeyInfo, arr, joint, frame, want);
         return { ...cur, translationKeyInfo: arr };
       }
       const arr = cur.jointKeyInfo.slice();
       const w = jointWord(m, frame, joint);
       const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
       arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-      keyBitsEdited(cur.jointKeyInfo, arr);
+      keyBitsEdited(cur.jointKeyInfo, arr, joint, frame, want);
       return { ...cur, jointKeyInfo: arr };
     }
 
