@@ -213,6 +213,47 @@ describe('an edit of user keys or of one trace key', () => {
     expect(keyInfoWalks() - walks).toBe(0);
   });
 
+  it('reads no key word at an undo or a redo: the history hands the words it unpacks their views', () => {
+    const s = storeWithMotion(300);
+    s.getState().keys.set(1, 40, true);
+    s.getState().keys.set(-1, 7, true);
+    s.getState().locks.setRange(2, 100, 120);
+    s.getState().trace.toggle(50);
+    const views = () => {
+      const now = s.getState().motion!;
+      return { locks: lockRangesOf(now), trace: traceFramesOf(now), user: userKeys(now) };
+    };
+    const first = s.getState().motion!;
+    const before = views();
+    s.getState().locks.moveRange(0, 110, 130);
+    s.getState().keys.set(2, 200, true);
+    s.getState().trace.toggle(60);
+    const edited = views();
+    const walks = keyInfoWalks();
+    const userWalks = userKeyWalks();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    // New arrays (the history's packed words unpacked), with the lists of the words they hold: the same objects.
+    expect(s.getState().motion!.jointKeyInfo).not.toBe(first.jointKeyInfo);
+    const undone = views();
+    expect(undone).toEqual(before);
+    expect(undone.locks).toBe(before.locks);
+    expect(undone.trace).toBe(before.trace);
+    undone.user.forEach((keys, i) => expect(keys).toBe(before.user[i]));
+    s.getState().history.redo();
+    s.getState().history.redo();
+    s.getState().history.redo();
+    const redone = views();
+    expect(redone.locks).toBe(edited.locks);
+    expect(redone.trace).toBe(edited.trace);
+    redone.user.forEach((keys, i) => expect(keys).toBe(edited.user[i]));
+    expect(keyInfoWalks() - walks).toBe(0);
+    expect(userKeyWalks() - userWalks).toBe(0);
+    const now = s.getState().motion!;
+    expect(redone).toEqual({ ...walked(now), user: userKeysWalked(now) });
+  });
+
   it('keeps the lock list a walk reads through 300 random lock sets, moves, clears, undos and redos', () => {
     const s = storeWithMotion(80);
     let seed = 11;

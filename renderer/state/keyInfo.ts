@@ -131,6 +131,30 @@ export function userKeysOf(m: Motion, joint: number): readonly number[] {
 }
 
 /**
+ * What the caches hold for an array of key words. The undo history keeps it beside the words' packed copy, and an
+ * undo or a redo hands it to the words unpacked from that copy, the same words in a new array (documentStore): an
+ * undo or a redo read the motion again for its locks, its trace keys and each joint row's user keys in view, the
+ * undo of a lock drag frames x joints words (docs/architecture.md, "Renderer review, round 9").
+ */
+export interface KeyInfoViews {
+  readonly locks: readonly LockRange[] | undefined;
+  readonly trace: readonly number[] | undefined;
+  readonly userKeys: Map<number, readonly number[]> | undefined;
+}
+
+/** The views of `words` as cached now (the user keys' map shared: what is read for either array holds for both). */
+export function keyInfoViewsOf(words: Uint32Array): KeyInfoViews {
+  return { locks: lockCache.get(words), trace: traceCache.get(words), userKeys: userKeyCache.get(words) };
+}
+
+/** `words` are the very words whose views are `views` (keyInfoViewsOf), in a new array: the views are theirs. */
+export function keyInfoViewsAdopted(words: Uint32Array, views: KeyInfoViews): void {
+  if (views.locks) lockCache.set(words, views.locks);
+  if (views.trace) traceCache.set(words, views.trace);
+  if (views.userKeys) userKeyCache.set(words, views.userKeys);
+}
+
+/**
  * `to` is `from` with no KEY bit changed (a lock or trace edit): its user keys are `from`'s, every joint's. The first
  * paint after a lock drag read every frame again for each joint's row in view (docs/architecture.md, "Renderer
  * review, round 9"). The two arrays share one map: what either reads holds for both.
