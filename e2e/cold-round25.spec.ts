@@ -82,7 +82,7 @@ test('the trace key chips and the floor-variant toggle are named for what they a
     '132',
   );
   const toggle = page.getByRole('button', {
-    name: '8 floor variants of the event at frame 5',
+    name: '8 floor variants of event 1 (SE 0)',
     exact: true,
   });
   await expect(toggle).toHaveText('▾ 8');

@@ -121,10 +121,10 @@ test('the viewport, the event rows and the trace keys name what they act on', as
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   const named = (role: 'img' | 'button', name: string) => page.getByRole(role, { name, exact: true });
   await expect(named('img', '3D viewport: source and decoded skeletons')).toBeVisible();
-  await expect(named('button', 'SE of the event at frame 5')).toBeVisible();
-  await expect(named('button', 'Joint of the event at frame 5')).toBeVisible();
-  await expect(named('button', 'Pick the joint of the event at frame 5')).toBeVisible();
-  const floors = named('button', '8 floor variants of the event at frame 5');
+  await expect(named('button', 'SE of event 1 (SE 0)')).toBeVisible();
+  await expect(named('button', 'Joint of event 1 (SE 0)')).toBeVisible();
+  await expect(named('button', 'Pick the joint of event 1 (SE 0)')).toBeVisible();
+  const floors = named('button', '8 floor variants of event 1 (SE 0)');
   await expect(floors).toHaveAttribute('aria-expanded', 'false');
   await floors.click();
   await expect(floors).toHaveAttribute('aria-expanded', 'true');
@@ -133,7 +133,7 @@ test('the viewport, the event rows and the trace keys name what they act on', as
   await expect(named('button', 'Go to the trace key at frame 132 (the last frame)')).toBeVisible();
   await saveScreenshot('round7-names-1920x1080');
   if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await expect(named('button', 'Pick the joint of the event at frame 5')).toBeAttached();
+  await expect(named('button', 'Pick the joint of event 1 (SE 0)')).toBeAttached();
   await saveScreenshot('round7-names-1280x800');
   expect(pageErrors).toEqual([]);
 });

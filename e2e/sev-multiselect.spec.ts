@@ -249,7 +249,7 @@ test('an event with floor variants previews and plays what each of the 8 floors 
   await floors.nth(6).getByTestId('sev-event-floor-play').click();
   await expect(page.getByTestId('sev-last-played')).toContainText('SE_FOOT_L_WOOD');
   // Its floor label shows that floor everywhere.
-  await floors.nth(6).getByRole('button', { name: '6 wood' }).click();
+  await floors.nth(6).getByRole('button', { name: 'Floor 6 (wood)', exact: true }).click();
   await expect(page.getByTestId('sev-floor-name')).toHaveText('wood');
   await expect(floors.nth(6)).toHaveClass(/current/);
   await row(page, 5).getByTestId('sev-event-floors-toggle').click();

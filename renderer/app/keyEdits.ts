@@ -7,7 +7,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
 import { findChannel } from '../curves/series';
-import { userKeysOf } from '../curves/keyIndex';
+import { userKeysOf } from '../state/keyInfo';
 import { playheadFrame, revealChannelFrame } from './playhead';
 import { panelStates, projectLayoutStore } from '../project/layout';
 

@@ -8,8 +8,8 @@
 import { createStore } from 'zustand/vanilla';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { framesSpanLabel, lockRangesOf, traceFramesOf } from '../state/keyInfo';
-import { hasKey, userKeysOf } from '../curves/keyIndex';
+import { framesSpanLabel, lockRangesOf, traceFramesOf, userKeysOf } from '../state/keyInfo';
+import { hasKey } from '../curves/keyIndex';
 import { playheadFrame } from './playhead';
 import type { ChainGroup } from '../timeline/jointFilter';
 import { TUNING_EDITS_HIDDEN_REASON, tuningEditsShown } from './keyEdits';

@@ -5,7 +5,7 @@ import { sessionStore, type CurveChannel } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { MotionFlag } from '../../shared/motion/types';
 import { findChannel } from '../curves/series';
-import { userKeysOf } from '../curves/keyIndex';
+import { userKeysOf } from '../state/keyInfo';
 import { JointSelect } from './JointSelect';
 import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 import { overlayDash } from '../curves/overlay';

@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
-import { userKeysOf } from '../curves/keyIndex';
+import { userKeysOf } from '../state/keyInfo';
 import { curveViewRequests } from '../curves/curvePainter';
 import { deleteSelectedKeys, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from '../app/keyEdits';
 import { zoomTimeToFit } from '../app/playhead';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstKeyFrom, hasKey, keysInView, userKeysOf, userKeyWalks } from './keyIndex';
+import { firstKeyFrom, hasKey, keysInView } from './keyIndex';
+import { userKeysOf, userKeyWalks } from '../state/keyInfo';
 import { GUTTER, RIGHT_PAD, frameToX, type TimeAxis } from '../canvas/timeAxis';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';

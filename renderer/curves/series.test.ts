@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { buildSeries, formatTolerance } from './series';
-import { userKeysOf } from './keyIndex';
+import { userKeysOf } from '../state/keyInfo';
 import { compressMotion } from '../../shared/compress/compress';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
 

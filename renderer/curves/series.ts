@@ -8,7 +8,7 @@ import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { samplePositionTrack, sampleRotationTrack, type DecodedMt3 } from '../../shared/mt3/decode';
 import { decodeResult } from '../math/decodedResult';
-import { userKeysOf } from './keyIndex';
+import { userKeysOf } from '../state/keyInfo';
 import { bestEulerOrder, eulerFilterDeg, quatToEulerDeg, type EulerOrder } from '../math/euler';
 import type { CurveChannel } from '../state/sessionStore';
 import { COLORS } from '../theme';

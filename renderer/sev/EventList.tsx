@@ -13,7 +13,13 @@ import { NumberField } from './NumberField';
 import { NO_SE_DEFINED_YET } from './sevLabels';
 import { SePicker } from './SePicker';
 import { JointTreePicker } from '../components/JointTreePicker';
+import { FloorButton } from './FloorButton';
 import { applyFocusedField } from '../app/fieldUndo';
+
+/** How an event row's controls name their event: "event 1 (SE 0)", as the SEV's problems number events. */
+function eventWho(index: number, se: number): string {
+  return `event ${index} (SE ${se})`;
+}
 
 /** The picker's value for an event without a joint. */
 const NO_JOINT = -1;
@@ -82,6 +88,9 @@ export function EventList() {
             const isSel = selected === ev.index;
             const inSel = selection.includes(ev.index);
             const floorsShown = floorsOpen.has(ev.index) && !!def?.variants;
+            // Every control of the row names its event as the frame field does: by index and SE, not by frame,
+            // which two events can share (docs/architecture.md, "Renderer review, round 9").
+            const who = eventWho(ev.index, ev.se);
             return (
               <Fragment key={ev.index}>
                 <tr
@@ -121,7 +130,7 @@ export function EventList() {
                       testid="sev-event-frame"
                       // Its tooltip named every row's field "Frame": the event's index (as the SEV's problems
                       // write it) and its SE tell the rows apart (docs/architecture.md, "Renderer review, round 8").
-                      label={`Frame of event ${ev.index} (SE ${ev.se})`}
+                      label={`Frame of ${who}`}
                       what={`Event frame (${motionLabel})`}
                       onInvalid={(why) => sessionStore.getState().refuse(why, { edit: 'sev' })}
                       title={
@@ -136,7 +145,7 @@ export function EventList() {
                       defs={ses}
                       value={ev.se}
                       testId="sev-event-se"
-                      label={`SE of the event at frame ${ev.frame}`}
+                      label={`SE of ${who}`}
                       // The column is narrow when every panel shows: the whole name on hover.
                       title={ses.find((d) => d.index === ev.se)?.name ?? `SE ${ev.se}`}
                       onPick={(se) => events.setSe(ev.index, se)}
@@ -147,7 +156,7 @@ export function EventList() {
                       joints={motion?.joints}
                       value={ev.joint ?? NO_JOINT}
                       extras={NO_JOINT_EXTRA}
-                      label={`Joint of the event at frame ${ev.frame}`}
+                      label={`Joint of ${who}`}
                       testId="sev-event-joint"
                       bad={!!badJoint}
                       missingLabel={(j) => `${j} (not in this motion)`}
@@ -173,7 +182,7 @@ export function EventList() {
                         className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
                         data-testid="sev-event-floors-toggle"
                         aria-expanded={floorsShown}
-                        aria-label={`8 floor variants of the event at frame ${ev.frame}`}
+                        aria-label={`8 floor variants of ${who}`}
                         title={
                           floorsShown
                             ? 'Hide what each floor plays'
@@ -196,7 +205,7 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-play"
                       title="Play this event's SE (audition)"
-                      aria-label={`Play the SE of the event at frame ${ev.frame}`}
+                      aria-label={`Play the SE of ${who}`}
                       onClick={() => playEvent(ev.index)}
                     >
                       ▶
@@ -205,7 +214,7 @@ export function EventList() {
                       type="button"
                       className={`tool small hit${picking && isSel ? ' armed' : ''}`}
                       data-testid="sev-pick-joint"
-                      aria-label={`Pick the joint of the event at frame ${ev.frame}`}
+                      aria-label={`Pick the joint of ${who}`}
                       title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
                       onClick={() => {
                         sevStore.getState().selectEvent(ev.index);
@@ -222,7 +231,7 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-delete"
                       title="Delete this event (Delete deletes the selected events, from the event list or row)"
-                      aria-label={`Delete the event at frame ${ev.frame}`}
+                      aria-label={`Delete ${who}`}
                       onClick={() => {
                         events.remove(ev.index);
                         // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
@@ -238,7 +247,7 @@ export function EventList() {
                 {floorsShown && (
                   <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={ev.index}>
                     <td colSpan={5}>
-                      <div className="sev-floor-preview">
+                      <div className="sev-floor-preview" role="group" aria-label={`What each floor plays for ${who}`}>
                         {FLOOR_NAMES.map((floorName, k) => {
                           const v = def!.variants![k];
                           const rv = resolveName(table, v);
@@ -250,12 +259,7 @@ export function EventList() {
                               data-floor={k}
                               title={rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`}
                             >
-                              <button
-                                type="button"
-                                className="link"
-                                title={`show floor ${k}`}
-                                onClick={() => sevStore.getState().setFloor(k)}
-                              >{`${k} ${floorName}`}</button>
+                              <FloorButton floor={k} shown={floor} className="link" />
                               <span data-testid="sev-event-floor-name">{v}</span>
                               <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
                               <button
@@ -263,7 +267,7 @@ export function EventList() {
                                 className="tool small"
                                 data-testid="sev-event-floor-play"
                                 title={`Play ${v} (audition)`}
-                                aria-label={`Play ${v}`}
+                                aria-label={`Play ${v} (floor ${k}, ${floorName})`}
                                 onClick={() => void playSeName(v)}
                               >
                                 ▶

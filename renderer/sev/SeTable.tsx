@@ -6,6 +6,7 @@ import { ses } from './sevActions';
 import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
+import { FloorButton } from './FloorButton';
 import { useFocusAfterRemove } from '../components/focusAfterRemove';
 
 /** The SE table's ✕ buttons, in the table's order. */
@@ -258,7 +259,7 @@ export function SeTable() {
           </div>
           {sel.variants && (
             <div className="sev-variant-grid">
-              {FLOOR_NAMES.map((n, k) => {
+              {FLOOR_NAMES.map((_, k) => {
                 const v = sel.variants![k];
                 const r = resolveName(table, v);
                 return (
@@ -268,12 +269,7 @@ export function SeTable() {
                     data-testid="sev-variant"
                     data-floor={k}
                   >
-                    <button
-                      type="button"
-                      className="sev-variant-label link"
-                      title={`show floor ${k}`}
-                      onClick={() => sevStore.getState().setFloor(k)}
-                    >{`${k} ${n}`}</button>
+                    <FloorButton floor={k} shown={floor} className="sev-variant-label link" />
                     <NameField
                       value={v}
                       resolved={r}

@@ -18,7 +18,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, MotionFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
-import { framesSpanLabel, keyBitsEdited, lockFramesEdited, traceBitFlipped } from './keyInfo';
+import {
+  framesSpanLabel,
+  keyBitsEdited,
+  keyInfoViewsAdopted,
+  keyInfoViewsOf,
+  lockFramesEdited,
+  traceBitFlipped,
+  type KeyInfoViews,
+} from './keyInfo';
 
 /** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
 export type Tolerances = CompressTolerances;
@@ -45,6 +53,8 @@ interface SparseWords {
   length: number;
   index: Uint32Array;
   value: Uint32Array;
+  /** The words' locks, trace keys and user keys as read (state/keyInfo.ts): handed to the words unpacked, not re-read. */
+  views: KeyInfoViews;
 }
 
 function packWords(a: Uint32Array): SparseWords {
@@ -59,13 +69,14 @@ function packWords(a: Uint32Array): SparseWords {
       value[k++] = a[i];
     }
   }
-  return { length: a.length, index, value };
+  return { length: a.length, index, value, views: keyInfoViewsOf(a) };
 }
 
 function unpackWords(s: SparseWords): Uint32Array {
   const a = new Uint32Array(s.length);
   // Stryker disable next-line EqualityOperator: the extra pass writes a[undefined], a named property, never a word
   for (let k = 0; k < s.index.length; k++) a[s.index[k]] = s.value[k];
+  keyInfoViewsAdopted(a, s.views);
   return a;
 }
 
@@ -382,14 +393,14 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         const w = frame * 4;
         const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
         arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-        keyBitsEdited(cur.translationKeyInfo, arr);
+        keyBitsEdited(cur.translationKeyInfo, arr, joint, frame, want);
         return { ...cur, translationKeyInfo: arr };
       }
       const arr = cur.jointKeyInfo.slice();
       const w = jointWord(m, frame, joint);
       const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
       arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-      keyBitsEdited(cur.jointKeyInfo, arr);
+      keyBitsEdited(cur.jointKeyInfo, arr, joint, frame, want);
       return { ...cur, jointKeyInfo: arr };
     }
 

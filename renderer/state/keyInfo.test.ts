@@ -1,6 +1,15 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
-import { keyInfoWalks, lockAt, lockFramesEdited, lockRangesOf, locksInView, traceFramesOf } from './keyInfo';
+import {
+  keyInfoWalks,
+  lockAt,
+  lockFramesEdited,
+  lockRangesOf,
+  locksInView,
+  traceFramesOf,
+  userKeyWalks,
+  userKeysOf,
+} from './keyInfo';
 import { KeyFlag, emptyMotion, type Motion } from '../../shared/motion/types';
 
 /** A document store holding a motion of three joints and `frames` frames, no key info set. */
@@ -73,6 +82,56 @@ describe('an edit of user keys or of one trace key', () => {
     const copy = { ...m, jointKeyInfo: m.jointKeyInfo.slice(), translationKeyInfo: m.translationKeyInfo.slice() };
     return { locks: lockRangesOf(copy), trace: traceFramesOf(copy) };
   };
+  /** Each joint's user keys (-1: the root translation's) as the cache holds them, and as a walk of copies reads them. */
+  const JOINTS = [-1, 0, 1, 2];
+  const userKeys = (m: Motion) => JOINTS.map((j) => userKeysOf(m, j));
+  const userKeysWalked = (m: Motion) =>
+    userKeys({ ...m, jointKeyInfo: m.jointKeyInfo.slice(), translationKeyInfo: m.translationKeyInfo.slice() });
+
+  it("reads no user key again at a lock or trace edit, and only patches the edited joint's at a key edit", () => {
+    const s = storeWithMotion(300);
+    for (const [j, f] of [
+      [-1, 30],
+      [0, 12],
+      [1, 40],
+      [1, 200],
+      [2, 299],
+    ])
+      s.getState().keys.set(j, f, true);
+    const before = userKeys(s.getState().motion!);
+    const walks = userKeyWalks();
+    // Lock and trace edits change no KEY bit: every joint's list carries over, the same object, read from no word.
+    s.getState().locks.setRange(1, 10, 20);
+    s.getState().locks.moveRange(2, 15, 25);
+    s.getState().locks.clearRange(2, 18, 18);
+    s.getState().trace.toggle(77);
+    s.getState().trace.toggle(0);
+    const locked = s.getState().motion!;
+    expect(userKeys(locked)).toEqual(before);
+    userKeys(locked).forEach((keys, i) => expect(keys).toBe(before[i]));
+    expect(userKeyWalks() - walks).toBe(0);
+    // A key set, moved and removed: the other joints' lists are the same objects, the joint's patched, frozen.
+    // A key moved onto another merges with it; a removal names a frame with no key too.
+    s.getState().keys.set(1, 100, true);
+    s.getState().keys.move(1, [40], 5);
+    s.getState().keys.move(1, [100], 100);
+    s.getState().keys.remove(2, [299, 150]);
+    s.getState().keys.toggle(-1, 0);
+    const keyed = s.getState().motion!;
+    const after = userKeys(keyed);
+    expect(after).toEqual([[0, 30], [12], [45, 200], []]);
+    expect(after).toEqual(userKeysWalked(keyed));
+    expect(after[2]).toBe(userKeys(keyed)[2]);
+    expect(Object.isFrozen(after[0]) && Object.isFrozen(after[2]) && Object.isFrozen(after[3])).toBe(true);
+    expect(after[1]).toBe(before[1]);
+    expect(userKeyWalks() - walks).toBe(4);
+    // Only the walks of the copies: none of the motion's own words.
+    const walksAfter = userKeyWalks();
+    s.getState().locks.setRange(0, 50, 60);
+    s.getState().keys.set(0, 13, true);
+    expect(userKeys(s.getState().motion!)).toEqual([[0, 30], [12, 13], [45, 200], []]);
+    expect(userKeyWalks()).toBe(walksAfter);
+  });
 
   it('reads no key word: the locks and trace keys carry over, a toggled trace key is patched in', () => {
     const s = storeWithMotion(300);
@@ -154,6 +213,47 @@ describe('an edit of user keys or of one trace key', () => {
     expect(keyInfoWalks() - walks).toBe(0);
   });
 
+  it('reads no key word at an undo or a redo: the history hands the words it unpacks their views', () => {
+    const s = storeWithMotion(300);
+    s.getState().keys.set(1, 40, true);
+    s.getState().keys.set(-1, 7, true);
+    s.getState().locks.setRange(2, 100, 120);
+    s.getState().trace.toggle(50);
+    const views = () => {
+      const now = s.getState().motion!;
+      return { locks: lockRangesOf(now), trace: traceFramesOf(now), user: userKeys(now) };
+    };
+    const first = s.getState().motion!;
+    const before = views();
+    s.getState().locks.moveRange(0, 110, 130);
+    s.getState().keys.set(2, 200, true);
+    s.getState().trace.toggle(60);
+    const edited = views();
+    const walks = keyInfoWalks();
+    const userWalks = userKeyWalks();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    // New arrays (the history's packed words unpacked), with the lists of the words they hold: the same objects.
+    expect(s.getState().motion!.jointKeyInfo).not.toBe(first.jointKeyInfo);
+    const undone = views();
+    expect(undone).toEqual(before);
+    expect(undone.locks).toBe(before.locks);
+    expect(undone.trace).toBe(before.trace);
+    undone.user.forEach((keys, i) => expect(keys).toBe(before.user[i]));
+    s.getState().history.redo();
+    s.getState().history.redo();
+    s.getState().history.redo();
+    const redone = views();
+    expect(redone.locks).toBe(edited.locks);
+    expect(redone.trace).toBe(edited.trace);
+    redone.user.forEach((keys, i) => expect(keys).toBe(edited.user[i]));
+    expect(keyInfoWalks() - walks).toBe(0);
+    expect(userKeyWalks() - userWalks).toBe(0);
+    const now = s.getState().motion!;
+    expect(redone).toEqual({ ...walked(now), user: userKeysWalked(now) });
+  });
+
   it('keeps the lock list a walk reads through 300 random lock sets, moves, clears, undos and redos', () => {
     const s = storeWithMotion(80);
     let seed = 11;
@@ -176,7 +276,7 @@ describe('an edit of user keys or of one trace key', () => {
     }
   });
 
-  it('keeps the lists a walk reads through 200 random key and trace edits, undos and redos', () => {
+  it('keeps the lists a walk reads (user keys too) through 200 random key, trace and lock edits, undos and redos', () => {
     const s = storeWithMotion(60);
     let seed = 7;
     const rand = (n: number) => {
@@ -187,6 +287,7 @@ describe('an edit of user keys or of one trace key', () => {
       const m = s.getState().motion!;
       lockRangesOf(m);
       traceFramesOf(m);
+      userKeys(m);
       const what = rand(6);
       if (what === 0) s.getState().keys.toggle(rand(4) - 1, rand(61));
       else if (what === 1) s.getState().trace.toggle(rand(61));
@@ -196,6 +297,7 @@ describe('an edit of user keys or of one trace key', () => {
       else s.getState().keys.move(rand(3), [rand(61)], rand(5) - 2);
       const now = s.getState().motion!;
       expect({ locks: lockRangesOf(now), trace: traceFramesOf(now) }).toEqual(walked(now));
+      expect(userKeys(now)).toEqual(userKeysWalked(now));
     }
   });
 });

@@ -22,7 +22,11 @@ export interface LockRange {
 // "Renderer review, round 6"); the lock list, the tooltip and the menus read them again.
 const lockCache = new WeakMap<Uint32Array, readonly LockRange[]>();
 const traceCache = new WeakMap<Uint32Array, readonly number[]>();
+// The user keys, by joint (-1: the root translation, read from the translation words): the curve view's key band,
+// the timeline's rows, the menus and the key edits read them (docs/architecture.md, "Renderer review, round 5").
+const userKeyCache = new WeakMap<Uint32Array, Map<number, readonly number[]>>();
 let walks = 0;
+let userWalks = 0;
 
 /** How many times a motion's key words were read whole for its locks or trace keys (tests). */
 export function keyInfoWalks(): number {
@@ -102,20 +106,92 @@ export function traceFramesOf(m: Motion): readonly number[] {
   return frames;
 }
 
+/** How many times userKeysOf read a motion's key words (tests: a repaint of a motion already read reads none). */
+export function userKeyWalks(): number {
+  return userWalks;
+}
+
+/** A joint's user keys (-1: the root translation), ascending; read once for each array of key words. Frozen. */
+export function userKeysOf(m: Motion, joint: number): readonly number[] {
+  const words = joint < 0 ? m.translationKeyInfo : m.jointKeyInfo;
+  let byJoint = userKeyCache.get(words);
+  if (!byJoint) userKeyCache.set(words, (byJoint = new Map()));
+  let keys = byJoint.get(joint);
+  if (keys) return keys;
+  userWalks++;
+  const out: number[] = [];
+  const J = m.joints.length;
+  for (let f = 0; f <= m.frameCount; f++) {
+    const w = joint < 0 ? words[f * 4] : words[(f * J + joint) * 4];
+    if (w & KeyFlag.KEY) out.push(f);
+  }
+  keys = Object.freeze(out);
+  byJoint.set(joint, keys);
+  return keys;
+}
+
 /**
- * `to` is `from` with KEY bits alone changed (a user key set, cleared or moved): its locks and trace keys are
- * `from`'s, not read again. The first paint after a key edit walked the whole motion for locks that had not moved
- * (docs/architecture.md, "Renderer review, round 7").
+ * What the caches hold for an array of key words. The undo history keeps it beside the words' packed copy, and an
+ * undo or a redo hands it to the words unpacked from that copy, the same words in a new array (documentStore): an
+ * undo or a redo read the motion again for its locks, its trace keys and each joint row's user keys in view, the
+ * undo of a lock drag frames x joints words (docs/architecture.md, "Renderer review, round 9").
  */
-export function keyBitsEdited(from: Uint32Array, to: Uint32Array): void {
+export interface KeyInfoViews {
+  readonly locks: readonly LockRange[] | undefined;
+  readonly trace: readonly number[] | undefined;
+  readonly userKeys: Map<number, readonly number[]> | undefined;
+}
+
+/** The views of `words` as cached now (the user keys' map shared: what is read for either array holds for both). */
+export function keyInfoViewsOf(words: Uint32Array): KeyInfoViews {
+  return { locks: lockCache.get(words), trace: traceCache.get(words), userKeys: userKeyCache.get(words) };
+}
+
+/** `words` are the very words whose views are `views` (keyInfoViewsOf), in a new array: the views are theirs. */
+export function keyInfoViewsAdopted(words: Uint32Array, views: KeyInfoViews): void {
+  if (views.locks) lockCache.set(words, views.locks);
+  if (views.trace) traceCache.set(words, views.trace);
+  if (views.userKeys) userKeyCache.set(words, views.userKeys);
+}
+
+/**
+ * `to` is `from` with no KEY bit changed (a lock or trace edit): its user keys are `from`'s, every joint's. The first
+ * paint after a lock drag read every frame again for each joint's row in view (docs/architecture.md, "Renderer
+ * review, round 9"). The two arrays share one map: what either reads holds for both.
+ */
+function userKeysKept(from: Uint32Array, to: Uint32Array): void {
+  const byJoint = userKeyCache.get(from);
+  if (byJoint) userKeyCache.set(to, byJoint);
+}
+
+/**
+ * `to` is `from` with the KEY bit of `frame` of `joint` (-1: the root translation) set to `on`, no other bit changed
+ * (a user key set, cleared or moved): its locks and trace keys are `from`'s, not read again (docs/architecture.md,
+ * "Renderer review, round 7"), and so are its user keys but the joint's, which are patched (round 9: the first
+ * paint after a key edit read every frame again for each joint's row in view, the edited joint's among them).
+ */
+export function keyBitsEdited(from: Uint32Array, to: Uint32Array, joint: number, frame: number, on: boolean): void {
   const locks = lockCache.get(from);
   if (locks) lockCache.set(to, locks);
   const trace = traceCache.get(from);
   if (trace) traceCache.set(to, trace);
+  const byJoint = userKeyCache.get(from);
+  if (!byJoint) return;
+  const next = new Map(byJoint);
+  const old = byJoint.get(joint);
+  if (old) {
+    let at = 0;
+    while (at < old.length && old[at] < frame) at++;
+    const has = old[at] === frame;
+    if (has && !on) next.set(joint, Object.freeze([...old.slice(0, at), ...old.slice(at + 1)]));
+    else if (!has && on) next.set(joint, Object.freeze([...old.slice(0, at), frame, ...old.slice(at)]));
+  }
+  userKeyCache.set(to, next);
 }
 
 /** `to` is translation words `from` with the TRACE bit of `frame` flipped: its trace keys are `from`'s, patched. */
 export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: number): void {
+  userKeysKept(from, to);
   const old = traceCache.get(from);
   if (!old) return;
   let at = 0;
@@ -131,8 +207,10 @@ export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: numbe
  * not the whole motion (frames x joints: docs/architecture.md, "Renderer review, round 8"). The frames read start at
  * the first run touching frame a - 1 (else at a) and end at the last touching b + 1 (else at b): the frames just
  * outside are unchanged and end no run that goes on inside (the old runs being whole), so no run crosses the cut.
+ * Its user keys are `from`'s.
  */
 export function lockFramesEdited(from: Uint32Array, to: Uint32Array, J: number, a: number, b: number): void {
+  userKeysKept(from, to);
   const old = lockCache.get(from);
   if (!old) return;
   const [s, e] = locksInView(old, a - 1, b + 1);

@@ -28,8 +28,8 @@ import {
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { formatTolerance } from '../curves/series';
-import { hasKey, keysInView, userKeysOf } from '../curves/keyIndex';
-import { framesSpanLabel, lockAt, lockRangesOf, locksInView, traceFramesOf } from '../state/keyInfo';
+import { hasKey, keysInView } from '../curves/keyIndex';
+import { framesSpanLabel, lockAt, lockRangesOf, locksInView, traceFramesOf, userKeysOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import {
