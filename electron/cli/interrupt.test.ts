@@ -3,7 +3,8 @@
  * signal while it works (once a line it prints before the long part appears, or once it listens for the signal), and
  * must say `interrupted: ` with what was and was not written, exit 130 / 143, and leave the outputs as they were and
  * no temp file. No timing is asserted: each run is long enough (a motion two or four times the CMU capture's length, a
- * project of a dozen such motions) that the signal lands while it works.
+ * project of a dozen such motions) that the signal lands while it works, or is held by a preload; export-msh, whose
+ * whole run is short, raises its own signal as it starts listening (docs/testing.md, "Tests under load, round 8").
  *
  * Mutations, each failing this file: onInterrupt's handlers not installed (process.on dropped: the process dies by
  * the signal, status null, no line); compress's `await interruption.checkpoint()` removed (the output is written and
