@@ -11,6 +11,7 @@
  *   (native dialogs: stub them with `electronApp.evaluate`), skipped with the
  *   reason when no Electron binary is installed.
  * - `server`: the loopback server (url, token) in "chromium", null in "electron".
+ * - `loopbackEnv` (option, `test.use`): more environment for that server, e.g. a preload of the scenario's own.
  * - `electronApp`: the ElectronApplication in "electron", null in "chromium".
  * - `pageErrors`: uncaught page errors and console errors collected during the test.
  * - `saveScreenshot(name)`: saves e2e-output/screenshots/<project>-<name>.png and returns its path.
@@ -59,6 +60,8 @@ interface TestFixtures {
   page: Page;
   pageErrors: string[];
   saveScreenshot: (name: string) => Promise<string>;
+  /** More environment for the loopback server (a test's own preload: e2e/holdWorker.cjs); none by default. */
+  loopbackEnv: Record<string, string>;
 }
 
 interface WorkerFixtures {
@@ -81,6 +84,7 @@ const LOOPBACK_BUNDLE = join(repoRoot, 'dist', 'electron', 'loopback.cjs');
 export async function startLoopbackChild(
   workspace: string,
   extraArgs: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; handle: LoopbackHandle }> {
   const child = spawn(
     process.execPath,
@@ -88,6 +92,7 @@ export async function startLoopbackChild(
     {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     },
   );
   let stderr = '';
@@ -145,6 +150,7 @@ function collectErrors(page: Page, into: string[]): void {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   appMode: ['loopback', { scope: 'worker', option: true }],
+  loopbackEnv: [{}, { option: true }],
 
   // Chromium is launched only for the loopback project, so the Electron project never needs a browser.
   loopbackBrowser: [
@@ -164,9 +170,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     rmSync(dir, { recursive: true, force: true });
   },
 
-  server: async ({ appMode, workspace }, use, testInfo) => {
+  server: async ({ appMode, workspace, loopbackEnv }, use, testInfo) => {
     if (appMode !== 'loopback') return use(null);
-    const { child, handle } = await startLoopbackChild(workspace.dir);
+    const { child, handle } = await startLoopbackChild(workspace.dir, [], loopbackEnv);
     // What the server printed (an uncaught error, a crash) goes with a failed test's report.
     let log = '';
     child.stderr!.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-64 * 1024)));

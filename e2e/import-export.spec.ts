@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ElectronApplication, Page } from '@playwright/test';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
 import { jointLabels, pieceWithItsOwnTime, screenshotOf, waitForCompression, waitForDocument } from './ui';
+import { expectInfoShown, recordInfo } from './infoRecord';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../shared/interchange/importMotion';
@@ -105,14 +106,14 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   await page.getByTestId('import-cancel').click();
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
 
+  // The import's summary is recorded as it shows: it fades 6 s later, and is checked after four other checks.
+  await recordInfo(page);
   await importFile(page, electronApp, workspace, 'small.bvh');
   await expect(page.getByTestId('doc-name')).toHaveText('small');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('statusbar')).toContainText('/ 8');
   expect(await jointNames(page)).toEqual(['Hips', 'Spine', 'Head']);
-  await expect(
-    page.getByTestId('message-info').filter({ hasText: 'Imported small.bvh: 3 joints, frames 0..8 at 30 fps' }),
-  ).toHaveCount(1);
+  await expectInfoShown(page, 'Imported small.bvh: 3 joints, frames 0..8 at 30 fps', 1);
   await waitForCompression(page);
   await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/);
 

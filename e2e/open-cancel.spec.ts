@@ -49,7 +49,8 @@ test('File > Open in progress: Cancel stops it, says so, and the motion open sta
   await cancelSent;
   // Main's answer comes after the Cancel (here: the motion, opened in full): it is not shown.
   await open.release();
-  const info = page.getByTestId('message-info').last();
+  // The message by its text, not the bar's last one (the oldest shown, newest first: an earlier one not yet faded).
+  const info = page.getByTestId('message-info').filter({ hasText: 'Open cancelled' });
   await expect(info).toHaveText(
     /Open cancelled: walk_60fps\.mtn was not opened\. Nothing was changed; walk stays open\./,
   );
@@ -88,7 +89,7 @@ test('File > Import in progress: Cancel stops it, says so, and the motion open s
   await page.getByTestId('cancel-import').click();
   await cancelSent;
   await imp.release();
-  await expect(page.getByTestId('message-info').last()).toHaveText(
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Import cancelled' })).toHaveText(
     /Import cancelled: nothing was imported; walk stays open\./,
   );
   await expect(page.getByTestId('doc-name')).toHaveText('walk');

@@ -13,6 +13,7 @@ import { expect, test } from './fixtures';
 import { repoRoot } from './electron-binary';
 import { openSampleProject } from './sev-ui';
 import { dragProjectRow, waitForDocument } from './ui';
+import { expectInfoShown, recordInfo } from './infoRecord';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { makeMotion, MotionFlag } from '../shared/motion/types';
@@ -238,17 +239,9 @@ test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel,
   // opened again with their tuning, saved as it is on disk; neither of its files written.
   const before = readdirSync(workspace.dir);
   // The info message naming the copy fades 6 s after it shows (renderer/components/infoTimers.ts): it is recorded as it
-  // shows, not looked for after the checks below, which at load 20 took longer than that (docs/testing.md, "Tests
-  // under load, round 6").
-  await page.evaluate(() => {
-    const shown: string[] = [];
-    (window as unknown as { __infoShown: string[] }).__infoShown = shown;
-    new MutationObserver(() => {
-      document.querySelectorAll('[data-testid="message-info"]').forEach((m) => {
-        if (!shown.includes(m.textContent ?? '')) shown.push(m.textContent ?? '');
-      });
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  // shows (e2e/infoRecord.ts), not looked for after the checks below, which at load 20 took longer than that
+  // (docs/testing.md, "Tests under load, round 6").
+  await recordInfo(page);
   await save();
   await page.getByTestId('confirm-reload').click();
   await expect(dialog).toHaveCount(0);
@@ -262,9 +255,7 @@ test("a motion's Save over its .mtn or tuning file changed on disk asks: Cancel,
   expect(made).toContain(`${copy}.actguy-tuning.json`);
   expect(readFileSync(workspace.path(copy))).toEqual(original);
   expect(JSON.parse(readFileSync(workspace.path(`${copy}.actguy-tuning.json`), 'utf8')).tolerances.rotationDeg).toBe(2);
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as { __infoShown: string[] }).__infoShown))
-    .toContainEqual(expect.stringContaining(`Your edits were kept in ${workspace.path(copy)}`));
+  await expectInfoShown(page, `Your edits were kept in ${workspace.path(copy)}`);
   await saveScreenshot('save-conflict-motion-reloaded-1280x800');
 
   // Save anyway: the .mtn changed on disk since this open (its mirror flag turned), my version is written over it.

@@ -117,7 +117,8 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
     /^Add SE_FOOT_L at frame 30 on joint 17 LeftFoot: the joint of SE_FOOT_L's last event/,
   );
   await eventsMenu(page, 'addAtPlayhead');
-  await expect(page.getByTestId('message-info').last()).toContainText(
+  // By its text, not the bar's last message (the oldest shown: the bar lists the newest first).
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Added SE_FOOT_L at frame 30' })).toContainText(
     'Added SE_FOOT_L at frame 30 on joint 17 LeftFoot',
   );
   if (!electronApp) await saveScreenshot('sev-add-names-joint-1280');
