@@ -9,7 +9,7 @@
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
  *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--rebuilds]
- *     [--no-project-exports] [--no-rebuild-changes]
+ *     [--no-project-exports] [--no-rebuild-changes] [--settings position,method,override]
  *     [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
@@ -26,6 +26,10 @@
  * each project also lists a .sev per case and SE tables, and after the motion file a setting, a .sev event and an SE
  * table's code change in turn, each rebuilt against a cold build's bytes; `--no-rebuild-changes` runs round 15's
  * rebuilds only.
+ *
+ * Round 17 (docs/compression.md#round-17-2026-12-07-rebuilds-after-a-method-or-override-change-on-the-rest-of-the-data):
+ * the settings changed in turn are the first run's position tolerance, a run's method and a run's per-joint rotation
+ * override (`--settings` picks which; all three by default here, the position only in the unit test).
  *
  * Exit status 1 when anything broke.
  */
@@ -47,6 +51,8 @@ import {
   type SweepCase,
   type SweepCounts,
   type SweepMode,
+  SETTING_CHANGES,
+  type SettingChange,
 } from '../electron/testing/cliSweep';
 
 const HELD_OUT = '/usr/share/assimp/models';
@@ -69,6 +75,7 @@ interface Args {
   rebuilds: boolean;
   rebuildChanges: boolean;
   projectExports: boolean;
+  settings: SettingChange[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -86,6 +93,7 @@ function parseArgs(argv: string[]): Args {
     rebuilds: false,
     rebuildChanges: true,
     projectExports: true,
+    settings: [...SETTING_CHANGES],
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -133,6 +141,11 @@ function parseArgs(argv: string[]): Args {
         break;
       case '--no-project-exports':
         a.projectExports = false;
+        break;
+      case '--settings':
+        a.settings = v.split(',') as SettingChange[];
+        if (a.settings.some((x) => !SETTING_CHANGES.includes(x))) throw new Error(`cli-sweep: --settings ${v}`);
+        i++;
         break;
       case '--only':
         a.only = v;
@@ -208,6 +221,7 @@ async function main(): Promise<void> {
       rebuilds: args.rebuilds,
       rebuildChanges: args.rebuildChanges,
       projectExports: args.projectExports,
+      settingChanges: args.settings,
     });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));

@@ -59,6 +59,9 @@ interface SweepLevel {
 export const MODES = ['refined', 'classic', 'skeleton'] as const;
 export type SweepMode = (typeof MODES)[number];
 export const LEVEL_LABELS = ['0.05', '0.01', '0.005', 'floor'] as const;
+/** Round 17: the settings rebuildChecks may change in a project (SweepOptions.settingChanges). */
+export const SETTING_CHANGES = ['position', 'method', 'override'] as const;
+export type SettingChange = (typeof SETTING_CHANGES)[number];
 
 /** A tolerance a project and the CLI accept (> 0) that is still the floor where the floor is 0. */
 const positive = (x: number) => Math.max(x, Number.MIN_VALUE);
@@ -224,6 +227,13 @@ interface SweepOptions {
    * table's code.
    */
   rebuildChanges?: boolean;
+  /**
+   * Round 17: which settings the rebuilds change, each in turn (rebuildChecks, with `rebuildChanges`): the first
+   * run's position tolerance (round 16's), a run's method (classic to refined, or refined to classic) and a run's
+   * per-joint rotation override. Default `['position']` (round 16's; the unit test's run time does not grow); the
+   * script passes all three.
+   */
+  settingChanges?: readonly SettingChange[];
   /** The projects' `export-msh --project` and `export-gltf --project` (round 13); default true. */
   projectExports?: boolean;
 }
@@ -615,6 +625,14 @@ interface RebuildContext {
   cold: BuildDoc;
   /** Round 16: the setting, .sev and SE-table changes too (the project lists the sweep's .sev files and tables). */
   changes: boolean;
+  /** Round 17: the settings changed in turn (SweepOptions.settingChanges). */
+  settings: readonly SettingChange[];
+}
+
+/** A project entry as the sweep writes it (the parts rebuildChecks changes). */
+interface ProjectEntry {
+  tolerances: { position: number; method?: 'classic' };
+  rotationOverridesDeg?: Record<number, number>;
 }
 
 /** Round 16: the SE tables a sweep project lists with `rebuildChanges` (one name in each), and each case's .sev. */
@@ -779,29 +797,73 @@ function rebuildChecks(x: RebuildContext) {
       if (sarChanges && same(cold2.sar, last.sar)) bad.push(`${label}: ${what} left the .sar as it was`);
       entriesOf(cold2, optsOf, ` (after ${what})`);
     };
-    // A setting: the first run's position tolerance doubled (the project's text saved over).
+    // The settings, each in turn on top of the last (the project's text saved over): the project's entry and the
+    // run's options changed alike, the run compressed in-process at its new options and held to the guarantee.
     const ptext = readFileSync(join(dir, pfile), 'utf8');
     restore.push(() => saveOver(join(dir, pfile), new TextEncoder().encode(ptext)));
-    const pdoc = JSON.parse(ptext) as { motions: { tolerances: { position: number } }[] };
-    pdoc.motions[0].tolerances.position *= 2;
-    const changedOpts = { ...runs[0].opts, positionTolerance: 2 * runs[0].opts.positionTolerance };
-    const optsOf = (i: number) => (i === 0 ? changedOpts : runs[i].opts);
-    try {
-      const got = compressMotion(motionOf(runs[0].c), changedOpts);
-      counts.compressions++;
-      want.set(changedOpts.name, got.bytes);
-      for (const v of [
-        ...guaranteeViolations(motionOf(runs[0].c), got),
-        ...toleranceMismatches(motionOf(runs[0].c), changedOpts, got),
-        ...objectBoundViolations(motionOf(runs[0].c), got),
-      ])
-        bad.push(`${runs[0].c.name} ${label} ${runs[0].mode} (position tolerance doubled, in-process): ${v}`);
-    } catch (e) {
-      want.delete(changedOpts.name);
-      bad.push(`${runs[0].c.name} ${label}: in-process compression threw ${(e as Error).message}`);
-    }
-    saveOver(join(dir, pfile), new TextEncoder().encode(JSON.stringify(pdoc)));
-    scenario(`${runs[0].opts.name}'s position tolerance changed`, 'setting', 1, optsOf, false);
+    const pdoc = JSON.parse(ptext) as { motions: ProjectEntry[] };
+    const current = runs.map((r) => r.opts);
+    const optsOf = (i: number) => current[i];
+    const changeSetting = (
+      i: number,
+      what: string,
+      tag: string,
+      edit: (entry: ProjectEntry, opts: CompressOptions) => CompressOptions,
+    ) => {
+      const opts = edit(pdoc.motions[i], current[i]);
+      current[i] = opts;
+      const m = motionOf(runs[i].c);
+      try {
+        const got = compressMotion(m, opts);
+        counts.compressions++;
+        want.set(opts.name, got.bytes);
+        for (const v of [
+          ...guaranteeViolations(m, got),
+          ...toleranceMismatches(m, opts, got),
+          ...objectBoundViolations(m, got),
+        ])
+          bad.push(`${runs[i].c.name} ${label} ${runs[i].mode} (${what}, in-process): ${v}`);
+      } catch (e) {
+        want.delete(opts.name);
+        bad.push(`${runs[i].c.name} ${label} (${what}): in-process compression threw ${(e as Error).message}`);
+      }
+      saveOver(join(dir, pfile), new TextEncoder().encode(JSON.stringify(pdoc)));
+      scenario(`${opts.name}'s ${what}`, tag, 1, optsOf, false);
+    };
+    // Round 16: the first run's position tolerance doubled.
+    if (x.settings.includes('position'))
+      changeSetting(0, 'position tolerance changed', 'setting', (entry, o) => {
+        entry.tolerances.position *= 2;
+        return { ...o, positionTolerance: 2 * o.positionTolerance };
+      });
+    // Round 17: a run's method, classic to refined or refined to classic (the first such run; the skeleton-aware
+    // runs keep theirs).
+    const methodRun = runs.findIndex((r) => r.mode === 'classic');
+    const flipped = methodRun >= 0 ? methodRun : runs.findIndex((r) => r.mode === 'refined');
+    if (x.settings.includes('method') && flipped >= 0)
+      changeSetting(flipped, 'method changed', 'method', (entry, o) => {
+        const { method, ...rest } = o;
+        if (method === 'classic') {
+          delete entry.tolerances.method;
+          return rest;
+        }
+        entry.tolerances.method = 'classic';
+        return { ...rest, method: 'classic' };
+      });
+    // Round 17: a per-joint rotation override of the last case's last run that is not skeleton-aware (the motion
+    // changed above): joint 0's doubled where the level has overrides (the floor, so still at or above it), else
+    // one of half the level's rotation tolerance put on joint 0.
+    let overrideRun = -1;
+    runs.forEach((r, i) => {
+      if (r.mode !== 'skeleton') overrideRun = i;
+    });
+    if (x.settings.includes('override') && overrideRun >= 0)
+      changeSetting(overrideRun, "joint 0's rotation override changed", 'override', (entry, o) => {
+        const was = o.rotationToleranceOverridesDeg?.[0];
+        const deg = was !== undefined ? 2 * was : o.rotationToleranceDeg / 2;
+        entry.rotationOverridesDeg = { ...entry.rotationOverridesDeg, 0: deg };
+        return { ...o, rotationToleranceOverridesDeg: { ...o.rotationToleranceOverridesDeg, 0: deg } };
+      });
     // A .sev event: the first case's last event plays the other sound (the same slot and event counts).
     const c0 = x.cases[0];
     const sevPath = join(dir, `${c0.name}.sev`);
@@ -1060,7 +1122,21 @@ export async function runCliSweep(
         }
     }
     if (o.rebuilds && mars.length === builds.length)
-      rebuildChecks({ cli, dir: o.dir, bad, counts, cases, runs, expected, pfile, li, label, cold: docs[0], changes });
+      rebuildChecks({
+        cli,
+        dir: o.dir,
+        bad,
+        counts,
+        cases,
+        runs,
+        expected,
+        pfile,
+        li,
+        label,
+        cold: docs[0],
+        changes,
+        settings: o.settingChanges ?? ['position'],
+      });
     o.log?.(`${fps} fps, ${label}: ${runs.length} runs, ${bad.length} problems so far`);
   }
   return { bad, counts };
