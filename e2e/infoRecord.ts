@@ -21,11 +21,19 @@ export async function recordInfo(page: Page): Promise<void> {
     const w = window as unknown as { __infoRecord?: Recorder };
     w.__infoRecord?.observer.disconnect();
     const shown: string[] = [];
-    const seen = new WeakSet<Element>();
+    // A message is known by its id (MessageBar's data-message-id), not by its element: the bar's elements are made
+    // again when the view around it is (another motion opening), and a message shown before the record began, made
+    // again while it has not faded yet, is still that earlier action's.
+    const seen = new Set<string>();
     const look = (record: boolean) =>
       document.querySelectorAll('[data-testid="message-info"]').forEach((m) => {
-        if (seen.has(m)) return;
-        seen.add(m);
+        const id = m.getAttribute('data-message-id');
+        if (id === null) {
+          shown.push('(an info message without data-message-id)');
+          return;
+        }
+        if (seen.has(id)) return;
+        seen.add(id);
         if (record) shown.push((m.querySelector('.message-text') ?? m).textContent ?? '');
       });
     // Messages shown already are an earlier action's: seen, not recorded.

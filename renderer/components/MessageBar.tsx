@@ -74,6 +74,7 @@ export function MessageBar() {
             className={`message ${m.level}`}
             role={m.level === 'info' ? 'status' : 'alert'}
             data-testid={`message-${m.level}`}
+            data-message-id={m.id}
             data-owner={m.owner?.name}
           >
             <span className="message-text">{m.text}</span>
