@@ -179,26 +179,29 @@ export function keyBitsEdited(from: Uint32Array, to: Uint32Array, joint: number,
   if (!byJoint) return;
   const next = new Map(byJoint);
   const old = byJoint.get(joint);
-  if (old) {
-    let at = 0;
-    while (at < old.length && old[at] < frame) at++;
-    const has = old[at] === frame;
-    if (has && !on) next.set(joint, Object.freeze([...old.slice(0, at), ...old.slice(at + 1)]));
-    else if (!has && on) next.set(joint, Object.freeze([...old.slice(0, at), frame, ...old.slice(at)]));
-  }
+  if (old) next.set(joint, framesWith(old, frame, on));
   userKeyCache.set(to, next);
+}
+
+/**
+ * `frames` (ascending, frozen) with `frame` in it (`on` true), out of it (false) or flipped (undefined): the same array
+ * when nothing changes, else a new frozen one. The one patch of a cached frame list after a one-bit edit.
+ */
+function framesWith(frames: readonly number[], frame: number, on?: boolean): readonly number[] {
+  let at = 0;
+  while (at < frames.length && frames[at] < frame) at++;
+  const has = frames[at] === frame;
+  if (has === (on ?? !has)) return frames;
+  return Object.freeze(
+    has ? [...frames.slice(0, at), ...frames.slice(at + 1)] : [...frames.slice(0, at), frame, ...frames.slice(at)],
+  );
 }
 
 /** `to` is translation words `from` with the TRACE bit of `frame` flipped: its trace keys are `from`'s, patched. */
 export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: number): void {
   userKeysKept(from, to);
   const old = traceCache.get(from);
-  if (!old) return;
-  let at = 0;
-  while (at < old.length && old[at] < frame) at++;
-  const next =
-    old[at] === frame ? [...old.slice(0, at), ...old.slice(at + 1)] : [...old.slice(0, at), frame, ...old.slice(at)];
-  traceCache.set(to, Object.freeze(next));
+  if (old) traceCache.set(to, framesWith(old, frame));
 }
 
 /**
