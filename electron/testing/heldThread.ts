@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface HeldThread {
+interface HeldThread {
   /**
    * Statements for a worker's code: note that the thread is about to open the FIFO (a file, `reached`), then open it.
    * Put where the worker should be held (at its start, or after an answer).
