@@ -52,7 +52,11 @@ export interface CompressClient {
    * not spend. Optional for the tests' stand-in clients, which the handler then encodes for in its own thread.
    */
   exportGlb?(job: GlbExportJob): Promise<GlbExported>;
-  /** Stops the worker; queued and running requests reject. */
+  /**
+   * Stops the workers; queued and running requests reject, an export in flight too. Settles once every thread of the
+   * client has exited: the two lanes' and each export's, also one whose job ended before (its thread is ended with
+   * the job, not waited for there).
+   */
   dispose(): Promise<void>;
 }
 
@@ -109,6 +113,11 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
   let disposed = false;
   /** Export workers in flight (MSH, glTF), each with how to fail its job when the client is disposed. */
   const exports = new Map<Worker, (error: Error) => void>();
+  /**
+   * The export threads asked to end (their job settled) that have not exited yet: the client's stop waits for them
+   * too, so that the quit's bound covers one held in native code (maintainer's read, round 17).
+   */
+  const exportsEnding = new Set<Promise<number>>();
 
   const post = (lane: Lane, msg: ToCompressWorker): void => {
     lane.worker?.postMessage(msg);
@@ -178,7 +187,9 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
         if (settled) return;
         settled = true;
         exports.delete(w);
-        void w.terminate();
+        const ending = w.terminate();
+        exportsEnding.add(ending);
+        void ending.finally(() => exportsEnding.delete(ending));
         finish();
       };
       exports.set(w, (error) => settle(() => reject(error)));
@@ -217,7 +228,7 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       lane.worker = null;
       if (w) stopping.push(w.terminate());
     }
-    await Promise.all(stopping);
+    await Promise.all([...stopping, ...exportsEnding]);
   };
   let disposing: Promise<void> | undefined;
 

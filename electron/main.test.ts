@@ -1424,6 +1424,14 @@ describe('electron main', () => {
         cancelId: 0,
       },
     ]);
+    // Round 17: the user guide says this box as it is, its message and each of its buttons (a change of the words
+    // here that the guide does not follow fails). Mutation that fails: the guide's section left out.
+    const guide = readFileSync(join(__dirname, '..', 'docs', 'user-guide.md'), 'utf8');
+    expect(guide).toContain('*ActGuy met an error it did not expect.*');
+    expect(guide).toContain(
+      '"ActGuy goes on, but may not work as it should: save your work, then quit and start ActGuy again"',
+    );
+    for (const button of ['Go On', 'Show the Record', 'Quit']) expect(guide).toContain(`- **${button}**`);
     // Over the window, which stays. Answered Show the Record (the fake's answer, 1): the record is shown in its
     // folder, and nothing quits.
     expect(fake.state.parentlessBoxes.at(-1)).toBe(false);

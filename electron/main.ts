@@ -91,7 +91,7 @@ import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
 import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { BUILD_WORKER_KEEP_MS, workerLauncher } from './project/buildRunner';
-import { keptWorkers } from './oneShotWorker';
+import { keptWorkers, stopOneShotThreads } from './oneShotWorker';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
 import { appTopFrame, CONTENT_SECURITY_POLICY, pageScriptFiles, rendererContentType, rendererFileOf } from './security';
@@ -922,9 +922,13 @@ function listenToAppEnd({ compress, buildWorkers, checkers, keepAwake, quitGate 
     stops: () => {
       session.defaultSession.flushStorageData();
       return [
+        // Each waits for every thread of its own, those of jobs ended or cancelled a moment before too (round 17): an
+        // MSH or glTF export's (the compression client's), a build's or an Export All's (the build bundle's threads),
+        // a File › Open's or an import's (the one-shot threads).
         { name: 'the compression workers', stop: () => compress.dispose() },
-        { name: 'the build worker', stop: () => buildWorkers.dispose() },
+        { name: 'the build and Export All threads', stop: () => buildWorkers.dispose() },
         ...(checkers ? [{ name: 'the text checker', stop: () => checkers.dispose() }] : []),
+        { name: 'the open and import threads', stop: stopOneShotThreads },
       ];
     },
     quit: () => app.quit(),

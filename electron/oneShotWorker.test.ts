@@ -8,12 +8,14 @@
  * thread not terminated once the answer came (it runs on: the exit never comes, the test times out); the abort not
  * heard (the held job never ends, the test times out).
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keptWorkers, keptWorkerTalks, runOneShotWorker, startWorkerTalk } from './oneShotWorker';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keptWorkers, keptWorkerTalks, runOneShotWorker, startWorkerTalk, stopOneShotThreads } from './oneShotWorker';
+import { heldThread, workerFile } from './testing/heldThread';
 
 let dir: string;
 beforeAll(() => {
@@ -195,5 +197,65 @@ parentPort.on('message', (m) => {
     const gone = new Promise((done) => f.thread.once('exit', done));
     expect((await ask(none, 'g', 'release')).threadId).not.toBe(f.threadId);
     await gone;
+  });
+});
+
+/**
+ * Maintainer's read, round 17: the quit's bounded stop (quitWaits.ts createWorkersStop) waits for every thread a job
+ * had, not only the idle one kept. A job's end (a cancel, a close, a build stopped) terminates its thread and does not
+ * wait; a thread held in native code then outlived the quit's wait, and the process's end waited for it unbounded.
+ */
+describe.skipIf(process.platform === 'win32')('the threads a quit waits for', () => {
+  /** One turn of the event loop: a promise that did not wait for anything has settled by then. */
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  // Mutation that fails: dispose ending the kept thread only (as before round 17: it settled at once).
+  it("keptWorkers' dispose ends and waits for the threads of jobs still running or just stopped, and the kept one", async () => {
+    const held = heldThread(dir, 'kept-build');
+    const workers = keptWorkers(
+      workerFile(dir, 'heldBuild', `parentPort.once('message', () => { ${held.hold} });`),
+      60_000,
+    );
+    // A build's thread, held in a read; its job stopped (the launcher terminates it without waiting).
+    const building = workers.take();
+    building.postMessage('job');
+    await vi.waitFor(() => expect(held.reached()).toBe(true), { timeout: 25_000 });
+    void building.terminate();
+    // An idle thread kept for the next job.
+    const idle = workers.take();
+    workers.keep(idle);
+    const idleGone = once(idle, 'exit');
+    let disposed = false;
+    const dispose = workers.dispose().then(() => (disposed = true));
+    // The kept thread ends at once; the dispose still waits for the held one.
+    await idleGone;
+    await turn();
+    expect(disposed).toBe(false);
+    held.release();
+    await dispose;
+    expect(disposed).toBe(true);
+    expect(workers.take()).not.toBe(idle);
+  });
+
+  // Mutation that fails: startWorkerTalk's threads not noted (stopOneShotThreads settled at once).
+  it('stopOneShotThreads ends and waits for the one-shot threads, one whose job was cancelled and one still running', async () => {
+    const cancelled = heldThread(dir, 'one-shot-cancelled');
+    const running = heldThread(dir, 'one-shot-running');
+    const talkA = startWorkerTalk(workerFile(dir, 'heldOpen', cancelled.hold), null);
+    const talkB = startWorkerTalk(workerFile(dir, 'heldImport', running.hold), null);
+    const endB = talkB.next();
+    await vi.waitFor(() => expect([cancelled.reached(), running.reached()]).toEqual([true, true]), { timeout: 25_000 });
+    talkA.close();
+    let stopped = false;
+    const stop = stopOneShotThreads().then(() => (stopped = true));
+    await turn();
+    expect(stopped).toBe(false);
+    cancelled.release();
+    await turn();
+    expect(stopped).toBe(false);
+    running.release();
+    await stop;
+    // The job still running ends as its thread's exit ends it.
+    expect(await endB).toMatchObject({ end: 'failed', started: true });
   });
 });

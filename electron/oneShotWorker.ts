@@ -74,6 +74,21 @@ export interface WorkerTalk {
   release?(): void;
 }
 
+/**
+ * The fresh threads of this process's one-shot jobs (File › Open's read, an import) that have not exited: a job's end
+ * terminates its thread without waiting for it, and one held in native code (a read of a network folder that stopped
+ * answering) would hold the process's end (maintainer's read, round 17).
+ */
+const oneShotThreads = new Set<Worker>();
+
+/**
+ * Ends every one-shot thread still there (the app's quit, main.ts): settles once each has exited. A job still running
+ * ends as its thread's exit ends it (`failed`).
+ */
+export async function stopOneShotThreads(): Promise<void> {
+  await Promise.all([...oneShotThreads].map((worker) => worker.terminate()));
+}
+
 /** Starts `workerPath` with `workerData` for a WorkerTalk (runOneShotWorker: one turn, then close). */
 export function startWorkerTalk(
   workerPath: string,
@@ -81,7 +96,12 @@ export function startWorkerTalk(
   options: Omit<OneShotOptions, 'progress'> = {},
 ): WorkerTalk {
   const { transferList } = options;
-  return talkWith(() => startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) }), options);
+  return talkWith(() => {
+    const worker = startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) });
+    oneShotThreads.add(worker);
+    worker.once('exit', () => oneShotThreads.delete(worker));
+    return worker;
+  }, options);
 }
 
 /**
@@ -185,7 +205,11 @@ export interface KeptWorkers {
   take(): Worker;
   /** Keeps `worker`, idle, for the next `take` (a thread already kept is ended: one is enough); 0 ms: ends it. */
   keep(worker: Worker): void;
-  /** Ends the kept thread, if any (the app's quit); the threads of jobs still running are their jobs' to end. */
+  /**
+   * Ends every thread it started that has not exited (the app's quit): the kept one, those of jobs still running (a
+   * build, an Export All) and those their jobs ended a moment before; settles once all have exited, so that the quit's
+   * bound covers one held in native code (maintainer's read, round 17).
+   */
   dispose(): Promise<void>;
   /** Threads started so far (tests: a job that found one kept started none). */
   readonly started: number;
@@ -194,6 +218,8 @@ export interface KeptWorkers {
 export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
   let kept: { worker: Worker; timer: ReturnType<typeof setTimeout>; gone: () => void } | undefined;
   let started = 0;
+  /** Every thread started here, until it exits (a job's end terminates its thread without waiting: dispose waits). */
+  const alive = new Set<Worker>();
   const takeKept = (): Worker | undefined => {
     const k = kept;
     kept = undefined;
@@ -210,6 +236,8 @@ export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
       if (worker) return worker;
       const fresh = startWorkerBundle(workerPath);
       started++;
+      alive.add(fresh);
+      fresh.once('exit', () => alive.delete(fresh));
       return fresh;
     },
     keep: (worker) => {
@@ -233,8 +261,8 @@ export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
       kept = { worker, timer, gone };
     },
     dispose: async () => {
-      const worker = takeKept();
-      if (worker) await worker.terminate();
+      takeKept();
+      await Promise.all([...alive].map((worker) => worker.terminate()));
     },
     get started() {
       return started;

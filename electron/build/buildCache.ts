@@ -461,9 +461,9 @@ export const stateFolderWarnings = { warn: (message: string): void => console.wa
  * Why the local state in `dir` (the state folder, `follow`ing the link the user may have named it by, or its
  * `cache-verdicts/` or `last-builds/`) is not used, or undefined. A folder not there yet is fine: makeStateFolder
  * makes it 0700. One that another user owns is not used. One that group or others may write (a state folder made
- * before round 27 under a umask of 0 is 0777) would let them plant or swap the user's state: made 0700 when it is
- * the user's, with a warning saying so; otherwise (root's, not sticky) not used, with a warning saying why and what
- * to do. Nothing is read from or written into a folder not used: the build is only slower (docs/cache.md,
+ * before round 27 under a umask of 0 is 0777) would let them plant or swap the user's state, unless it is sticky
+ * (as /tmp: used as it is, whoever owns it, and never changed): made 0700 when it is the user's, with a warning saying
+ * so; otherwise (root's) not used, with a warning saying why and what to do. Nothing is read from or written into a folder not used: the build is only slower (docs/cache.md,
  * docs/security.md round 30). Not asked where there are no user ids (Windows).
  */
 export function stateFolderProblem(
@@ -508,6 +508,11 @@ export function stateFolderProblem(
     const mode = modeOf(st);
     // A group holding the owner alone (Debian's user private groups) writes as the owner does (round 33).
     if (!othersMayWrite(st)) return undefined;
+    // Sticky (as /tmp): others cannot rename or remove what the user keeps there, and what they leave is not read
+    // (readStampedNoFollow's `usersOwn`). Used as it is, and never made 0700, the user's own too: a sticky folder all
+    // may write is a shared one (the folder above a state folder put in /tmp is /tmp), not one ActGuy made, and run as
+    // root (CI, a container) ActGuy made /tmp itself 0700 (maintainer's read, round 17).
+    if (st.mode & 0o1000) return undefined;
     if (st.uid === me) {
       fs.fchmodSync(fd, 0o700);
       say(
@@ -515,9 +520,6 @@ export function stateFolderProblem(
       );
       return undefined;
     }
-    // Root's: sticky (as /tmp), others cannot rename or remove what the user keeps there, and what they leave is
-    // not read (readStampedNoFollow's `usersOwn`).
-    if (st.mode & 0o1000) return undefined;
     const why = `${dir} can be written by other users (mode ${mode}) and is not yours to change`;
     say(
       `${why}: ActGuy keeps no build state there (builds only read everything again); make it yours alone (chmod 700) or set ACTGUY_STATE_DIR to a folder of yours`,

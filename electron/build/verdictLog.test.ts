@@ -416,6 +416,28 @@ describe('the log of the local verdicts', () => {
       expect(store.file).toBeUndefined();
     },
   );
+  // Maintainer's read, round 17. A sticky folder all may write is used as it is and never changed, the user's own
+  // too: run as root with ACTGUY_STATE_DIR=/tmp/actguy-vitest-state (vitest.config.ts), the CLI's code cache made its
+  // state folder and judged the folder above it, /tmp (root's, the user's then), and made /tmp 0700. Mutation that
+  // fails: the sticky bit asked only of a folder that is not the user's, as before (the folder made 0700, a warning).
+  it('a sticky folder all may write, the folder above a state folder or the state folder itself, is never made 0700', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'actguy-vsticky-own-'));
+    dirs.push(shared);
+    chmodSync(shared, 0o1777);
+    const said: string[] = [];
+    const warn = stateFolderWarnings.warn;
+    stateFolderWarnings.warn = (m) => said.push(m);
+    try {
+      const state = join(shared, 'state');
+      expect(makeStateFolder(state)).toBeUndefined();
+      expect(stateFolderProblem(shared, true)).toBeUndefined();
+      expect((statSync(shared).mode & 0o7777).toString(8)).toBe('1777');
+      expect((statSync(state).mode & 0o7777).toString(8)).toBe('700');
+      expect(said).toEqual([]);
+    } finally {
+      stateFolderWarnings.warn = warn;
+    }
+  });
   // Round 31. A state folder in a folder others may write without the sticky bit (an ACTGUY_STATE_DIR under a
   // shared 0777 folder) could be renamed away by them and a folder of theirs put at its name, with verdicts that say
   // "unchanged" of what changed, between any look and a read. Whoever owns that folder, the state is then not used,
