@@ -3,36 +3,13 @@
  * checked against the tables, floor variants, audition, and broken files.
  */
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { dragMarker, markerFrames, openSampleProject, trackX } from './sev-ui';
 import { pickJoint, selectJoint, screenshotOf } from './ui';
+import { recordTexts, textsShown } from './textRecord';
 import { parseSevStrict } from '../shared/sev/parse';
 
 const WALK_EVENTS = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
-
-/**
- * Starts a record of the texts the element `testId` shows from now on: each text it changes to, once, in order (a
- * MutationObserver's, which runs as the page changes it, so no state between two polls is missed).
- */
-async function recordTextChanges(page: Page, testId: string): Promise<void> {
-  await page.evaluate((id) => {
-    const text = () => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
-    const changes: string[] = [];
-    let last = text();
-    new MutationObserver(() => {
-      const now = text();
-      if (now !== null && now !== last) changes.push(now);
-      last = now;
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    (window as unknown as { __textChanges: string[] }).__textChanges = changes;
-  }, testId);
-}
-
-/** The texts recorded since recordTextChanges. */
-function textChanges(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...(window as unknown as { __textChanges: string[] }).__textChanges]);
-}
 
 test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({
   page,
@@ -227,10 +204,10 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   // next is the right heel at 21. The name shown is the latest played, and playback goes on past it (the left heel at
   // 38, ...): it read the right heel only about half the time, so a check of the text, polled within 5 s, could miss
   // it on a loaded machine. The names are recorded as they change from the press on, and the first new one is looked at.
-  await recordTextChanges(page, 'sev-last-played');
+  await recordTexts(page, ['sev-last-played']);
   await page.getByTestId('play-toggle').click();
-  await expect.poll(() => textChanges(page)).not.toEqual([]);
-  expect((await textChanges(page))[0]).toBe('♪ SE_FOOT_R_METAL');
+  await expect.poll(() => textsShown(page, 'sev-last-played')).not.toEqual([]);
+  expect((await textsShown(page, 'sev-last-played'))[0]).toBe('♪ SE_FOOT_R_METAL');
   await page.getByTestId('play-toggle').click();
   await expect
     .poll(async () => Number(await page.getByTestId('sev-last-played').getAttribute('data-started')))
