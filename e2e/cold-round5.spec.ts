@@ -72,13 +72,20 @@ test('the menu bar works from the keyboard: Enter opens, arrows move, Escape giv
   await expect.poll(() => focused(page)).toBe('menu-open');
   for (let i = 0; i < 20 && (await focused(page)) !== 'menu-open-sev'; i++) await page.keyboard.press('ArrowDown');
   expect(await focused(page)).toBe('menu-open-sev');
-  if (electronApp) return; // a native dialog there
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('file-picker')).toBeVisible();
-  await expect(page.getByRole('menu')).toHaveCount(0);
-  // Escape closes the picker; the keyboard is back on the menu's title.
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('file-picker')).toHaveCount(0);
+  if (electronApp) {
+    // Open .sev… shows a native dialog there, which a scenario cannot answer from the keyboard: the menu is closed
+    // with Escape instead, and the rest of the walk goes on from its title as after the picker (it once ended here,
+    // leaving the checks below to Chromium alone).
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+  } else {
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('file-picker')).toBeVisible();
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    // Escape closes the picker; the keyboard is back on the menu's title.
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('file-picker')).toHaveCount(0);
+  }
   await expect.poll(() => focused(page)).toBe('menu-file');
   // Tab out of an open menu closes it and goes on from its title (no trap).
   await page.keyboard.press('Enter');

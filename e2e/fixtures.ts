@@ -11,7 +11,8 @@
  *   (native dialogs: stub them with `electronApp.evaluate`), skipped with the
  *   reason when no Electron binary is installed.
  * - `server`: the loopback server (url, token) in "chromium", null in "electron".
- * - `loopbackEnv` (option, `test.use`): more environment for that server, e.g. a preload of the scenario's own.
+ * - `workHold` (option, `test.use`): a hold on the app's work (e2e/holdWorker.cjs's variables), given to the loopback
+ *   server in "chromium" and to Electron's main process in "electron" (e2e/workHold.ts); none by default.
  * - `electronApp`: the ElectronApplication in "electron", null in "chromium".
  * - `pageErrors`: uncaught page errors and console errors collected during the test.
  * - `saveScreenshot(name)`: saves e2e-output/screenshots/<project>-<name>.png and returns its path.
@@ -32,6 +33,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ELECTRON_SKIP_REASON, electronBinary, repoRoot } from './electron-binary';
 import { electronSandboxPlan } from './electronSandbox';
+import { electronHoldArgs, loopbackHoldEnv, type WorkHold } from './workHold';
 import { SHORTCUTS, chordOfAccelerator, chordOfKeyPress, sameChord, type ShortcutPlatform } from '../shared/shortcuts';
 
 export interface AppFixtureOptions {
@@ -60,8 +62,8 @@ interface TestFixtures {
   page: Page;
   pageErrors: string[];
   saveScreenshot: (name: string) => Promise<string>;
-  /** More environment for the loopback server (a test's own preload: e2e/holdWorker.cjs); none by default. */
-  loopbackEnv: Record<string, string>;
+  /** A hold on the app's work (e2e/holdWorker.cjs's variables), in Chromium and in Electron alike; none by default. */
+  workHold: WorkHold;
 }
 
 interface WorkerFixtures {
@@ -150,7 +152,7 @@ function collectErrors(page: Page, into: string[]): void {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   appMode: ['loopback', { scope: 'worker', option: true }],
-  loopbackEnv: [{}, { option: true }],
+  workHold: [{}, { option: true }],
 
   // Chromium is launched only for the loopback project, so the Electron project never needs a browser.
   loopbackBrowser: [
@@ -170,9 +172,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     rmSync(dir, { recursive: true, force: true });
   },
 
-  server: async ({ appMode, workspace, loopbackEnv }, use, testInfo) => {
+  server: async ({ appMode, workspace, workHold }, use, testInfo) => {
     if (appMode !== 'loopback') return use(null);
-    const { child, handle } = await startLoopbackChild(workspace.dir, [], loopbackEnv);
+    const { child, handle } = await startLoopbackChild(workspace.dir, [], loopbackHoldEnv(workHold));
     // What the server printed (an uncaught error, a crash) goes with a failed test's report.
     let log = '';
     child.stderr!.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-64 * 1024)));
@@ -183,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await stopChild(child);
   },
 
-  electronApp: async ({ appMode, workspace }, use, testInfo) => {
+  electronApp: async ({ appMode, workspace, workHold }, use, testInfo) => {
     if (appMode !== 'electron') return use(null);
     const binary = electronBinary();
     if (!binary) {
@@ -198,7 +200,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return use(null);
     }
     const userData = mkdtempSync(join(tmpdir(), 'actguy-e2e-profile-'));
-    const app = await _electron.launch(electronLaunchOptions(workspace, userData, sandbox.args));
+    const app = await _electron.launch(electronLaunchOptions(workspace, userData, sandbox.args, workHold));
     running = { app, workspace };
     await use(app);
     running = null;
@@ -242,17 +244,20 @@ export { expect };
  * How the scenarios launch Electron: through Playwright's own Electron loader (no `executablePath`, so it
  * resolves node_modules/electron and preloads its loader, which appends Chromium switches such as
  * --enable-unsafe-swiftshader: WebGL for the viewport on a machine without a GPU), with SwiftShader's ANGLE
- * backend asked for as in the Chromium project, and a profile of its own.
+ * backend asked for as in the Chromium project, and a profile of its own. A scenario's hold on the app's work is
+ * preloaded in the main process (`-r`, before the app's path) with its variables in the environment.
  */
 export function electronLaunchOptions(
   workspace: Workspace,
   userData: string,
   sandboxArgs: readonly string[],
+  hold: WorkHold = {},
 ): Parameters<typeof _electron.launch>[0] {
   return {
     // sandboxArgs: --no-sandbox as root only (e2e/electronSandbox.ts).
     args: [
       ...sandboxArgs,
+      ...electronHoldArgs(hold),
       repoRoot,
       workspace.path('walk.mtn'),
       '--workspace',
@@ -261,7 +266,7 @@ export function electronLaunchOptions(
       '--ignore-gpu-blocklist',
     ],
     cwd: repoRoot,
-    env: { ...process.env, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
+    env: { ...process.env, ...hold, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * A preload for the loopback server of a scenario that cancels running work (through the `loopbackEnv` option of
- * e2e/fixtures.ts): it keeps a worker thread's later messages from the server's main thread, so that main sees the
- * work running and never sees its end, however fast the thread works. A Cancel pressed then always comes before the
- * commit (docs/testing.md, "Tests under load, round 8"). The held messages are dropped: Cancel ends the thread. Test
+ * A preload for the app's main process in a scenario that cancels running work (through the `workHold` option of
+ * e2e/fixtures.ts: the loopback server's `--require` in Chromium, Electron's `-r` in "electron"; e2e/workHold.ts): it
+ * keeps a worker thread's later messages from the main thread, so that main sees the work running and never sees its
+ * end, however fast the thread works. A Cancel pressed then always comes before the commit (docs/testing.md, "Tests
+ * under load, round 8" and "round 9"). The held messages are dropped: Cancel ends the thread. Test
  * code only: nothing of it is in the app a page or a project reaches.
  *
  * - ACTGUY_E2E_HOLD_EXPORT=N: an Export All of N entries (e2e/project-export.spec.ts) is held once main has been told

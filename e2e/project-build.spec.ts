@@ -6,11 +6,9 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './electron-binary';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
 import { dragProjectRow, untilBuildEnds } from './ui';
-import { lengthenMtn } from './longMotion';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
@@ -175,18 +173,14 @@ test('reorder by drag, build the archives with progress, and read the .mar names
 });
 
 /**
- * The build cancelled: in Chromium the loopback server holds a build from its first motion's progress while this file
- * exists (e2e/holdWorker.cjs), which the scenario makes once the project's own check (a build too, which must end) is
- * over. One file for each run of the scenarios (the runner's process id), removed after the scenario.
+ * The build cancelled: the app's main process (the loopback server in Chromium, Electron's) holds a build from its
+ * first motion's progress while this file exists (e2e/holdWorker.cjs), which the scenario makes once the project's
+ * own check (a build too, which must end) is over. One file for each run of the scenarios (the runner's process id),
+ * removed after the scenario.
  */
 const holdBuild = join(tmpdir(), `actguy-e2e-hold-build-${process.pid}`);
-test.describe('a build held in the server', () => {
-  test.use({
-    loopbackEnv: {
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(join(repoRoot, 'e2e', 'holdWorker.cjs'))}`,
-      ACTGUY_E2E_HOLD_BUILD: holdBuild,
-    },
-  });
+test.describe("a build held in the app's main process", () => {
+  test.use({ workHold: { ACTGUY_E2E_HOLD_BUILD: holdBuild } });
   test.afterEach(() => rmSync(holdBuild, { force: true }));
 
   test('a build can be cancelled and then leaves nothing behind', async ({
@@ -194,21 +188,16 @@ test.describe('a build held in the server', () => {
     workspace,
     electronApp,
     pageErrors,
-    appMode,
   }) => {
     await openSampleProject(page, workspace, electronApp);
     // Opening the project checks it (a dry-run build), which leaves every motion's compression in the build cache: a
-    // build after it compresses nothing and was done before Cancel reached it (CI red on dafb661d). In Chromium the
-    // server holds the build from then on (holdBuild), so Cancel always comes first however fast it is: no motion is
-    // lengthened, and the build finds every one in the cache. Under Electron, where nothing holds it, once the check
-    // is done cmu_01_01.mtn becomes a capture 95 times as long (65,360 frames; 52,288 at its speed of 1.25): the build
-    // finds no cache entry for it and takes seconds to compress it (10 s on this 2-core machine), far longer than the
-    // click on Cancel.
+    // build after it compresses nothing and was done before Cancel reached it (CI red on dafb661d). The app's main
+    // process holds the build from then on (holdBuild), so Cancel always comes first however fast it is: no motion is
+    // lengthened, and the build finds every one in the cache.
     const cmu = page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]');
     await expect(cmu.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 60_000 });
     await expect(page.getByTestId('project-check')).toHaveText('Check');
-    if (appMode === 'loopback') writeFileSync(holdBuild, '');
-    else lengthenMtn(workspace.path('cmu_01_01.mtn'), 95);
+    writeFileSync(holdBuild, '');
     await page.getByTestId('project-build').click();
     const dialog = page.getByTestId('build-dialog');
     await dialog.getByTestId('build-cancel').click();

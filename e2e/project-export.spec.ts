@@ -3,25 +3,17 @@
  * picker chooses (a folder since round 18), progress per motion, Cancel that leaves nothing written, and the dialog listing every file
  * written (docs/interchange.md, "Whole project").
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openProject, openSampleProject } from './sev-ui';
-import { lengthenMtn } from './longMotion';
 import { parseMshNodesJson } from '../shared/msh/nodesJson';
 import { readGltfContainer } from '../shared/interchange/gltf/glb';
-import { join } from 'node:path';
-import { repoRoot } from './electron-binary';
 
 const ENTRIES = ['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'];
 
-/** The export the loopback server holds at its third entry (the MSH cancel's, below). */
+/** The export the app's main process holds at its third entry (the MSH cancel's, below). */
 const HELD_EXPORT = 40;
-test.use({
-  loopbackEnv: {
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(join(repoRoot, 'e2e', 'holdWorker.cjs'))}`,
-    ACTGUY_E2E_HOLD_EXPORT: String(HELD_EXPORT),
-  },
-});
+test.use({ workHold: { ACTGUY_E2E_HOLD_EXPORT: String(HELD_EXPORT) } });
 
 test('Export All writes every motion and alias as glTF and as MSH, and Cancel writes nothing', async ({
   page,
@@ -29,7 +21,6 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   electronApp,
   pageErrors,
   saveScreenshot,
-  appMode,
 }) => {
   test.setTimeout(240_000);
   await openSampleProject(page, workspace, electronApp);
@@ -114,23 +105,13 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   await saveScreenshot('project-export-msh-done-1280');
   await dialog.getByTestId('project-export-close').click();
 
-  // MSH, cancelled while it fits: a project of 40 entries, Cancel pressed once the third is under way. Nothing is
-  // written. In Chromium the server holds the export there (e2e/holdWorker.cjs: main is never told of the
-  // thread's later entries or its end), so the press always comes before the commit however fast the fits are, and
-  // the entries are the sample's short walk. Under Electron, where nothing holds it, each is the CMU capture made
-  // three times as long (2,064 frames, as long as MSH's frame map allows its 27 animated nodes): about 0.6 s a fit
-  // here, unloaded, so at least 20 fits (seconds) are still ahead of the press.
-  const held = appMode === 'loopback';
-  if (!held) {
-    copyFileSync(workspace.path('cmu_01_01.mtn'), workspace.path('cmu_long.mtn'));
-    lengthenMtn(workspace.path('cmu_long.mtn'), 3);
-  }
+  // MSH, cancelled while it fits: a project of 40 entries of the sample's short walk, Cancel pressed once the third is
+  // under way. Nothing is written. The app's main process holds the export there (e2e/holdWorker.cjs, preloaded in the
+  // loopback server and in Electron alike: main is never told of the thread's later entries or its end), so the press
+  // always comes before the commit however fast the fits are.
   const many = {
     version: 1,
-    motions: Array.from({ length: HELD_EXPORT }, (_, k) => ({
-      name: `cmu_${k}`,
-      mtn: held ? 'walk.mtn' : 'cmu_long.mtn',
-    })),
+    motions: Array.from({ length: HELD_EXPORT }, (_, k) => ({ name: `cmu_${k}`, mtn: 'walk.mtn' })),
     outputs: { mar: 'many.mar', sar: 'many.sar' },
   };
   writeFileSync(workspace.path('many.actguy.json'), JSON.stringify(many));
@@ -139,9 +120,7 @@ test('Export All writes every motion and alias as glTF and as MSH, and Cancel wr
   await chooseFile(page, electronApp, workspace, 'cmu_0.res8', 'folder', menuItem('menu-export-all-msh'));
   // The first fit waits for the check of the project just opened, which compresses its motion too: a limit from that
   // work, not the default 10 s.
-  await expect(state).toContainText(held ? 'Exporting motion 3 of 40' : /Exporting motion ([2-9]|1[0-9]|20) of 40/, {
-    timeout: 120_000,
-  });
+  await expect(state).toContainText('Exporting motion 3 of 40', { timeout: 120_000 });
   await expect(dialog.getByTestId('project-export-progress')).toBeVisible();
   await saveScreenshot('project-export-msh-running');
   await dialog.getByTestId('project-export-cancel').click();

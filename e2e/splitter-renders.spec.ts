@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { waitForCompression, waitForProjectFigures } from './ui';
+import { animationFrames, waitForCompression, waitForProjectFigures } from './ui';
 import { installRenderCounter, renders } from './renderCounter';
 
 /**
@@ -50,6 +50,9 @@ test('dragging a splitter re-renders no panel, bar nor the menu bar', async ({
   await drag(page, 'Resize project panel', 60, 0);
   await drag(page, 'Resize sound-event editor', 0, -60);
   await drag(page, 'Resize curve view', 0, 40);
+  // A panel that followed its new size would render once the page has laid it out and its ResizeObserver has run,
+  // frames after the drag: counted after rendered frames, not at once (where a late render was not seen yet).
+  await animationFrames(page, 3);
   const after = await renders(page);
   const moved = Object.fromEntries([...PANELS, ...BARS].map((id) => [id, after[id] - before[id]]));
   expect(moved).toEqual(Object.fromEntries([...PANELS, ...BARS].map((id) => [id, 0])));

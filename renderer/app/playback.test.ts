@@ -4,7 +4,7 @@
  * by 4x reaching frame N within 5 s of wall time, which a loaded machine's slow animation frames could miss and an
  * idle one could pass at the wrong rate; here it is exact.
  * Mutations that fail: the speed left out of the step; the step not capped after a stalled frame; the loop's wrap by
- * frameCount instead of frameCount + 1; playing not stopped at frame N without loop.
+ * frameCount instead of frameCount + 1; playing not stopped at frame N without loop; a step back allowed.
  * The clock asks for animation frames only while playing (docs/architecture.md, "Renderer review, round 6"): it asked
  * for one at every frame of the display, stopped or not, each a wake-up of the window's main thread.
  */
@@ -73,6 +73,16 @@ describe('the playback clock', () => {
     start(4, true);
     frameAt(2000);
     expect(playhead()).toBeCloseTo(0.25 * 30 * 4, 9);
+  });
+
+  it('does not go back for a first animation frame timed before the press that asked for it', () => {
+    // Chromium times a frame by its start: a loaded page's first frame after Play was timed 10 ms or so before it.
+    vi.mocked(performance.now).mockReturnValue(1000);
+    start(1, true, 5);
+    frameAt(990);
+    expect(playhead()).toBe(5);
+    frameAt(1090);
+    expect(playhead()).toBeCloseTo(5 + 0.1 * 30, 9);
   });
 
   it('stops at frame N without loop, and wraps past N with it', () => {

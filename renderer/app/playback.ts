@@ -17,7 +17,10 @@ export function startPlaybackClock(): () => void {
     const s = sessionStore.getState();
     const m = documentStore.getState().motion;
     if (!s.playing || !m) return;
-    const dt = Math.min(0.25, (now - last) / 1000);
+    // An animation frame's time is when the frame began, which can come before the press that asked for it: the
+    // first step would go back, and the audition took a step back for a loop and played every event of the motion at
+    // once (docs/testing.md, "Tests under load, round 9"). Never back, and at most a quarter of a second.
+    const dt = Math.max(0, Math.min(0.25, (now - last) / 1000));
     last = now;
     const p = preferencesStore.getState();
     let t = s.playhead + dt * m.fps * p.playbackSpeed;
