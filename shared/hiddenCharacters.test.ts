@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { BIDI_CONTROL, escapeControls, FormatError, HIDDEN_CHARACTERS, quoteInput, quoteJson } from './errors';
 
-const HIDDEN_CHARACTERS_BUT_LINES = new RegExp(HIDDEN_CHARACTERS.source.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f'));
+const HIDDEN_CHARACTERS_BUT_LINES = new RegExp(
+  HIDDEN_CHARACTERS.source.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f'),
+);
 
 const HIDDEN = [
   '\u0000',
