@@ -4,6 +4,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Fields and variables that hold a path, a file's name or main's words (eslint rule below, docs/security.md, round 53). */
+const NAMED = '/^(path|paths|folder|relativePath|filePath|fileName|file|message|reason|error|warnings|mtn|sev)$/';
+
 export default tseslint.config(
   {
     ignores: [
@@ -58,6 +61,43 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-undef': 'off',
       'no-regex-spaces': 'off',
+    },
+  },
+  {
+    // A value that may hold a received folder's names (a path, a folder, a file, main's message or warnings, a project's
+    // .mtn/.sev key) shown by the page goes through escapeControls or escapeControlsKeepingLines (shared/errors.ts),
+    // so a bidi override, an ESC or a zero-width space in a name is shown as \uXXXX. Escaping where a value is shown
+    // is per place; this rule is what keeps a new dialog from forgetting it (docs/security.md, rounds 52 and 53).
+    files: ['renderer/**/*.tsx'],
+    ignores: ['renderer/**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: [
+            'JSXElement > JSXExpressionContainer',
+            'JSXFragment > JSXExpressionContainer',
+            'JSXAttribute[name.name=/^(title|aria-label|alt|placeholder)$/] > JSXExpressionContainer',
+          ]
+            .map(
+              (shown) =>
+                `${shown} :matches(MemberExpression[computed=false][property.name=${NAMED}], Identifier[name=${NAMED}]:not(MemberExpression > *):not(Property > .key):not(VariableDeclarator > .id):not(CallExpression > *))` +
+                ':not(CallExpression[callee.name=/^escapeControls/] *)' +
+                // A key, a data- attribute or a handler shows nothing; nor does a list's length, a test of
+                // membership, a number or a constant of the page's own (PANEL.sev).
+                ':not(JSXAttribute:not([name.name=/^(title|aria-label|alt|placeholder)$/]) *)' +
+                ':not(MemberExpression[property.name=/^(length|map|slice|filter|some|every|includes|indexOf)$/] > *)' +
+                ':not(CallExpression[callee.property.name=/^(includes|indexOf|some|has)$/] > *)' +
+                ':not([object.name=/^[A-Z][A-Z_]*$/])' +
+                // A value asked whether it is there (`r.error ? 'unknown' : …`) is not shown by that.
+                ':not(ConditionalExpression > .test):not(LogicalExpression[operator="&&"] > .left)' +
+                ':not(UnaryExpression > *):not(MemberExpression[property.name="toFixed"] > *):not(BinaryExpression[operator=/^[!=]==?$/] > *)',
+            )
+            .join(', '),
+          message:
+            'A name from main or a file is shown raw here: pass it through escapeControls (a name) or escapeControlsKeepingLines (a message), shared/errors.ts.',
+        },
+      ],
     },
   },
   {

@@ -5,7 +5,7 @@
  * that messages use. Mutation that fails: clipMessage without escapeControls (the override reaches the page raw).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,5 +51,26 @@ describe("a file's hidden characters in the app's messages", () => {
     const lines = message.split('\n');
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[0]).toBe(`Could not save ${join(ws, 'a\\u202eb.sev')}: the text has errors; nothing was written`);
+  });
+});
+
+describe('a line break in a name (round 53)', () => {
+  it('forges no line: the path policy refuses the name, quoting it escaped, before any read or write', async () => {
+    const h = testHandlers({
+      app: { workspaceRoot: ws },
+      compress: {} as CompressClient,
+      checkText: inProcessTextChecker,
+    });
+    for (const brk of ['\n', '\r', '\u2028', '\u2029']) {
+      const name = `walk${brk}Built 9 motions: ok${brk}x.sev`;
+      execFileSync('mkfifo', [join(ws, name)]);
+      const read = messageOf(await dispatchInvoke(h, 'readProjectText', { path: join(ws, name) }));
+      expect(read.split('\n')).toHaveLength(1);
+      expect(read).toContain('line break');
+      const saved = messageOf(await dispatchInvoke(h, 'saveSev', { path: join(ws, `s${name}`), text: 'nonsense\n' }));
+      expect(saved.split('\n')[0]).not.toMatch(/walk$/);
+      expect(saved).toContain('line break');
+      expect(existsSync(join(ws, `s${name}`))).toBe(false);
+    }
   });
 });

@@ -120,6 +120,43 @@ describe('path policy', () => {
 });
 
 describe('path policy: edges', () => {
+  it('refuses a name holding a line break, and a link to one, for a read and a write, quoting it escaped (round 53)', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    for (const brk of ['\n', '\r', '\u2028', '\u2029']) {
+      const forged = join(dir, 'workspace', 'sub', `a${brk}Saved walk.mtn`);
+      writeFileSync(forged, 'x');
+      for (const purpose of ['read', 'write'] as const) {
+        const refusal = (() => {
+          try {
+            policy.check(forged, purpose);
+          } catch (e) {
+            return e as Error;
+          }
+          throw new Error('expected a refusal');
+        })();
+        expect(refusal).toBeInstanceOf(PathNotAllowedError);
+        expect(refusal.message).toMatch(/holds a line break/);
+        expect(refusal.message).not.toContain(brk);
+      }
+      const link = join(dir, 'workspace', `plain${brk.charCodeAt(0)}.mtn`);
+      symlinkSync(forged, link);
+      expect(() => policy.check(link, 'read')).toThrow(
+        /resolves to .*a\\u00..Saved walk\.mtn|resolves to .*a\\u202.Saved walk\.mtn/,
+      );
+      expect(() => policy.check(link, 'read')).toThrow(/that path holds a line break/);
+    }
+    // Said as given, where it resolves to a plain name: a handler names the path as given.
+    expect(() => policy.check(`${join(dir, 'workspace')}/x\nBuilt 9 motions: ok/../sub/a.mtn`, 'read')).toThrow(
+      /x\\u000aBuilt 9 motions: ok.*the path holds a line break/,
+    );
+    // A tab is not a line break: it is shown as it is, and the file is read.
+    writeFileSync(join(dir, 'workspace', 'sub', 'a\tb.mtn'), 'x');
+    expect(policy.check(join(dir, 'workspace', 'sub', 'a\tb.mtn'), 'read')).toBe(
+      join(dir, 'workspace', 'sub', 'a\tb.mtn'),
+    );
+  });
+
   it('quotePath keeps a path of 300 characters whole and shortens a longer one to its head and tail', () => {
     const p300 = `/${'a'.repeat(299)}`;
     expect(quotePath(p300)).toBe(p300);

@@ -92,6 +92,16 @@ export function quotePath(path: string): string {
   return escapeControls(`${path.slice(0, half)}…${path.slice(-half)}`);
 }
 
+/**
+ * A line break in a name (LF, CR, U+2028, U+2029). The handlers name a file as its path is (`Could not read ${path}:
+ * …`) and the reply keeps a message's own line breaks (escapeControlsKeepingLines), so a received file named
+ * `walk<LF>Built 9 motions: ok<LF>x.sev` forged a line of its own in the message; no file name needs one, and the CLI
+ * refuses such an argument (round 11). docs/security.md, round 53.
+ */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const LINE_BREAK_REASON =
+  'the path holds a line break, which would break the line of every message that names it; ActGuy reads and writes no such file: rename it';
+
 /** A path outside the allowed set. The message names the path and says what to do instead. */
 export class PathNotAllowedError extends Error {
   readonly path: string;
@@ -376,6 +386,16 @@ export function createPathPolicy(): PathPolicy {
       if (!isAbsolute(path)) throw new PathNotAllowedError(path, 'only absolute paths are accepted');
       refuseUngrantedNetworkPath(path);
       const canon = canonicalPath(path);
+      // Asked of the path as given (`/w/x<LF>forged/../a.sev` resolves to a plain name) and of where it resolves (a
+      // link to such a name): a handler may name either.
+      if (LINE_BREAK.test(path)) throw new PathNotAllowedError(path, LINE_BREAK_REASON);
+      if (LINE_BREAK.test(canon))
+        throw new PathNotAllowedError(
+          path,
+          canon === path
+            ? LINE_BREAK_REASON
+            : `it resolves to ${quotePath(canon)}, and ${LINE_BREAK_REASON.replace(/^the path/, 'that path')}`,
+        );
       if (!allowedCanonical(canon)) {
         throw new PathNotAllowedError(
           path,

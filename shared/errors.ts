@@ -24,7 +24,10 @@ export class FormatError extends Error {
   file: string | undefined;
 
   constructor(kind: FileKind, detail: string, place: FormatErrorPlace = {}, file?: string) {
-    detail = clipDetail(detail);
+    // A detail may name a file as a project's key spells it (`cannot read ${path}: …`), and a key may hold a
+    // zero-width space or a soft hyphen (round 11 refuses control and bidi characters only): shown as `\uXXXX` here,
+    // for every message made, its own line breaks and tabs kept (docs/security.md, round 53).
+    detail = escapeControlsKeepingLines(clipDetail(detail));
     super(FormatError.compose(kind, detail, place, file));
     this.name = 'FormatError';
     this.kind = kind;

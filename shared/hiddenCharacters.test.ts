@@ -8,6 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { BIDI_CONTROL, escapeControls, FormatError, HIDDEN_CHARACTERS, quoteInput, quoteJson } from './errors';
 
+const HIDDEN_CHARACTERS_BUT_LINES = new RegExp(
+  HIDDEN_CHARACTERS.source.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f'),
+);
+
 const HIDDEN = [
   '\u0000',
   '\n',
@@ -79,5 +83,18 @@ describe('messages show hidden characters escaped', () => {
       expect(e.message).toContain('/tmp/x\\u001b]0;owned\\u0007\\u000abuilt 9 motions: ok/p\\u202enosj.json');
       expect(e.file).toBe(file); // the path itself is kept for the program
     }
+  });
+
+  // Round 53. Mutation: the FormatError constructor keeping `detail` raw: `actguy build` of a project whose key
+  // `"sev": "cm\u200Bu_01_01.sev"` names a file that is not there printed `cannot read cm<U+200B>u_01_01.sev`, the
+  // space unseen, reading as the sample's own cmu_01_01.sev.
+  it("a FormatError's detail shows a name's hidden characters as \\uXXXX, its own line breaks and tabs kept", () => {
+    const e = new FormatError('PROJECT', 'cannot read cm\u200bu_01_01.sev: no such file\n\tsecond \u00adline', {
+      where: 'motions[1].sev',
+    });
+    expect(e.message).not.toMatch(HIDDEN_CHARACTERS_BUT_LINES);
+    expect(e.detail).toBe('cannot read cm\\u200bu_01_01.sev: no such file\n\tsecond \\u00adline');
+    // Already escaped text is said as it is.
+    expect(new FormatError('PROJECT', e.detail).detail).toBe(e.detail);
   });
 });

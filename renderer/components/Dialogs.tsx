@@ -465,7 +465,11 @@ export function FilePicker() {
             className="tool small"
             data-testid="picker-up"
             disabled={!folder}
-            title={folder ? `Up to ${folderOf(folder) || 'the workspace'} (Alt+↑)` : 'This is the workspace folder'}
+            title={
+              folder
+                ? `Up to ${escapeControls(folderOf(folder)) || 'the workspace'} (Alt+↑)`
+                : 'This is the workspace folder'
+            }
             onClick={() => {
               goTo(folderOf(folder));
               setFilter('');
@@ -593,8 +597,8 @@ export function FilePicker() {
       {req.mode === 'folder' && req.willWrite && <PickerWillWrite names={req.willWrite} req={req} folder={folder} />}
       {replaceTarget && (
         <p className="picker-replace" role="alert" data-testid="picker-replace">
-          {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name to
-          keep it.
+          {escapeControls(replaceTarget.relativePath)} already exists. Replace it? Its contents are lost; Cancel or type
+          another name to keep it.
         </p>
       )}
       {req.incomplete && (

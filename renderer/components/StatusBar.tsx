@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { escapeControls } from '../../shared/errors';
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { cancelImport } from '../app/interchange';
 import { cancelOpen } from '../app/motionFiles';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
@@ -69,16 +69,16 @@ export function StatusBar() {
   // A received folder's `walk\u202Eves.mtn`: its name and path shown with hidden characters as \uXXXX, as the window's
   // title and the status line show them (docs/security.md, round 52).
   const name = escapeControls(fileName);
-  const path = filePath === null ? null : escapeControls(filePath);
+  const shownPath = filePath === null ? null : escapeControls(filePath);
   return (
     <footer className="statusbar" data-testid="statusbar">
       {entry !== null && entry !== name ? (
         // The file's name stays in doc-name, in brackets after the entry's.
-        <span data-testid="status-entry" title={`Project motion ${entry}, from the file ${path ?? name}`}>
+        <span data-testid="status-entry" title={`Project motion ${entry}, from the file ${shownPath ?? name}`}>
           {entry}{' '}
           <span className="dim">
             (file{' '}
-            <span title={path ?? ''} data-testid="doc-name">
+            <span title={shownPath ?? ''} data-testid="doc-name">
               {name}
               {readOnly ? ' (read-only)' : ''}
             </span>
@@ -86,7 +86,7 @@ export function StatusBar() {
           </span>
         </span>
       ) : (
-        <span title={path ?? ''} data-testid="doc-name">
+        <span title={shownPath ?? ''} data-testid="doc-name">
           {name}
           {readOnly ? ' (read-only)' : ''}
         </span>
@@ -131,7 +131,9 @@ export function StatusBar() {
         <span
           className="bad"
           data-testid="compress-error"
-          title={`${errorPlain ? `${errorPlain.lead}. ${errorPlain.advice}\n` : ''}Details: ${error}`}
+          title={escapeControlsKeepingLines(
+            `${errorPlain ? `${errorPlain.lead}. ${errorPlain.advice}\n` : ''}Details: ${error}`,
+          )}
         >
           compression failed (see the message)
         </span>

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import type { ReactNode, Ref } from 'react';
 import { Modal } from '../components/Modal';
 
@@ -51,7 +52,7 @@ export function ChooseFileModal(props: Props) {
       {props.children}
       {props.error !== null && (
         <div className="bad small" data-testid={`${props.prefix}-options-error`}>
-          {props.error}
+          {escapeControlsKeepingLines(props.error)}
         </div>
       )}
     </Modal>

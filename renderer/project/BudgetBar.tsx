@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { useEffect, useState } from 'react';
 import { useProject } from '../sev/hooks';
 import { exactBytes, sizeText } from './byteSize';
@@ -89,7 +90,7 @@ export function BudgetBar() {
       )}
       {error && (
         <div className="bad small" data-testid="project-budget-error">
-          {error}
+          {escapeControlsKeepingLines(error)}
         </div>
       )}
       {use.marBytes !== null && (

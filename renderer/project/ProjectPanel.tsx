@@ -1,3 +1,4 @@
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/motionFiles';
@@ -125,8 +126,8 @@ export function ProjectPanel() {
       <div className="panel-header">
         <span className="panel-title">Project</span>
         {title && (
-          <span className="project-name" title={path ?? ''} data-testid="project-name">
-            {title.replace(/\.actguy\.json$/i, '').replace(/\.json$/i, '')}
+          <span className="project-name" title={escapeControls(path ?? '')} data-testid="project-name">
+            {escapeControls(title.replace(/\.actguy\.json$/i, '').replace(/\.json$/i, ''))}
           </span>
         )}
         {/* Beside the name, not in it: the name gives way with "…" first, and the mark went with it ("sampl…" at
@@ -324,7 +325,7 @@ export function ProjectPanel() {
                       e.stopPropagation(); // not also a page shortcut (Space plays, ↑ / ↓ pick joints)
                     }}
                     // The name leads the tooltip: a long one is cut with "…" in the 250 px column of Project mode.
-                    title={`${m.name}: ${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
+                    title={`${m.name}: ${escapeControls(m.mtn)}${m.sev ? ` + ${escapeControls(m.sev)}` : ' (no .sev)'}\nDrag to reorder the archive`}
                   >
                     <span className="project-index">{i}</span>
                     <div className="project-motion-main">
@@ -333,7 +334,7 @@ export function ProjectPanel() {
                         {showDirty && <span className="dirty on"> ●</span>}
                         <span className="dim small" id={`${rowIds}-${i}-sev`}>
                           {' '}
-                          {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}
+                          {m.sev ? escapeControls(m.sev.split(/[\\/]/).pop()!) : 'no .sev'}
                         </span>
                       </div>
                       <div
@@ -408,7 +409,9 @@ export function ProjectPanel() {
                       </span>{' '}
                       <span
                         className={a.error ? 'bad small' : 'small'}
-                        title={a.error ?? "effective duration: the target's frames / fps / the alias's speed"}
+                        title={escapeControlsKeepingLines(
+                          a.error ?? "effective duration: the target's frames / fps / the alias's speed",
+                        )}
                         data-testid="project-alias-duration"
                       >
                         {a.error ? 'invalid duration' : a.durationMs === null ? '—' : formatDurationMs(a.durationMs)}
@@ -433,12 +436,12 @@ export function ProjectPanel() {
                         {p.plain ? (
                           <>
                             <span className="problem-plain" data-testid="project-problem-plain">
-                              {p.plain.file}: {p.plain.lead} {p.plain.advice}
+                              {escapeControls(p.plain.file)}: {p.plain.lead} {p.plain.advice}
                             </span>
-                            <span className="problem-detail">{p.message}</span>
+                            <span className="problem-detail">{escapeControlsKeepingLines(p.message)}</span>
                           </>
                         ) : (
-                          p.message
+                          escapeControlsKeepingLines(p.message)
                         )}
                       </button>
                     </li>

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BuildStatus, ProjectExportStatus } from '../../shared/ipc/project';
 import { BuildDialog } from './BuildDialog';
 import { ProjectExportDialog } from './ProjectExportDialog';
+import { ProjectPanel } from './ProjectPanel';
 import { projectExportStore } from './projectExport';
 import { projectStore } from './projectStore';
 import { sevStore } from '../sev/sevStore';
@@ -83,5 +84,25 @@ describe("a received folder's names in the Build and Export All dialogs", () => 
     expect(html).toContain(`${SHOWN}/out/stage.mar`);
     expect(html).toContain('Save walk\\u202e.sev</button>');
     expect(html).toContain(PROBLEM_SHOWN);
+  });
+});
+
+describe("a received project's names in the project panel (round 53)", () => {
+  it("its file's name and path, a motion row's .sev and the row's tooltip", () => {
+    // A project key refuses control and bidi characters (round 11) but may hold a zero-width space; the project's
+    // own file name is the received folder's.
+    const text = JSON.stringify({
+      version: 1,
+      fps: 30,
+      motions: [{ name: 'walk', mtn: 'wa\u200blk.mtn', sev: 'wa\u200blk.sev' }],
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    });
+    projectStore.getState().adopt(`${DIR}/p\u202e.actguy.json`, text);
+    const html = renderToStaticMarkup(<ProjectPanel />);
+    projectStore.getState().close();
+    expect(hidden(html)).toBe(false);
+    expect(html).toContain(`title="${SHOWN}/p\\u202e.actguy.json" data-testid="project-name">p\\u202e</span>`);
+    expect(html).toContain('wa\\u200blk.sev');
+    expect(html).toContain('walk: wa\\u200blk.mtn + wa\\u200blk.sev');
   });
 });

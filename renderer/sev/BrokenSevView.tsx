@@ -1,3 +1,4 @@
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { useEffect, useRef } from 'react';
 import { useSev } from './hooks';
 import { sevStore } from './sevStore';
@@ -47,7 +48,8 @@ export function BrokenSevView() {
     <div className="sev-broken" data-testid="sev-broken">
       <div className="sev-broken-head">
         <b className="bad">
-          {f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in {f.path.split(/[\\/]/).pop()}
+          {f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in{' '}
+          {escapeControls(f.path.split(/[\\/]/).pop()!)}
         </b>
         <span className="dim"> — the file is kept as it is; fix the text here (or in your editor, then Reload).</span>
         <span className="spacer" />
@@ -62,7 +64,7 @@ export function BrokenSevView() {
               <span className="sev-loc">
                 line {e.line}:{e.column}
               </span>{' '}
-              {e.message}
+              {escapeControlsKeepingLines(e.message)}
             </button>
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { eventsByFrame } from '../../shared/sev/serialize';
 import { useDocument, useMotionShape } from '../state/hooks';
@@ -165,10 +166,10 @@ export function EventList() {
                   </td>
                   <td
                     className={r.error ? 'bad' : ''}
-                    title={
+                    title={escapeControlsKeepingLines(
                       r.error ??
-                      `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
-                    }
+                        `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`,
+                    )}
                     data-testid="sev-event-resolved"
                   >
                     <span className="sev-wide-only">{name}</span>
@@ -257,7 +258,9 @@ export function EventList() {
                               className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
                               data-testid="sev-event-floor"
                               data-floor={k}
-                              title={rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`}
+                              title={escapeControlsKeepingLines(
+                                rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`,
+                              )}
                             >
                               <FloorButton floor={k} shown={floor} className="link" />
                               <span data-testid="sev-event-floor-name">{v}</span>

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import {
   useEffect,
   useLayoutEffect,
@@ -414,7 +415,9 @@ export function EventTrack() {
                 top: markerTop(frame, stack),
                 background: seColor(ev.se),
               }}
-              title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`}
+              title={escapeControlsKeepingLines(
+                `frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`,
+              )}
               data-testid="sev-marker"
               data-index={index}
               data-frame={frame}

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { useEffect, useRef, useState } from 'react';
 import type { ResolvedName } from './resolve';
 
@@ -38,7 +39,7 @@ export function NameField(props: {
         aria-label={props.label}
         aria-invalid={!!r.error}
         data-testid={props.testid}
-        title={r.error ?? `${props.value} = ${r.codeText}`}
+        title={escapeControlsKeepingLines(r.error ?? `${props.value} = ${r.codeText}`)}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => {

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { useLayoutEffect, useRef } from 'react';
 import { useProject, useSev } from './hooks';
 import { revealScrollTop } from './reveal';
@@ -154,7 +155,7 @@ export function SeTable() {
                   />
                   {base.error && (
                     <div className="sev-error" data-testid="sev-se-error">
-                      {base.error}
+                      {escapeControlsKeepingLines(base.error)}
                     </div>
                   )}
                 </td>
@@ -181,10 +182,10 @@ export function SeTable() {
                 <td
                   className={`floor${rf.error ? ' bad' : ''}`}
                   data-testid="sev-se-on-floor"
-                  title={
+                  title={escapeControlsKeepingLines(
                     rf.error ??
-                    `SE ${d.index} plays ${onFloor}${rf.codeText && ` ${rf.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
-                  }
+                      `SE ${d.index} plays ${onFloor}${rf.codeText && ` ${rf.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`,
+                  )}
                 >
                   <span className="sev-floor-cell">
                     <span className="sev-wide-only">{onFloor}</span>
@@ -277,7 +278,7 @@ export function SeTable() {
                       testid={`sev-se-variant-${k}`}
                       onCommit={(name) => ses.setVariant(sel.index, k, name)}
                     />
-                    {r.error && <div className="sev-error">{r.error}</div>}
+                    {r.error && <div className="sev-error">{escapeControlsKeepingLines(r.error)}</div>}
                   </div>
                 );
               })}

@@ -1,3 +1,4 @@
+import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { useEffect } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
@@ -119,14 +120,14 @@ export function SevEditor() {
       <div className="panel-header">
         <span className="panel-title">Sound events</span>
         {file ? (
-          <span className="sev-file" title={file.path} data-testid="sev-file">
-            {file.path.split(/[\\/]/).pop()}
+          <span className="sev-file" title={escapeControls(file.path)} data-testid="sev-file">
+            {escapeControls(file.path.split(/[\\/]/).pop()!)}
             {file.isNew && <span className="dim"> (new)</span>}
             {file.outsideProject && (
               <span
                 className="dim"
                 data-testid="sev-outside"
-                title={`The project names a file outside its own folder: ${file.path}. Saving writes there.`}
+                title={`The project names a file outside its own folder: ${escapeControls(file.path)}. Saving writes there.`}
               >
                 {' '}
                 (outside the project)
@@ -221,8 +222,8 @@ export function SevEditor() {
       {file && !belongs && (
         <div className="sev-mismatch" data-testid="sev-mismatch" role="status">
           <span>
-            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{file.path.split(/[\\/]/).pop()}</b> holds
-            the sound events of <b>{file.motionName}</b>
+            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'};{' '}
+            <b>{escapeControls(file.path.split(/[\\/]/).pop()!)}</b> holds the sound events of <b>{file.motionName}</b>
             {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's
             joints and frames).
           </span>
@@ -236,7 +237,7 @@ export function SevEditor() {
           </button>
           {dirty && file.doc && (
             <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>
-              Save {file.path.split(/[\\/]/).pop()}
+              Save {escapeControls(file.path.split(/[\\/]/).pop()!)}
             </button>
           )}
           {dirty && (
@@ -254,9 +255,10 @@ export function SevEditor() {
       {!file && motion && unreadable && (
         <div className="sev-none" data-testid="sev-unreadable">
           <span>
-            <b>{unreadable.path.split(/[\\/]/).pop()}</b> is there but cannot be read, so its events are not shown and
-            nothing will be written over it. Fix it in a text editor or move it aside, then choose the motion again.
-            <span className="dim"> Details: {unreadable.reason}</span>
+            <b>{escapeControls(unreadable.path.split(/[\\/]/).pop()!)}</b> is there but cannot be read, so its events
+            are not shown and nothing will be written over it. Fix it in a text editor or move it aside, then choose the
+            motion again.
+            <span className="dim"> Details: {escapeControlsKeepingLines(unreadable.reason)}</span>
           </span>
           <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>
             Open .sev…
@@ -366,8 +368,8 @@ export function SevEditor() {
               <span
                 className="sev-issues bad"
                 data-testid="sev-issues"
-                title={[...unknown.map((u) => `se ${u.index}: ${u.error}`), ...outside.map((e) => e.message)].join(
-                  '\n',
+                title={escapeControlsKeepingLines(
+                  [...unknown.map((u) => `se ${u.index}: ${u.error}`), ...outside.map((e) => e.message)].join('\n'),
                 )}
               >
                 {unknown.length + outside.length} problem{unknown.length + outside.length === 1 ? '' : 's'} — the build
@@ -426,7 +428,7 @@ function AddAtPlayhead(props: {
 /** What the header's Save SEV does, or why it is greyed (a greyed button with no reason read as broken). */
 function saveSevTitle(file: SevFileState | null, dirty: boolean, shown: boolean): string {
   if (!file) return 'No .sev is open';
-  const name = file.path.split(/[\\/]/).pop();
+  const name = escapeControls(file.path.split(/[\\/]/).pop()!);
   if (!dirty) return `${name} has no unsaved changes`;
   if (!shown)
     return file.doc

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import type { SevTextError } from './sevStore';
 
 /**
@@ -27,7 +28,7 @@ export function SevTextWarnings({
               <span className="sev-loc warn">
                 line {w.line}:{w.column}
               </span>{' '}
-              {w.message}
+              {escapeControlsKeepingLines(w.message)}
             </>
           );
           return (

@@ -1,3 +1,4 @@
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { JointSelect } from '../components/JointSelect';
 import { useMemo, type ReactNode } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
@@ -252,7 +253,15 @@ function Stats() {
   if (readOnly) return <p className="dim">Read-only compressed motion: no recompression. Save As .mtn to tune it.</p>;
   if (!result)
     return (
-      <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>
+      <p className="dim">
+        {error ? (
+          <span className="bad">{escapeControlsKeepingLines(error)}</span>
+        ) : pending ? (
+          'Compressing…'
+        ) : (
+          'No motion.'
+        )}
+      </p>
     );
   const byKind = (['translation', 'rotation', 'offset'] as const)
     .map((k) => [k, worstOf(result.channels, k)] as const)
