@@ -5,6 +5,9 @@
  * picker (one each per row rendered).
  * Mutations that fail: EventRow not a memo (10 rows rendered at the first click, walk.sev's ten events, against 1);
  * NumberField setting its text in an effect again (the frame field of a row rendered twice at its first click).
+ * A joint pick armed for an event stays armed at an Escape in a text field (the field's own: it reverts the frame typed)
+ * and the pick button says it is armed (`aria-pressed`). Mutations: SevEditor's Escape not asking isTypingTarget (the
+ * pick cancelled), the button's `aria-pressed` taken out.
  */
 import { expect, test } from './fixtures';
 import { waitForDocument } from './ui';
@@ -65,5 +68,32 @@ test('a click, a Ctrl+click and a Shift+click on event rows render the rows whos
   // A click on a selected row of several selects it alone: five leave (38, 54, 66, 87 and 104, the current one) and
   // 71 becomes current.
   expect(await rowsRenderedBy(() => cell(71).click(), [71])).toBe(6);
+  expect(pageErrors).toEqual([]);
+});
+
+test("an Escape in a field is the field's: a joint pick armed stays armed, and its button says so", async ({
+  page,
+  pageErrors,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await waitForDocument(page);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  const pick = page.getByRole('button', { name: 'Pick the joint of event 2 (SE 1)', exact: true });
+  await expect(pick).toHaveAttribute('aria-pressed', 'false');
+  await pick.click();
+  await expect(page.getByTestId('sev-picking')).toBeVisible();
+  await expect(pick).toHaveAttribute('aria-pressed', 'true');
+  // A frame typed in the event's own field, then Escape: the field goes back to 21, the pick stays armed.
+  const frame = page.getByRole('textbox', { name: 'Frame of event 2 (SE 1)', exact: true });
+  await frame.fill('30');
+  await frame.press('Escape');
+  await expect(frame).toHaveValue('21');
+  await expect(page.getByTestId('sev-picking')).toBeVisible();
+  await expect(pick).toHaveAttribute('aria-pressed', 'true');
+  // Out of the field (the list has the keyboard now), Escape cancels the pick as before.
+  await expect(frame).not.toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('sev-picking')).toHaveCount(0);
+  await expect(pick).toHaveAttribute('aria-pressed', 'false');
   expect(pageErrors).toEqual([]);
 });

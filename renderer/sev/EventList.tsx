@@ -289,6 +289,8 @@ const EventRow = memo(function EventRow({
             className={`tool small hit${picking ? ' armed' : ''}`}
             data-testid="sev-pick-joint"
             aria-label={`Pick the joint of ${who}`}
+            // Armed, it waits for a joint: said to a screen reader as its box says it on screen (round 10).
+            aria-pressed={picking}
             title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
             onClick={() => {
               sevStore.getState().selectEvent(index);
