@@ -1,6 +1,8 @@
 import { escapeControlsKeepingLines } from '../../shared/errors';
-import { Fragment, useEffect, useRef, useState } from 'react';
-import { eventsByFrame } from '../../shared/sev/serialize';
+import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import type { SevEvent, SevSeDefinition } from '../../shared/sev/types';
+import type { SeNameTable } from '../../shared/se-tables/table';
+import type { MotionShape } from '../state/hooks';
 import { useDocument, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
@@ -15,6 +17,7 @@ import { NO_SE_DEFINED_YET } from './sevLabels';
 import { SePicker } from './SePicker';
 import { JointTreePicker } from '../components/JointTreePicker';
 import { FloorButton } from './FloorButton';
+import { eventsInFrameOrder, seDefinitionsOf } from './eventRows';
 import { applyFocusedField } from '../app/fieldUndo';
 
 /** How an event row's controls name their event: "event 1 (SE 0)", as the SEV's problems number events. */
@@ -46,6 +49,17 @@ export function EventList() {
   const wrap = useRef<HTMLDivElement>(null);
   const [floorsOpen, setFloorsOpen] = useState<ReadonlySet<number>>(new Set());
   useEffect(() => setFloorsOpen(new Set()), [path]);
+  const toggleFloors = useCallback(
+    (index: number) =>
+      setFloorsOpen((o) => {
+        const n = new Set(o);
+        if (n.has(index)) n.delete(index);
+        else n.add(index);
+        return n;
+      }),
+    [],
+  );
+  const inSelection = useMemo(() => new Set(selection), [selection]);
 
   // The selected event's frame: a frame typed in its row moves the row to its place in frame order, out of view.
   const selectedFrame = useSev((s) =>
@@ -58,11 +72,11 @@ export function EventList() {
   }, [selected, selectedFrame]);
 
   if (!doc) return null;
-  const order = eventsByFrame(doc.events.map((e, index) => ({ ...e, index }))) as ((typeof doc.events)[number] & {
-    index: number;
-  })[];
-  const ses = doc.ses.slice().sort((a, b) => a.index - b.index);
-  const joints = motion?.joints ?? [];
+  // Read once for each array of events and of SE definitions (eventRows.ts), and each row a memo of its own event:
+  // a click on a row re-rendered every row, each sorting nothing but looking its SE up twice by a linear search;
+  // now the rows whose selection changed render (docs/architecture.md, "Renderer review, round 10").
+  const order = eventsInFrameOrder(doc.events);
+  const ses = seDefinitionsOf(doc.ses);
 
   return (
     <div className="sev-list-wrap sev-events-scope" ref={wrap} tabIndex={-1} {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}>
@@ -80,215 +94,29 @@ export function EventList() {
           </tr>
         </thead>
         <tbody ref={body}>
-          {order.map((ev) => {
-            const def = doc.ses.find((d) => d.index === ev.se);
-            const name = def ? nameOnFloor(def, floor) : '';
-            const r = resolveName(table, name);
-            const pastEnd = motion && ev.frame > motion.frameCount;
-            const badJoint = motion && ev.joint !== null && ev.joint >= joints.length;
-            const isSel = selected === ev.index;
-            const inSel = selection.includes(ev.index);
-            const floorsShown = floorsOpen.has(ev.index) && !!def?.variants;
-            // Every control of the row names its event as the frame field does: by index and SE, not by frame,
-            // which two events can share (docs/architecture.md, "Renderer review, round 9").
-            const who = eventWho(ev.index, ev.se);
-            return (
-              <Fragment key={ev.index}>
-                <tr
-                  data-testid="sev-event-row"
-                  data-index={ev.index}
-                  data-frame={ev.frame}
-                  aria-selected={inSel}
-                  className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
-                  onMouseDown={(e) => {
-                    // The field being typed in (another event's note) applies first, before the selection moves.
-                    applyFocusedField(e.target);
-                    const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
-                    const s = sevStore.getState();
-                    if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {
-                      // No text selection; the keyboard comes to the list (copy, delete, nudge act on the selection).
-                      e.preventDefault();
-                      wrap.current?.focus({ preventScroll: true });
-                      if (e.shiftKey)
-                        s.selectEventRange(
-                          ev.index,
-                          order.map((o) => o.index),
-                        );
-                      else s.toggleEventSelected(ev.index);
-                      return;
-                    }
-                    // A right-click on a row of the selection keeps it: its menu acts on them all (EventContextMenu).
-                    if (e.button === 2 && s.selectedEvents.includes(ev.index)) return;
-                    if (s.selectedEvent !== ev.index || s.selectedEvents.length > 1) revealEvent(ev.index);
-                  }}
-                >
-                  <td>
-                    <NumberField
-                      value={ev.frame}
-                      min={0}
-                      max={motion?.frameCount ?? 65535}
-                      className={pastEnd ? 'bad' : ''}
-                      testid="sev-event-frame"
-                      // Its tooltip named every row's field "Frame": the event's index (as the SEV's problems
-                      // write it) and its SE tell the rows apart (docs/architecture.md, "Renderer review, round 8").
-                      label={`Frame of ${who}`}
-                      what={`Event frame (${motionLabel})`}
-                      onInvalid={(why) => sessionStore.getState().refuse(why, { edit: 'sev' })}
-                      title={
-                        pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'
-                      }
-                      onCommit={(v) => events.setFrame(ev.index, v)}
-                    />
-                  </td>
-                  <td>
-                    <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
-                    <SePicker
-                      defs={ses}
-                      value={ev.se}
-                      testId="sev-event-se"
-                      label={`SE of ${who}`}
-                      // The column is narrow when every panel shows: the whole name on hover.
-                      title={ses.find((d) => d.index === ev.se)?.name ?? `SE ${ev.se}`}
-                      onPick={(se) => events.setSe(ev.index, se)}
-                    />
-                  </td>
-                  <td>
-                    <JointTreePicker
-                      joints={motion?.joints}
-                      value={ev.joint ?? NO_JOINT}
-                      extras={NO_JOINT_EXTRA}
-                      label={`Joint of ${who}`}
-                      testId="sev-event-joint"
-                      bad={!!badJoint}
-                      missingLabel={(j) => `${j} (not in this motion)`}
-                      onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
-                    />
-                  </td>
-                  <td
-                    className={r.error ? 'bad' : ''}
-                    title={escapeControlsKeepingLines(
-                      r.error ??
-                        `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`,
-                    )}
-                    data-testid="sev-event-resolved"
-                  >
-                    <span className="sev-wide-only">{name}</span>
-                    <span className="sev-narrow-only">{def ? floorNameShort(def, name) : name}</span>
-                    <span className="dim sev-code"> {r.codeText}</span>
-                  </td>
-                  <td className="sev-row-tools">
-                    {def?.variants && (
-                      <button
-                        type="button"
-                        className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
-                        data-testid="sev-event-floors-toggle"
-                        aria-expanded={floorsShown}
-                        aria-label={`8 floor variants of ${who}`}
-                        title={
-                          floorsShown
-                            ? 'Hide what each floor plays'
-                            : `SE ${def.index} ${def.name} plays another SE on each floor: show all 8 and play them`
-                        }
-                        onClick={() =>
-                          setFloorsOpen((o) => {
-                            const n = new Set(o);
-                            if (n.has(ev.index)) n.delete(ev.index);
-                            else n.add(ev.index);
-                            return n;
-                          })
-                        }
-                      >
-                        {floorsShown ? '▴' : '▾'} 8
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      className="tool small hit"
-                      data-testid="sev-event-play"
-                      title="Play this event's SE (audition)"
-                      aria-label={`Play the SE of ${who}`}
-                      onClick={() => playEvent(ev.index)}
-                    >
-                      ▶
-                    </button>
-                    <button
-                      type="button"
-                      className={`tool small hit${picking && isSel ? ' armed' : ''}`}
-                      data-testid="sev-pick-joint"
-                      aria-label={`Pick the joint of ${who}`}
-                      title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
-                      onClick={() => {
-                        sevStore.getState().selectEvent(ev.index);
-                        sevStore.getState().setPickingJoint(!(picking && isSel));
-                      }}
-                    >
-                      <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
-                        <circle cx="6" cy="6" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
-                        <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
-                      </svg>
-                    </button>
-                    <button
-                      type="button"
-                      className="tool small hit"
-                      data-testid="sev-event-delete"
-                      title="Delete this event (Delete deletes the selected events, from the event list or row)"
-                      aria-label={`Delete ${who}`}
-                      onClick={() => {
-                        events.remove(ev.index);
-                        // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
-                        // keep the keyboard: a second Enter or Space would delete it too. The list takes the keyboard
-                        // instead (nothing selected, so no key there deletes anything).
-                        wrap.current?.focus({ preventScroll: true });
-                      }}
-                    >
-                      ✕
-                    </button>
-                  </td>
-                </tr>
-                {floorsShown && (
-                  <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={ev.index}>
-                    <td colSpan={5}>
-                      <div className="sev-floor-preview" role="group" aria-label={`What each floor plays for ${who}`}>
-                        {FLOOR_NAMES.map((floorName, k) => {
-                          const v = def!.variants![k];
-                          const rv = resolveName(table, v);
-                          return (
-                            <span
-                              key={k}
-                              className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
-                              data-testid="sev-event-floor"
-                              data-floor={k}
-                              title={escapeControlsKeepingLines(
-                                rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`,
-                              )}
-                            >
-                              <FloorButton floor={k} shown={floor} className="link" />
-                              <span data-testid="sev-event-floor-name">{v}</span>
-                              <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
-                              <button
-                                type="button"
-                                className="tool small"
-                                data-testid="sev-event-floor-play"
-                                title={`Play ${v} (audition)`}
-                                aria-label={`Play ${v} (floor ${k}, ${floorName})`}
-                                onClick={() => void playSeName(v)}
-                              >
-                                ▶
-                              </button>
-                            </span>
-                          );
-                        })}
-                      </div>
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
+          {order.map(({ event, index }) => (
+            <EventRow
+              key={index}
+              ev={event}
+              index={index}
+              def={ses.byIndex.get(event.se)}
+              ses={ses.sorted}
+              floor={floor}
+              table={table}
+              motion={motion}
+              motionLabel={motionLabel}
+              isSel={selected === index}
+              inSel={inSelection.has(index)}
+              picking={picking && selected === index}
+              floorsOpen={floorsOpen.has(index)}
+              onToggleFloors={toggleFloors}
+              wrap={wrap}
+            />
+          ))}
           {!order.length && (
             <tr>
               <td colSpan={5} className="dim sev-empty" data-testid="sev-events-empty">
-                {ses.length
+                {ses.sorted.length
                   ? 'No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.'
                   : `No events. ${NO_SE_DEFINED_YET}`}
               </td>
@@ -299,3 +127,239 @@ export function EventList() {
     </div>
   );
 }
+
+/**
+ * One event's row (and its floors' row when open). A memo: its props are the event's own (the event object is kept by
+ * the SEV edits that do not change it), its selection and the list's shared views, so a click renders the rows whose
+ * selection changed and an edit the rows of the events it changed.
+ */
+const EventRow = memo(function EventRow({
+  ev,
+  index,
+  def,
+  ses,
+  floor,
+  table,
+  motion,
+  motionLabel,
+  isSel,
+  inSel,
+  picking,
+  floorsOpen,
+  onToggleFloors,
+  wrap,
+}: {
+  ev: SevEvent;
+  index: number;
+  /** The definition of the event's SE, if any. */
+  def: SevSeDefinition | undefined;
+  /** The document's SE definitions by index. */
+  ses: readonly SevSeDefinition[];
+  floor: number;
+  table: SeNameTable | null;
+  motion: MotionShape | null;
+  motionLabel: string;
+  /** The event is the selected one (the current row). */
+  isSel: boolean;
+  /** The event is in the selection. */
+  inSel: boolean;
+  /** Its joint is being picked. */
+  picking: boolean;
+  floorsOpen: boolean;
+  onToggleFloors: (index: number) => void;
+  wrap: RefObject<HTMLDivElement | null>;
+}) {
+  const name = def ? nameOnFloor(def, floor) : '';
+  const r = resolveName(table, name);
+  const pastEnd = motion && ev.frame > motion.frameCount;
+  const badJoint = motion && ev.joint !== null && ev.joint >= motion.joints.length;
+  const floorsShown = floorsOpen && !!def?.variants;
+  // Every control of the row names its event as the frame field does: by index and SE, not by frame,
+  // which two events can share (docs/architecture.md, "Renderer review, round 9").
+  const who = eventWho(index, ev.se);
+  return (
+    <Fragment>
+      <tr
+        data-testid="sev-event-row"
+        data-index={index}
+        data-frame={ev.frame}
+        aria-selected={inSel}
+        className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
+        onMouseDown={(e) => {
+          // The field being typed in (another event's note) applies first, before the selection moves.
+          applyFocusedField(e.target);
+          const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
+          const s = sevStore.getState();
+          if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {
+            // No text selection; the keyboard comes to the list (copy, delete, nudge act on the selection).
+            e.preventDefault();
+            wrap.current?.focus({ preventScroll: true });
+            if (e.shiftKey)
+              // The order as the list shows it: that of the document in the store, this row's own.
+              s.selectEventRange(
+                index,
+                eventsInFrameOrder(s.file!.doc!.events).map((o) => o.index),
+              );
+            else s.toggleEventSelected(index);
+            return;
+          }
+          // A right-click on a row of the selection keeps it: its menu acts on them all (EventContextMenu).
+          if (e.button === 2 && s.selectedEvents.includes(index)) return;
+          if (s.selectedEvent !== index || s.selectedEvents.length > 1) revealEvent(index);
+        }}
+      >
+        <td>
+          <NumberField
+            value={ev.frame}
+            min={0}
+            max={motion?.frameCount ?? 65535}
+            className={pastEnd ? 'bad' : ''}
+            testid="sev-event-frame"
+            // Its tooltip named every row's field "Frame": the event's index (as the SEV's problems
+            // write it) and its SE tell the rows apart (docs/architecture.md, "Renderer review, round 8").
+            label={`Frame of ${who}`}
+            what={`Event frame (${motionLabel})`}
+            onInvalid={(why) => sessionStore.getState().refuse(why, { edit: 'sev' })}
+            title={pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'}
+            onCommit={(v) => events.setFrame(index, v)}
+          />
+        </td>
+        <td>
+          <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
+          <SePicker
+            defs={ses}
+            value={ev.se}
+            testId="sev-event-se"
+            label={`SE of ${who}`}
+            // The column is narrow when every panel shows: the whole name on hover.
+            title={def?.name ?? `SE ${ev.se}`}
+            onPick={(se) => events.setSe(index, se)}
+          />
+        </td>
+        <td>
+          <JointTreePicker
+            joints={motion?.joints}
+            value={ev.joint ?? NO_JOINT}
+            extras={NO_JOINT_EXTRA}
+            label={`Joint of ${who}`}
+            testId="sev-event-joint"
+            bad={!!badJoint}
+            missingLabel={(j) => `${j} (not in this motion)`}
+            onPick={(j) => events.setJoint(index, j === NO_JOINT ? null : j)}
+          />
+        </td>
+        <td
+          className={r.error ? 'bad' : ''}
+          title={escapeControlsKeepingLines(
+            r.error ?? `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`,
+          )}
+          data-testid="sev-event-resolved"
+        >
+          <span className="sev-wide-only">{name}</span>
+          <span className="sev-narrow-only">{def ? floorNameShort(def, name) : name}</span>
+          <span className="dim sev-code"> {r.codeText}</span>
+        </td>
+        <td className="sev-row-tools">
+          {def?.variants && (
+            <button
+              type="button"
+              className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
+              data-testid="sev-event-floors-toggle"
+              aria-expanded={floorsShown}
+              aria-label={`8 floor variants of ${who}`}
+              title={
+                floorsShown
+                  ? 'Hide what each floor plays'
+                  : `SE ${def.index} ${def.name} plays another SE on each floor: show all 8 and play them`
+              }
+              onClick={() => onToggleFloors(index)}
+            >
+              {floorsShown ? '▴' : '▾'} 8
+            </button>
+          )}
+          <button
+            type="button"
+            className="tool small hit"
+            data-testid="sev-event-play"
+            title="Play this event's SE (audition)"
+            aria-label={`Play the SE of ${who}`}
+            onClick={() => playEvent(index)}
+          >
+            ▶
+          </button>
+          <button
+            type="button"
+            className={`tool small hit${picking ? ' armed' : ''}`}
+            data-testid="sev-pick-joint"
+            aria-label={`Pick the joint of ${who}`}
+            // Armed, it waits for a joint: said to a screen reader as its box says it on screen (round 10).
+            aria-pressed={picking}
+            title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
+            onClick={() => {
+              sevStore.getState().selectEvent(index);
+              sevStore.getState().setPickingJoint(!picking);
+            }}
+          >
+            <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
+              <circle cx="6" cy="6" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+              <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
+            </svg>
+          </button>
+          <button
+            type="button"
+            className="tool small hit"
+            data-testid="sev-event-delete"
+            title="Delete this event (Delete deletes the selected events, from the event list or row)"
+            aria-label={`Delete ${who}`}
+            onClick={() => {
+              events.remove(index);
+              // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
+              // keep the keyboard: a second Enter or Space would delete it too. The list takes the keyboard
+              // instead (nothing selected, so no key there deletes anything).
+              wrap.current?.focus({ preventScroll: true });
+            }}
+          >
+            ✕
+          </button>
+        </td>
+      </tr>
+      {floorsShown && (
+        <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={index}>
+          <td colSpan={5}>
+            <div className="sev-floor-preview" role="group" aria-label={`What each floor plays for ${who}`}>
+              {FLOOR_NAMES.map((floorName, k) => {
+                const v = def!.variants![k];
+                const rv = resolveName(table, v);
+                return (
+                  <span
+                    key={k}
+                    className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
+                    data-testid="sev-event-floor"
+                    data-floor={k}
+                    title={escapeControlsKeepingLines(
+                      rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`,
+                    )}
+                  >
+                    <FloorButton floor={k} shown={floor} className="link" />
+                    <span data-testid="sev-event-floor-name">{v}</span>
+                    <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
+                    <button
+                      type="button"
+                      className="tool small"
+                      data-testid="sev-event-floor-play"
+                      title={`Play ${v} (audition)`}
+                      aria-label={`Play ${v} (floor ${k}, ${floorName})`}
+                      onClick={() => void playSeName(v)}
+                    >
+                      ▶
+                    </button>
+                  </span>
+                );
+              })}
+            </div>
+          </td>
+        </tr>
+      )}
+    </Fragment>
+  );
+});

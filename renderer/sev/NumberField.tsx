@@ -48,7 +48,15 @@ export function NumberField(props: {
   const refusalId = useId();
   // Escape reverts; the blur it causes must not commit the text typed before it.
   const reverting = useRef(false);
-  useEffect(() => setText(String(props.value)), [props.value]);
+  // A new value shows at once, set in the render that brings it. An effect set it after the commit: a render more at each
+  // change, and one at each field's first render after its mount (its mount's set of the same text was queued and ran
+  // then), so a click on an event row rendered the frame field of each row it touched twice (docs/architecture.md,
+  // "Renderer review, round 10").
+  const [shown, setShown] = useState(props.value);
+  if (!Object.is(shown, props.value)) {
+    setShown(props.value);
+    setText(String(props.value));
+  }
   useEffect(() => {
     if (!refusal) return undefined;
     // The next thing the user does takes it away (it is also in the message list, until they move on).

@@ -24,6 +24,7 @@ import { chooseSoundFolder } from '../project/auditionSounds';
 import { saveProject, saveProjectAndSev } from '../project/projectFiles';
 import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
+import { isTypingTarget } from '../app/commands';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
 import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, addJointOf, seLabel } from './sevLabels';
@@ -93,7 +94,9 @@ export function SevEditor() {
           void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
-      if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
+      // A field's Escape is the field's (a frame typed reverts, a picker's filter closes): it cancelled the pick too,
+      // armed for the event being typed in (docs/architecture.md, "Renderer review, round 10").
+      if (e.key === 'Escape' && sevStore.getState().pickingJoint && !isTypingTarget(e.target)) {
         // This Escape cancels the picking only (a refused edit's message keeps its own Escape).
         e.preventDefault();
         sevStore.getState().setPickingJoint(false);

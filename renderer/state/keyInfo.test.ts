@@ -254,6 +254,62 @@ describe('an edit of user keys or of one trace key', () => {
     expect(redone).toEqual({ ...walked(now), user: userKeysWalked(now) });
   });
 
+  it('reads no key word at an undo for the lists first read after the edit that packed the words', () => {
+    // Nothing read before the edits (the timeline hidden, say): the history packs words whose lists no one read yet.
+    const s = storeWithMotion(300);
+    s.getState().keys.set(1, 40, true);
+    s.getState().locks.setRange(2, 100, 120);
+    s.getState().trace.toggle(50);
+    const unread = s.getState().motion!;
+    // A key edit (no lock or trace bit changed), a lock edit (no key bit) and a trace toggle (no key or lock bit).
+    s.getState().keys.set(0, 12, true);
+    s.getState().locks.setRange(0, 200, 210);
+    s.getState().trace.toggle(60);
+    // The first paint after them reads the lists of the words shown.
+    const shown = s.getState().motion!;
+    const read = { locks: lockRangesOf(shown), trace: traceFramesOf(shown), user: userKeys(shown) };
+    const walks = keyInfoWalks();
+    const userWalks = userKeyWalks();
+    // Undo the trace toggle: the joint words as they were (the same words, unpacked): their locks and user keys are
+    // the ones just read; the trace list is another (it changed).
+    s.getState().history.undo();
+    const m1 = s.getState().motion!;
+    expect(lockRangesOf(m1)).toBe(read.locks);
+    userKeys(m1)
+      .slice(1)
+      .forEach((keys, i) => expect(keys).toBe(read.user[i + 1]));
+    // Undo the lock edit: the translation words as they were; the root's user keys and the trace list are those read.
+    s.getState().history.undo();
+    const m2 = s.getState().motion!;
+    expect(userKeysOf(m2, -1)).toBe(read.user[0]);
+    const trace2 = traceFramesOf(m2);
+    // Undo the key edit: its locks and trace keys are the ones read for the lock edit's words and the trace toggle's.
+    s.getState().history.undo();
+    const m3 = s.getState().motion!;
+    expect(traceFramesOf(m3)).toBe(trace2);
+    // What was read after the edits for words no edit changed: none read again; what an edit changed read once (the
+    // trace list at the toggle's undo; below, joint 0's user keys at the key edit's).
+    expect(keyInfoWalks() - walks).toBe(1);
+    expect(userKeysOf(m3, 0)).toEqual([]);
+    expect(userKeyWalks() - userWalks).toBe(1);
+    const copy = (m: Motion) => ({
+      ...m,
+      jointKeyInfo: m.jointKeyInfo.slice(),
+      translationKeyInfo: m.translationKeyInfo.slice(),
+    });
+    // The locks of the lock edit's undo, read now, are those of the key edit's undo (a key edit changes no lock).
+    const m2Locks = lockRangesOf(m2);
+    const walksNow = keyInfoWalks();
+    expect(lockRangesOf(m3)).toBe(m2Locks);
+    expect(keyInfoWalks()).toBe(walksNow);
+    for (const m of [m1, m2, m3]) {
+      expect(lockRangesOf(m)).toEqual(lockRangesOf(copy(m)));
+      expect(traceFramesOf(m)).toEqual(traceFramesOf(copy(m)));
+      expect(userKeys(m)).toEqual(userKeysWalked(m));
+    }
+    expect(userKeys(m3)).toEqual(userKeys(unread));
+  });
+
   it('keeps the lock list a walk reads through 300 random lock sets, moves, clears, undos and redos', () => {
     const s = storeWithMotion(80);
     let seed = 11;

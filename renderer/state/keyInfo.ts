@@ -20,8 +20,23 @@ export interface LockRange {
 // the locks and trace keys read from one array stay true for it; an edit is a new array, read anew. The timeline's
 // lock and trace rows repaint at every frame of playback and read every frame in view for them (docs/architecture.md,
 // "Renderer review, round 6"); the lock list, the tooltip and the menus read them again.
-const lockCache = new WeakMap<Uint32Array, readonly LockRange[]>();
-const traceCache = new WeakMap<Uint32Array, readonly number[]>();
+// Each array's lists are held in a slot, read or not yet, that arrays holding the same list share: the words an edit
+// left as they were and the history's copy of them. What is first read for either after the edit (or after the
+// history packed the words) then holds for both, and an undo reads none of it again (docs/architecture.md, "Renderer
+// review, round 10": the history kept the lists as read when it packed the words, so those read afterwards were read
+// again at the undo).
+interface Slot<T> {
+  value: T | undefined;
+}
+const lockCache = new WeakMap<Uint32Array, Slot<readonly LockRange[]>>();
+const traceCache = new WeakMap<Uint32Array, Slot<readonly number[]>>();
+
+/** The slot of `words` in `slots`, made empty where it has none. */
+function slotOf<T>(slots: WeakMap<Uint32Array, Slot<T>>, words: Uint32Array): Slot<T> {
+  let slot = slots.get(words);
+  if (!slot) slots.set(words, (slot = { value: undefined }));
+  return slot;
+}
 // The user keys, by joint (-1: the root translation, read from the translation words): the curve view's key band,
 // the timeline's rows, the menus and the key edits read them (docs/architecture.md, "Renderer review, round 5").
 const userKeyCache = new WeakMap<Uint32Array, Map<number, readonly number[]>>();
@@ -39,12 +54,10 @@ export function keyInfoWalks(): number {
  */
 export function lockRangesOf(m: Motion): readonly LockRange[] {
   const words = m.jointKeyInfo;
-  const cached = lockCache.get(words);
-  if (cached) return cached;
+  const slot = slotOf(lockCache, words);
+  if (slot.value) return slot.value;
   walks++;
-  const ranges = locksBetween(words, m.joints.length, 0, m.frameCount);
-  lockCache.set(words, ranges);
-  return ranges;
+  return (slot.value = locksBetween(words, m.joints.length, 0, m.frameCount));
 }
 
 /**
@@ -96,14 +109,12 @@ export function lockAt(m: Motion, frame: number): LockRange | undefined {
 /** The frames with a TRACE key (frames 0 and N among them where flagged), ascending. Read once for each array; frozen. */
 export function traceFramesOf(m: Motion): readonly number[] {
   const words = m.translationKeyInfo;
-  const cached = traceCache.get(words);
-  if (cached) return cached;
+  const slot = slotOf(traceCache, words);
+  if (slot.value) return slot.value;
   walks++;
   const out: number[] = [];
   for (let f = 0; f <= m.frameCount; f++) if (words[f * 4] & KeyFlag.TRACE) out.push(f);
-  const frames = Object.freeze(out);
-  traceCache.set(words, frames);
-  return frames;
+  return (slot.value = Object.freeze(out));
 }
 
 /** How many times userKeysOf read a motion's key words (tests: a repaint of a motion already read reads none). */
@@ -111,11 +122,17 @@ export function userKeyWalks(): number {
   return userWalks;
 }
 
+/** The map of user keys read for `words`, made empty where it has none. */
+function userKeysMapOf(words: Uint32Array): Map<number, readonly number[]> {
+  let byJoint = userKeyCache.get(words);
+  if (!byJoint) userKeyCache.set(words, (byJoint = new Map()));
+  return byJoint;
+}
+
 /** A joint's user keys (-1: the root translation), ascending; read once for each array of key words. Frozen. */
 export function userKeysOf(m: Motion, joint: number): readonly number[] {
   const words = joint < 0 ? m.translationKeyInfo : m.jointKeyInfo;
-  let byJoint = userKeyCache.get(words);
-  if (!byJoint) userKeyCache.set(words, (byJoint = new Map()));
+  const byJoint = userKeysMapOf(words);
   let keys = byJoint.get(joint);
   if (keys) return keys;
   userWalks++;
@@ -137,21 +154,24 @@ export function userKeysOf(m: Motion, joint: number): readonly number[] {
  * undo of a lock drag frames x joints words (docs/architecture.md, "Renderer review, round 9").
  */
 export interface KeyInfoViews {
-  readonly locks: readonly LockRange[] | undefined;
-  readonly trace: readonly number[] | undefined;
-  readonly userKeys: Map<number, readonly number[]> | undefined;
+  readonly locks: Slot<readonly LockRange[]>;
+  readonly trace: Slot<readonly number[]>;
+  readonly userKeys: Map<number, readonly number[]>;
 }
 
-/** The views of `words` as cached now (the user keys' map shared: what is read for either array holds for both). */
+/**
+ * The views of `words`, shared, not copied: what is read for `words` (or for an array sharing them) after this call
+ * holds for the array that adopts them too (round 10).
+ */
 export function keyInfoViewsOf(words: Uint32Array): KeyInfoViews {
-  return { locks: lockCache.get(words), trace: traceCache.get(words), userKeys: userKeyCache.get(words) };
+  return { locks: slotOf(lockCache, words), trace: slotOf(traceCache, words), userKeys: userKeysMapOf(words) };
 }
 
 /** `words` are the very words whose views are `views` (keyInfoViewsOf), in a new array: the views are theirs. */
 export function keyInfoViewsAdopted(words: Uint32Array, views: KeyInfoViews): void {
-  if (views.locks) lockCache.set(words, views.locks);
-  if (views.trace) traceCache.set(words, views.trace);
-  if (views.userKeys) userKeyCache.set(words, views.userKeys);
+  lockCache.set(words, views.locks);
+  traceCache.set(words, views.trace);
+  userKeyCache.set(words, views.userKeys);
 }
 
 /**
@@ -171,10 +191,8 @@ function userKeysKept(from: Uint32Array, to: Uint32Array): void {
  * paint after a key edit read every frame again for each joint's row in view, the edited joint's among them).
  */
 export function keyBitsEdited(from: Uint32Array, to: Uint32Array, joint: number, frame: number, on: boolean): void {
-  const locks = lockCache.get(from);
-  if (locks) lockCache.set(to, locks);
-  const trace = traceCache.get(from);
-  if (trace) traceCache.set(to, trace);
+  lockCache.set(to, slotOf(lockCache, from));
+  traceCache.set(to, slotOf(traceCache, from));
   const byJoint = userKeyCache.get(from);
   if (!byJoint) return;
   const next = new Map(byJoint);
@@ -200,8 +218,8 @@ function framesWith(frames: readonly number[], frame: number, on?: boolean): rea
 /** `to` is translation words `from` with the TRACE bit of `frame` flipped: its trace keys are `from`'s, patched. */
 export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: number): void {
   userKeysKept(from, to);
-  const old = traceCache.get(from);
-  if (old) traceCache.set(to, framesWith(old, frame));
+  const old = traceCache.get(from)?.value;
+  if (old) traceCache.set(to, { value: framesWith(old, frame) });
 }
 
 /**
@@ -214,10 +232,10 @@ export function traceBitFlipped(from: Uint32Array, to: Uint32Array, frame: numbe
  */
 export function lockFramesEdited(from: Uint32Array, to: Uint32Array, J: number, a: number, b: number): void {
   userKeysKept(from, to);
-  const old = lockCache.get(from);
+  const old = lockCache.get(from)?.value;
   if (!old) return;
   const [s, e] = locksInView(old, a - 1, b + 1);
   const lo = s < e ? Math.min(a, old[s].first) : a;
   const hi = s < e ? Math.max(b, old[e - 1].last) : b;
-  lockCache.set(to, Object.freeze([...old.slice(0, s), ...locksBetween(to, J, lo, hi), ...old.slice(e)]));
+  lockCache.set(to, { value: Object.freeze([...old.slice(0, s), ...locksBetween(to, J, lo, hi), ...old.slice(e)]) });
 }
