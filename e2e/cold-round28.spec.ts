@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { makeKeyEdit, untilExportEnds } from './ui';
-import { openSampleProjectAt1280 } from './sev-ui';
+import { makeKeyEdit, undoLabel, untilExportEnds } from './ui';
+import { markerFrames, openSampleProjectAt1280, trackX } from './sev-ui';
 
 /**
  * File › Export All as MSH with the tuned walk unsaved asks first (round 20); answered "Export the saved file", the
@@ -89,5 +89,40 @@ test('the event list’s floor column shows whole names in the Project mode at 1
   await expect(seFloor).toBeVisible();
   await expect(seFloor).toHaveText('…_CONC');
   await saveScreenshot('round28-project-floor-names-1280x800');
+  expect(pageErrors).toEqual([]);
+});
+
+/**
+ * A sound designer drags a footstep to the frame where the foot is seen to land: the viewport kept the frame of
+ * before for the whole drag (the press's, frame 5), and the playhead came to the event only at the drop, so the pose
+ * could not be watched while dragging. The playhead (and the pose) now follow the dragged marker, frame by frame; the drag is still one
+ * undo step. Mutation that fails: onMarkerMove not setting the playhead (the scrub stays at 5 until the drop).
+ */
+test('the pose follows an event marker while it is dragged', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  const scrub = page.getByTestId('scrub');
+  await expect(scrub).toHaveValue('0');
+  // Event 1: SE_FOOT_L at frame 5.
+  const marker = page.locator('[data-testid="sev-marker"][data-index="1"]');
+  const box = (await marker.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  await page.mouse.move(await trackX(page, 9), y, { steps: 4 });
+  await expect(scrub).toHaveValue('9');
+  await page.mouse.move(await trackX(page, 12), y, { steps: 4 });
+  // Still held: the pose is at the frame the marker is over.
+  await expect(scrub).toHaveValue('12');
+  await saveScreenshot('round28-drag-follows-1280x800');
+  await page.mouse.up();
+  expect((await markerFrames(page))[1]).toBe(12);
+  expect(await undoLabel(page)).toBe('Undo Move SE_FOOT_L from frame 5 to 12');
   expect(pageErrors).toEqual([]);
 });
