@@ -126,3 +126,37 @@ test('the pose follows an event marker while it is dragged', async ({
   expect(await undoLabel(page)).toBe('Undo Move SE_FOOT_L from frame 5 to 12');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * The project list's keys, sizes and errors are from the last check (on open, on save, on Check). After Tolerances →
+ * project with walk's rotation tolerance at 0.8°, walk's row still read "602 keys … max 0.50°" while the tuner said
+ * 535 keys, and nothing said the figures were of the project before the edit. A note now says so, the figures dimmed,
+ * until Check (or Undo back to the checked project). Mutation that fails: ProjectPanel not comparing the checked text
+ * with the project's (no note).
+ */
+test('the project list says its figures are from before a project edit, until Check', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  await page.keyboard.press('Control+3');
+  const walkStats = page.getByTestId('project-motion-stats').first();
+  await expect(walkStats).toContainText('602 keys');
+  const old = page.getByTestId('project-figures-old');
+  await expect(old).toHaveCount(0);
+  await page.keyboard.press('Control+1');
+  const rotation = page.getByTestId('tol-rotation');
+  await rotation.fill('0.8');
+  await rotation.press('Enter');
+  await page.keyboard.press('Control+3');
+  await page.getByTestId('project-store-tolerances').click();
+  await expect(old).toHaveText('The keys and sizes below are from before your last project edits: Check updates them.');
+  await saveScreenshot('round28-figures-old-1280x800');
+  await page.getByTestId('project-check').click();
+  await expect(old).toHaveCount(0);
+  await expect(walkStats).not.toContainText('602 keys');
+  expect(pageErrors).toEqual([]);
+});
