@@ -185,11 +185,14 @@ test("at 1920x1080 in the full layout the selected SE's 8 floor variants show wh
 
 /** Floor-name cells of the event list and the SE table whose text is cut, with what they show. */
 const cutFloorCells = (page: Page) =>
-  page
-    .locator('[data-testid="sev-event-resolved"], [data-testid="sev-se-on-floor"]')
-    .evaluateAll((els) =>
-      els.filter((td) => td.scrollWidth > td.clientWidth + 1).map((td) => (td as HTMLElement).innerText),
-    );
+  page.locator('[data-testid="sev-event-resolved"], [data-testid="sev-se-on-floor"]').evaluateAll((els) =>
+    els
+      .filter((td) =>
+        // The event list's whole name cuts itself (at its start) since round 28: its own box is measured too.
+        [td, ...Array.from(td.querySelectorAll('.sev-wide-only'))].some((e) => e.scrollWidth > e.clientWidth + 1),
+      )
+      .map((td) => (td as HTMLElement).innerText),
+  );
 
 test('at 1280x800 in the full layout the floor columns show what differs between floors, whole, the full name in their title', async ({
   page,
@@ -224,13 +227,15 @@ test('at 1280x800 in the full layout the floor columns show what differs between
     await page.getByTestId(`sev-floor-${floor}`).click();
     expect(await cutFloorCells(page), `floor ${floor}`).toEqual([]);
   }
-  // The project mode at 1280x800 (the editor beside the project list, about 1000 px): the same.
+  // The project mode at 1280x800 (the editor beside the project list, about 1000 px): nothing cut; the event list's
+  // column has the room for the whole name there (round 28), the SE table's keeps "…_CONC".
   await openSampleProject(page, workspace, electronApp);
   await page.getByTestId('mode-project').click();
   await expect(page.getByTestId('mode-project')).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => cutFloorCells(page), 'project mode').toEqual([]);
   await page.getByTestId('sev-floor-0').click();
-  await expect(step).toHaveText('…_CONC', { useInnerText: true });
+  await expect(step).toHaveText('SE_FOOT_L_CONC', { useInnerText: true });
+  await expect(se0).toHaveText('…_CONC', { useInnerText: true });
   expect(await cutFloorCells(page), 'project mode, floor 0').toEqual([]);
   await saveScreenshot('cold-floor-columns-1280x800');
 });

@@ -18,6 +18,7 @@ const FORMAT_NAME = { msh: 'MSH', gltf: 'glTF' } as const;
 /** The Export All dialog: progress per motion, Cancel until the commit, then every file written or every problem. */
 export function ProjectExportDialog() {
   const s = useStore(projectExportStore, (st) => st.status);
+  const savedMotion = useStore(projectExportStore, (st) => st.savedMotion);
   if (!s) return null;
   const running = exportRunning(s);
   const what = FORMAT_NAME[s.format] + (s.gltfSource === 'compressed' ? ' (compressed motions)' : '');
@@ -93,6 +94,15 @@ export function ProjectExportDialog() {
         {stateText}
         {s.current && running && <span className="dim"> {s.current}</span>}
       </p>
+      {savedMotion && s.state !== 'failed' && s.state !== 'cancelled' && (
+        // "Export the saved file" was chosen for a motion with unsaved edits: the result listed its files and nothing
+        // said they lacked the edits on screen, while Build's dialog says so (tried cold, round 28).
+        <p className="build-unsaved" data-testid="project-export-saved-motion" role="status">
+          {s.state === 'done' ? 'These files hold ' : 'This export reads '}
+          {escapeControls(savedMotion)} as saved: the unsaved changes in the tuner are not in{' '}
+          {s.state === 'done' ? 'them' : 'it'}. Save it and export again to take them in.
+        </p>
+      )}
       {s.state === 'confirm' && s.planned && (
         // The desktop app's folder dialog says nothing of the files (round 19): they are named here before any work.
         <WillWrite

@@ -57,6 +57,10 @@ export function ProjectPanel() {
   const warnings = useProject((p) => p.warnings);
   const errors = useProject((p) => p.errors);
   const checking = useProject((p) => p.checking);
+  // A project edit since the figures were computed (Tolerances → project, the budget, the order): they are of the
+  // project before it. The list read "602 keys, max 0.50°" for walk after its tolerances went to 0.8°, the tuner 535
+  // keys, and nothing said the figures were old (tried cold, round 28).
+  const figuresOld = useProject((p) => p.checkedText !== null && p.checkedText !== p.text && !p.checking);
   const projectDirty = useProject(isProjectDirty);
   const sevDirty = useSev((s) => isSevDirty(s.file));
   const sevMotion = useSev((s) => s.file?.motionName ?? null);
@@ -246,6 +250,11 @@ export function ProjectPanel() {
               </span>
             </div>
           )}
+          {figuresOld && (
+            <div className="project-elsewhere dim small" data-testid="project-figures-old" role="status">
+              The keys and sizes below are from before your last project edits: <b>Check</b> updates them.
+            </div>
+          )}
           {/* The one part that scrolls: the header, the toolbar and the actions below stay in view, whatever is open. */}
           <div className="project-body" data-testid="project-body">
             {/* A project of no motions said only "select a motion in the list" over an empty list, and its problem
@@ -338,7 +347,7 @@ export function ProjectPanel() {
                         </span>
                       </div>
                       <div
-                        className="project-motion-stats small"
+                        className={`project-motion-stats small${figuresOld ? ' dim' : ''}`}
                         data-testid="project-motion-stats"
                         id={`${rowIds}-${i}-stats`}
                       >

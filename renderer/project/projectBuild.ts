@@ -82,6 +82,8 @@ export async function checkProject(): Promise<void> {
   const p = projectStore.getState();
   if (!p.path) return;
   const serial = ++checkSerial;
+  // The project as this check reads it: the list's figures are of it (ProjectPanel dims them after a later edit).
+  const checkedText = p.text;
   p.setStatus({ checking: true });
   try {
     const start = await requireApi().startBuild({
@@ -98,6 +100,7 @@ export async function checkProject(): Promise<void> {
       warnings: done.warnings,
       checking: false,
       checkedAt: Date.now(),
+      checkedText,
     });
   } catch (e) {
     if (serial === checkSerial)
@@ -170,6 +173,7 @@ export async function buildArchives(): Promise<void> {
   if (!settled) return;
   const p = projectStore.getState();
   if (!p.path) return;
+  const builtText = p.text;
   p.setBuild({
     status: null,
     starting: true,
@@ -196,7 +200,9 @@ export async function buildArchives(): Promise<void> {
         'info',
         `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`,
       );
-      projectStore.getState().setStatus({ ...figuresOf(done), problems: [], checkedAt: Date.now() });
+      projectStore
+        .getState()
+        .setStatus({ ...figuresOf(done), problems: [], checkedAt: Date.now(), checkedText: builtText });
     } else if (done.state === 'failed') {
       projectStore.getState().setStatus({ problems: done.errors, checkedAt: Date.now() });
     }

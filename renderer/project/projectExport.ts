@@ -29,6 +29,11 @@ function entryNames(): string[] {
 export interface ProjectExportState {
   /** The export shown in the dialog; null: no dialog. */
   status: ProjectExportStatus | null;
+  /**
+   * The motion exported from its saved file, its unsaved edits left out ("Export the saved file"): the dialog says so,
+   * as the build's does (tried cold, round 28).
+   */
+  savedMotion?: string;
 }
 
 export const projectExportStore = createStore<ProjectExportState>()(() => ({ status: null }));
@@ -76,7 +81,9 @@ export function askGltfSource(): Promise<GltfExportSource | null> {
 export async function exportAllMotions(format: ProjectExportFormat): Promise<void> {
   if (!projectStore.getState().path || exportRunning(projectExportStore.getState().status)) return;
   // A tuned motion left unsaved would be exported as saved: asked first, as Build asks.
-  if (!(await settleUnsavedMotion('export'))) return;
+  const settled = await settleUnsavedMotion('export');
+  if (!settled) return;
+  const savedMotion = typeof settled === 'string' ? settled : undefined;
   const p = projectStore.getState();
   if (!p.path) return;
   const first = p.json?.motions[0]?.name;
@@ -93,7 +100,7 @@ export async function exportAllMotions(format: ProjectExportFormat): Promise<voi
     });
     if ('status' in started) return;
     let s: ProjectExportStatus = started;
-    projectExportStore.setState({ status: s });
+    projectExportStore.setState({ status: s, savedMotion });
     while (exportRunning(s)) {
       await sleep(80);
       s = await requireApi().getProjectExportStatus({ exportId: s.exportId });
@@ -105,7 +112,11 @@ export async function exportAllMotions(format: ProjectExportFormat): Promise<voi
       const what = format === 'msh' ? 'MSH' : s.gltfSource === 'compressed' ? 'glTF of the compressed motions' : 'glTF';
       // The compressed motions' use of the build cache, as Build says it (a reused motion was not compressed again).
       const cache = s.cache ? `; ${s.cache}` : '';
-      notify('info', `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files${cache}.`);
+      const asSaved = savedMotion ? ` They hold ${savedMotion} as saved, without the tuner's unsaved changes.` : '';
+      notify(
+        'info',
+        `Exported ${entriesText(s.written)} as ${what} into ${s.folder}: ${files} files${cache}.${asSaved}`,
+      );
     }
   } catch (e) {
     notify('error', `Export All failed: ${message(e)}`);

@@ -75,6 +75,11 @@ export interface ProjectState {
   /** When status was last computed (ms since the epoch), or 0. */
   checkedAt: number;
   /**
+   * The project text that status was computed from (null: none yet). Other than `text` after a project edit: the list's
+   * figures are of the project before it (tried cold, round 28).
+   */
+  checkedText: string | null;
+  /**
    * The build dialog: null when closed. `unsaved`: the files whose unsaved edits the build took as shown (the open
    * .sev, the project file), by name, for the dialog to say so (renderer/project/projectBuild.ts). `savedMotion`: the
    * motion with unsaved edits that the user chose to build from its saved file ("Build the saved file"), by name.
@@ -98,7 +103,9 @@ export interface ProjectState {
   setCurrent(index: number | null, documentId?: string | null): void;
   setTables(t: SeTablesState | null): void;
   setStatus(
-    patch: Partial<Pick<ProjectState, 'status' | 'scales' | 'problems' | 'warnings' | 'checking' | 'checkedAt'>>,
+    patch: Partial<
+      Pick<ProjectState, 'status' | 'scales' | 'problems' | 'warnings' | 'checking' | 'checkedAt' | 'checkedText'>
+    >,
   ): void;
   setBuild(b: ProjectState['build']): void;
   setSounds(folder: string | null, sounds: Record<string, string>): void;
@@ -208,6 +215,7 @@ export function createProjectStore() {
     warnings: [],
     checking: false,
     checkedAt: 0,
+    checkedText: null,
     build: null,
     soundFolder: null,
     sounds: {},
@@ -229,6 +237,7 @@ export function createProjectStore() {
         warnings: [],
         checking: false,
         checkedAt: 0,
+        checkedText: null,
         build: null,
         soundFolder: null,
         sounds: {},
@@ -248,6 +257,7 @@ export function createProjectStore() {
         scales: {},
         problems: [],
         warnings: [],
+        checkedText: null,
         build: null,
         soundFolder: null,
         sounds: {},

@@ -173,10 +173,16 @@ export function EventTrack() {
       d.moved = true;
       const n = sevStore.getState().selectedEvents.length;
       sevStore.getState().begin(d.group ? `Move ${n} events` : 'Move event');
+      sessionStore.getState().setPlaying(false);
     }
     // Relative to the press: grabbing a marker off its centre does not make it jump to the pointer's frame.
     if (d.group) events.dragSelectionBy(delta ?? 0);
     else events.dragTo(d.index, d.frame0 + Math.round(delta ?? 0));
+    // The pose follows the dragged marker, so a footstep is dropped on the frame the foot is seen to land: the
+    // playhead came to the event only at the drop, and the viewport showed the frame of before throughout the drag
+    // (tried cold, round 28).
+    const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
+    if (f !== undefined) sessionStore.getState().setPlayhead(f);
   };
   const onMarkerUp = (e: ReactPointerEvent<HTMLButtonElement>) => {
     const d = drag.current;
