@@ -82,7 +82,7 @@ describe('a position held still at exactly its precision floor', () => {
     }
   });
 
-  it('holds an end segment at every length up to 255 with a velocity toward the source, an inner one at none over 128', () => {
+  it('holds an end segment at every length up to 255 with a velocity toward the source, not with zero velocities (the root: none over 128)', () => {
     // Round 11 reasoned that the keys at frames 0 and N could pull their segments toward the source (their one
     // velocity starts or ends one segment only) and an inner key cannot. Measured here on the decoder's own
     // arithmetic (PositionFit.segmentError): the root of the constant pose at its floor, a segment from frame 0
