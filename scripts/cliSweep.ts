@@ -9,7 +9,7 @@
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
  *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--rebuilds]
- *     [--no-project-exports] [--no-rebuild-changes] [--settings position,method,override]
+ *     [--no-project-exports] [--no-rebuild-changes] [--settings position,method,override] [--files sls,events]
  *     [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
@@ -30,6 +30,10 @@
  * Round 17 (docs/compression.md#round-17-2026-12-07-rebuilds-after-a-method-or-override-change-on-the-rest-of-the-data):
  * the settings changed in turn are the first run's position tolerance, a run's method and a run's per-joint rotation
  * override (`--settings` picks which; all three by default here, the position only in the unit test).
+ *
+ * Round 18 (docs/compression.md#round-18-2026-12-07-positions-held-at-their-floor-and-the-tight-sweeps): after round
+ * 16's .sev and SE-table changes, the .sls's code and an event added to a .sev (`--files` picks which; both by default
+ * here, neither in the unit test).
  *
  * Exit status 1 when anything broke.
  */
@@ -53,6 +57,8 @@ import {
   type SweepMode,
   SETTING_CHANGES,
   type SettingChange,
+  FILE_CHANGES,
+  type FileChange,
 } from '../electron/testing/cliSweep';
 
 const HELD_OUT = '/usr/share/assimp/models';
@@ -76,6 +82,7 @@ interface Args {
   rebuildChanges: boolean;
   projectExports: boolean;
   settings: SettingChange[];
+  files: FileChange[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -94,6 +101,7 @@ function parseArgs(argv: string[]): Args {
     rebuildChanges: true,
     projectExports: true,
     settings: [...SETTING_CHANGES],
+    files: [...FILE_CHANGES],
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -145,6 +153,11 @@ function parseArgs(argv: string[]): Args {
       case '--settings':
         a.settings = v.split(',') as SettingChange[];
         if (a.settings.some((x) => !SETTING_CHANGES.includes(x))) throw new Error(`cli-sweep: --settings ${v}`);
+        i++;
+        break;
+      case '--files':
+        a.files = v.split(',') as FileChange[];
+        if (a.files.some((x) => !FILE_CHANGES.includes(x))) throw new Error(`cli-sweep: --files ${v}`);
         i++;
         break;
       case '--only':
@@ -222,6 +235,7 @@ async function main(): Promise<void> {
       rebuildChanges: args.rebuildChanges,
       projectExports: args.projectExports,
       settingChanges: args.settings,
+      fileChanges: args.files,
     });
     for (const k of Object.keys(total) as (keyof SweepCounts)[]) total[k] += r.counts[k];
     bad.push(...r.bad.map((b) => `${label}: ${b}`));
