@@ -9,6 +9,9 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 
+/** The longest step of one tick (seconds): a slow frame moves the playhead at most this far (the audition reads it). */
+export const MAX_TICK_SECONDS = 0.25;
+
 export function startPlaybackClock(): () => void {
   let last = 0;
   let raf = 0;
@@ -20,7 +23,7 @@ export function startPlaybackClock(): () => void {
     // An animation frame's time is when the frame began, which can come before the press that asked for it: the
     // first step would go back, and the audition took a step back for a loop and played every event of the motion at
     // once (docs/testing.md, "Tests under load, round 9"). Never back, and at most a quarter of a second.
-    const dt = Math.max(0, Math.min(0.25, (now - last) / 1000));
+    const dt = Math.max(0, Math.min(MAX_TICK_SECONDS, (now - last) / 1000));
     last = now;
     const p = preferencesStore.getState();
     let t = s.playhead + dt * m.fps * p.playbackSpeed;

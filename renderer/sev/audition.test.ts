@@ -17,6 +17,16 @@ describe('audition timing', () => {
   it('a loop back to the start plays the tail, then the head', () => {
     expect(eventsCrossed(events, 130.5, 0.4)).toEqual([4, 0]);
   });
+  it('a jump while playing (longer than a tick, forwards or round the loop) plays what sits under the playhead', () => {
+    // 30 fps at 1x: a tick moves at most 7.5 frames; the loop's period is frame N + 1 = 133.
+    const clock = { period: 133, maxStep: 7.5 };
+    expect(eventsCrossed(events, 100.2, 5, clock)).toEqual([1, 2]); // a click back: not the tail and the head
+    expect(eventsCrossed(events, 100.2, 4, clock)).toEqual([]);
+    expect(eventsCrossed(events, 2, 20, clock)).toEqual([3]); // a click ahead: not the two at frame 5
+    // Within a tick, the loop and a step are what they were.
+    expect(eventsCrossed(events, 130.5, 0.4, clock)).toEqual([4, 0]);
+    expect(eventsCrossed(events, 1, 8, clock)).toEqual([1, 2]);
+  });
   it('starting playback plays what sits under the playhead', () => {
     expect(eventsCrossed(events, null, 5)).toEqual([1, 2]);
     expect(eventsCrossed(events, null, 6)).toEqual([]);
@@ -44,6 +54,35 @@ describe('the last SE played', () => {
       tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
     });
   const played = () => auditionStore.getState().lastPlayed.map((p) => p.name);
+
+  it('a click back while playing plays the events under the new frame, not every event round the loop', async () => {
+    documentStore.getState().load({
+      documentId: 'walk-long',
+      path: '/ws/walk.mtn',
+      name: 'walk',
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(133, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' }]),
+      tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+    });
+    sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
+    auditionStore.getState().setEnabled(true);
+    const stop = startAudition();
+    const s = sessionStore.getState();
+    try {
+      s.setPlayhead(100);
+      s.setPlaying(true);
+      auditionStore.setState({ lastPlayed: [] });
+      s.setPlayhead(5); // walk.sev has one event at frame 5 (SE_FOOT_L) and nine others before and after it
+      await new Promise((r) => setTimeout(r, 0));
+      expect(played()).toEqual(['SE_FOOT_L_CONC']);
+    } finally {
+      s.setPlaying(false);
+      stop();
+      auditionStore.setState({ lastPlayed: [] });
+      sevStore.getState().close();
+    }
+  });
 
   it('is forgotten when the motion or the .sev changes, and kept while the playhead moves', async () => {
     open('walk');

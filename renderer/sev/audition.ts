@@ -17,6 +17,7 @@ import { projectStore, soundPathOf } from '../project/projectStore';
 import { sevStore } from './sevStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { nameOnFloor } from './resolve';
+import { MAX_TICK_SECONDS } from '../app/playback';
 
 export interface AuditionState {
   /** Play events during playback. */
@@ -151,7 +152,12 @@ function watchPlayhead(): () => void {
       if (!prev.playing) for (const k of eventsScrubbed(doc.events, from, now)) playEvent(k);
       return;
     }
-    for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now)) playEvent(k);
+    const motion = documentStore.getState().motion;
+    const clock = motion && {
+      period: motion.frameCount + 1,
+      maxStep: MAX_TICK_SECONDS * motion.fps * preferencesStore.getState().playbackSpeed,
+    };
+    for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now, clock ?? undefined)) playEvent(k);
   });
 }
 
@@ -173,11 +179,22 @@ export function eventsScrubbed(events: readonly { frame: number }[], from: numbe
  * Events (indices) the playhead crossed moving from `from` to `to` during playback:
  * from < frame <= to; a backwards move is a loop (the tail after `from`, then the head up to `to`);
  * `from` null means playback just started, so only the frame under the playhead plays.
+ * Given the `clock` (the loop's period in frames, frame N + 1, and the most one tick advances), a move longer than a
+ * tick, forwards or round the loop, is a jump (a click on a ruler or a marker while playing): it plays what sits
+ * under the playhead, as a start does, not every event between (a click back played the whole motion's at once).
  */
-export function eventsCrossed(events: readonly { frame: number }[], from: number | null, to: number): number[] {
+export function eventsCrossed(
+  events: readonly { frame: number }[],
+  from: number | null,
+  to: number,
+  clock?: { period: number; maxStep: number },
+): number[] {
   const hit = (lo: number, hi: number) => events.flatMap((e, k) => (e.frame > lo && e.frame <= hi ? [k] : []));
-  if (from === null) return events.flatMap((e, k) => (e.frame === Math.round(to) ? [k] : []));
+  const under = () => events.flatMap((e, k) => (e.frame === Math.round(to) ? [k] : []));
+  if (from === null) return under();
   if (to === from) return [];
+  const step = to > from ? to - from : clock ? clock.period - from + to : 0;
+  if (clock && step > clock.maxStep + 1e-6) return under();
   if (to > from) return hit(from, to);
   return [...hit(from, Infinity), ...hit(-1, to)];
 }
