@@ -79,14 +79,30 @@ export interface WorkerTalk {
  * terminates its thread without waiting for it, and one held in native code (a read of a network folder that stopped
  * answering) would hold the process's end (maintainer's read, round 17).
  */
-const oneShotThreads = new Set<Worker>();
+const oneShotThreads = liveThreads();
 
 /**
  * Ends every one-shot thread still there (the app's quit, main.ts): settles once each has exited. A job still running
  * ends as its thread's exit ends it (`failed`).
  */
-export async function stopOneShotThreads(): Promise<void> {
-  await Promise.all([...oneShotThreads].map((worker) => worker.terminate()));
+export function stopOneShotThreads(): Promise<void> {
+  return oneShotThreads.stop();
+}
+
+/** Threads started and not exited yet, each held until its 'exit', for a quit to end and wait for (round 17). */
+function liveThreads() {
+  const live = new Set<Worker>();
+  return {
+    add(worker: Worker): Worker {
+      live.add(worker);
+      worker.once('exit', () => live.delete(worker));
+      return worker;
+    },
+    /** Ends every one still there; settles once each has exited. */
+    async stop(): Promise<void> {
+      await Promise.all([...live].map((worker) => worker.terminate()));
+    },
+  };
 }
 
 /** Starts `workerPath` with `workerData` for a WorkerTalk (runOneShotWorker: one turn, then close). */
@@ -96,12 +112,10 @@ export function startWorkerTalk(
   options: Omit<OneShotOptions, 'progress'> = {},
 ): WorkerTalk {
   const { transferList } = options;
-  return talkWith(() => {
-    const worker = startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) });
-    oneShotThreads.add(worker);
-    worker.once('exit', () => oneShotThreads.delete(worker));
-    return worker;
-  }, options);
+  return talkWith(
+    () => oneShotThreads.add(startWorkerBundle(workerPath, { workerData, ...(transferList && { transferList }) })),
+    options,
+  );
 }
 
 /**
@@ -219,7 +233,7 @@ export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
   let kept: { worker: Worker; timer: ReturnType<typeof setTimeout>; gone: () => void } | undefined;
   let started = 0;
   /** Every thread started here, until it exits (a job's end terminates its thread without waiting: dispose waits). */
-  const alive = new Set<Worker>();
+  const alive = liveThreads();
   const takeKept = (): Worker | undefined => {
     const k = kept;
     kept = undefined;
@@ -234,10 +248,8 @@ export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
     take: () => {
       const worker = takeKept();
       if (worker) return worker;
-      const fresh = startWorkerBundle(workerPath);
+      const fresh = alive.add(startWorkerBundle(workerPath));
       started++;
-      alive.add(fresh);
-      fresh.once('exit', () => alive.delete(fresh));
       return fresh;
     },
     keep: (worker) => {
@@ -262,7 +274,7 @@ export function keptWorkers(workerPath: string, keepMs: number): KeptWorkers {
     },
     dispose: async () => {
       takeKept();
-      await Promise.all([...alive].map((worker) => worker.terminate()));
+      await alive.stop();
     },
     get started() {
       return started;

@@ -99,8 +99,8 @@ export function quotePath(path: string): string {
  * refuses such an argument (round 11). docs/security.md, round 53.
  */
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
-const LINE_BREAK_REASON =
-  'the path holds a line break, which would break the line of every message that names it; ActGuy reads and writes no such file: rename it';
+const lineBreakReason = (which: string) =>
+  `${which} holds a line break, which would break the line of every message that names it; ActGuy reads and writes no such file: rename it`;
 
 /** A path outside the allowed set. The message names the path and says what to do instead. */
 export class PathNotAllowedError extends Error {
@@ -388,14 +388,9 @@ export function createPathPolicy(): PathPolicy {
       const canon = canonicalPath(path);
       // Asked of the path as given (`/w/x<LF>forged/../a.sev` resolves to a plain name) and of where it resolves (a
       // link to such a name): a handler may name either.
-      if (LINE_BREAK.test(path)) throw new PathNotAllowedError(path, LINE_BREAK_REASON);
+      if (LINE_BREAK.test(path)) throw new PathNotAllowedError(path, lineBreakReason('the path'));
       if (LINE_BREAK.test(canon))
-        throw new PathNotAllowedError(
-          path,
-          canon === path
-            ? LINE_BREAK_REASON
-            : `it resolves to ${quotePath(canon)}, and ${LINE_BREAK_REASON.replace(/^the path/, 'that path')}`,
-        );
+        throw new PathNotAllowedError(path, `it resolves to ${quotePath(canon)}, and ${lineBreakReason('that path')}`);
       if (!allowedCanonical(canon)) {
         throw new PathNotAllowedError(
           path,

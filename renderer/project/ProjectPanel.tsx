@@ -1,4 +1,5 @@
 import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
+import { basenameOf } from '../../shared/project/paths';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/motionFiles';
@@ -115,7 +116,7 @@ export function ProjectPanel() {
   const allProblems = [...errors, ...problems.filter((p) => !errors.some((e) => e.message === p.message))];
   const state = projectStore.getState();
   const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
-  const title = path ? path.split(/[\\/]/).pop() : null;
+  const title = path ? basenameOf(path) : null;
   const aliases = aliasRows(json?.aliases, status);
   // The check runs on open, on save and on Check; the .sev being edited is checked as it changes (its toolbar counts
   // it). Its problems count here until a check lists that file: the button stayed blue while the toolbar said "the
@@ -343,7 +344,7 @@ export function ProjectPanel() {
                         {showDirty && <span className="dirty on"> ●</span>}
                         <span className="dim small" id={`${rowIds}-${i}-sev`}>
                           {' '}
-                          {m.sev ? escapeControls(m.sev.split(/[\\/]/).pop()!) : 'no .sev'}
+                          {m.sev ? escapeControls(basenameOf(m.sev)) : 'no .sev'}
                         </span>
                       </div>
                       <div

@@ -1,4 +1,5 @@
 import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
+import { basenameOf } from '../../shared/project/paths';
 import { useEffect, useRef } from 'react';
 import { useSev } from './hooks';
 import { sevStore } from './sevStore';
@@ -48,8 +49,7 @@ export function BrokenSevView() {
     <div className="sev-broken" data-testid="sev-broken">
       <div className="sev-broken-head">
         <b className="bad">
-          {f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in{' '}
-          {escapeControls(f.path.split(/[\\/]/).pop()!)}
+          {f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in {escapeControls(basenameOf(f.path))}
         </b>
         <span className="dim"> — the file is kept as it is; fix the text here (or in your editor, then Reload).</span>
         <span className="spacer" />

@@ -1,4 +1,5 @@
 import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
+import { basenameOf } from '../../shared/project/paths';
 import { useEffect } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
@@ -124,7 +125,7 @@ export function SevEditor() {
         <span className="panel-title">Sound events</span>
         {file ? (
           <span className="sev-file" title={escapeControls(file.path)} data-testid="sev-file">
-            {escapeControls(file.path.split(/[\\/]/).pop()!)}
+            {escapeControls(basenameOf(file.path))}
             {file.isNew && <span className="dim"> (new)</span>}
             {file.outsideProject && (
               <span
@@ -225,8 +226,8 @@ export function SevEditor() {
       {file && !belongs && (
         <div className="sev-mismatch" data-testid="sev-mismatch" role="status">
           <span>
-            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'};{' '}
-            <b>{escapeControls(file.path.split(/[\\/]/).pop()!)}</b> holds the sound events of <b>{file.motionName}</b>
+            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{escapeControls(basenameOf(file.path))}</b>{' '}
+            holds the sound events of <b>{file.motionName}</b>
             {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's
             joints and frames).
           </span>
@@ -240,7 +241,7 @@ export function SevEditor() {
           </button>
           {dirty && file.doc && (
             <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>
-              Save {escapeControls(file.path.split(/[\\/]/).pop()!)}
+              Save {escapeControls(basenameOf(file.path))}
             </button>
           )}
           {dirty && (
@@ -258,9 +259,9 @@ export function SevEditor() {
       {!file && motion && unreadable && (
         <div className="sev-none" data-testid="sev-unreadable">
           <span>
-            <b>{escapeControls(unreadable.path.split(/[\\/]/).pop()!)}</b> is there but cannot be read, so its events
-            are not shown and nothing will be written over it. Fix it in a text editor or move it aside, then choose the
-            motion again.
+            <b>{escapeControls(basenameOf(unreadable.path))}</b> is there but cannot be read, so its events are not
+            shown and nothing will be written over it. Fix it in a text editor or move it aside, then choose the motion
+            again.
             <span className="dim"> Details: {escapeControlsKeepingLines(unreadable.reason)}</span>
           </span>
           <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>
@@ -431,7 +432,7 @@ function AddAtPlayhead(props: {
 /** What the header's Save SEV does, or why it is greyed (a greyed button with no reason read as broken). */
 function saveSevTitle(file: SevFileState | null, dirty: boolean, shown: boolean): string {
   if (!file) return 'No .sev is open';
-  const name = escapeControls(file.path.split(/[\\/]/).pop()!);
+  const name = escapeControls(basenameOf(file.path));
   if (!dirty) return `${name} has no unsaved changes`;
   if (!shown)
     return file.doc

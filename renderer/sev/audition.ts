@@ -153,11 +153,13 @@ function watchPlayhead(): () => void {
       return;
     }
     const motion = documentStore.getState().motion;
-    const clock = motion && {
-      period: motion.frameCount + 1,
-      maxStep: MAX_TICK_SECONDS * motion.fps * preferencesStore.getState().playbackSpeed,
-    };
-    for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now, clock ?? undefined)) playEvent(k);
+    const clock = motion
+      ? {
+          period: motion.frameCount + 1,
+          maxStep: MAX_TICK_SECONDS * motion.fps * preferencesStore.getState().playbackSpeed,
+        }
+      : undefined;
+    for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now, clock)) playEvent(k);
   });
 }
 

@@ -31,11 +31,16 @@ interface Slot<T> {
 const lockCache = new WeakMap<Uint32Array, Slot<readonly LockRange[]>>();
 const traceCache = new WeakMap<Uint32Array, Slot<readonly number[]>>();
 
+/** The entry of `words` in `cache`, made (`make`) where it has none. */
+function entryOf<T>(cache: WeakMap<Uint32Array, T>, words: Uint32Array, make: () => T): T {
+  let entry = cache.get(words);
+  if (entry === undefined) cache.set(words, (entry = make()));
+  return entry;
+}
+
 /** The slot of `words` in `slots`, made empty where it has none. */
 function slotOf<T>(slots: WeakMap<Uint32Array, Slot<T>>, words: Uint32Array): Slot<T> {
-  let slot = slots.get(words);
-  if (!slot) slots.set(words, (slot = { value: undefined }));
-  return slot;
+  return entryOf(slots, words, () => ({ value: undefined }));
 }
 // The user keys, by joint (-1: the root translation, read from the translation words): the curve view's key band,
 // the timeline's rows, the menus and the key edits read them (docs/architecture.md, "Renderer review, round 5").
@@ -124,9 +129,7 @@ export function userKeyWalks(): number {
 
 /** The map of user keys read for `words`, made empty where it has none. */
 function userKeysMapOf(words: Uint32Array): Map<number, readonly number[]> {
-  let byJoint = userKeyCache.get(words);
-  if (!byJoint) userKeyCache.set(words, (byJoint = new Map()));
-  return byJoint;
+  return entryOf(userKeyCache, words, () => new Map());
 }
 
 /** A joint's user keys (-1: the root translation), ascending; read once for each array of key words. Frozen. */
