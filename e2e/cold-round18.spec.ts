@@ -4,7 +4,14 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { canvasData, selectJoint, untilExportEnds, waitForDocument, waitForDocumentAt1280 } from './ui';
+import {
+  canvasData,
+  pickerNewFolder,
+  selectJoint,
+  untilExportEnds,
+  waitForDocument,
+  waitForDocumentAt1280,
+} from './ui';
 import { openProject } from './sev-ui';
 
 /**
@@ -130,9 +137,7 @@ test('Export All chooses a folder and says what it will write there first', asyn
   await expect(picker.getByTestId('picker-name')).toHaveCount(0);
   await expect(picker.getByTestId('picker-will-write')).toHaveText('Writes 2 files here: walk.glb, walk_slow.glb');
   await expect(picker.getByTestId('picker-will-replace')).toHaveCount(0);
-  await picker.getByTestId('picker-new-folder').click();
-  await picker.getByTestId('picker-new-folder-name').fill('gltf');
-  await picker.getByTestId('picker-new-folder-name').press('Enter');
+  await pickerNewFolder(picker, 'gltf');
   await expect(picker.getByTestId('picker-folder')).toHaveText('Export into: workspace/gltf');
   await expect(picker.getByTestId('picker-ok')).toHaveText('Choose this folder');
   await saveScreenshot('round18-export-all-folder-1280x800');

@@ -5,7 +5,14 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, selectJoint, untilExportEnds, waitForDocument, waitForDocumentAt1280 } from './ui';
+import {
+  canvasData,
+  pickerNewFolder,
+  selectJoint,
+  untilExportEnds,
+  waitForDocument,
+  waitForDocumentAt1280,
+} from './ui';
 import { openProject } from './sev-ui';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc/codec';
 import type { ProjectExportStatus } from '../shared/ipc/project';
@@ -223,9 +230,7 @@ test('the desktop path’s Export All says what it writes and replaces before wr
     await expect(picker).toBeVisible();
     // (the second time it starts there, where the last export went)
     if (!readdirSync(workspace.dir).includes('gltf')) {
-      await picker.getByTestId('picker-new-folder').click();
-      await picker.getByTestId('picker-new-folder-name').fill('gltf');
-      await picker.getByTestId('picker-new-folder-name').press('Enter');
+      await pickerNewFolder(picker, 'gltf');
     }
     await expect(picker.getByTestId('picker-folder')).toHaveText('Export into: workspace/gltf');
     await picker.getByTestId('picker-ok').click();

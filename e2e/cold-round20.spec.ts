@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { goToFrame, makeKeyEdit, undoLabel, untilExportEnds } from './ui';
+import { goToFrame, makeKeyEdit, pickerNewFolder, undoLabel, untilExportEnds } from './ui';
 import { openSampleProjectAt1280 } from './sev-ui';
 
 /** Chooses the SE to add in the Sound events toolbar's SE picker, by its name typed in the picker's filter. */
@@ -113,9 +113,7 @@ test('Export All asks about the open motion’s unsaved edits before exporting',
   await expect(picker).toBeVisible();
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   expect(readFileSync(workspace.path('walk.mtn')).equals(saved)).toBe(false);
-  await picker.getByTestId('picker-new-folder').click();
-  await picker.getByTestId('picker-new-folder-name').fill('msh');
-  await picker.getByTestId('picker-new-folder-name').press('Enter');
+  await pickerNewFolder(picker, 'msh');
   await expect(picker.getByTestId('picker-folder')).toHaveText('Export into: workspace/msh');
   await picker.getByTestId('picker-ok').click();
   const dialog = page.getByTestId('project-export-dialog');

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { makeKeyEdit, undoLabel, untilExportEnds } from './ui';
+import { makeKeyEdit, pickerNewFolder, undoLabel, untilExportEnds } from './ui';
 import { markerFrames, openSampleProjectAt1280, trackX } from './sev-ui';
 
 /**
@@ -32,9 +32,7 @@ test('Export All from the saved file says the unsaved changes are not in the fil
     await page.getByTestId('menu-file').click();
     await page.getByTestId('menu-export-all-msh').click();
     await page.getByRole('button', { name: answer }).click();
-    await picker.getByTestId('picker-new-folder').click();
-    await picker.getByTestId('picker-new-folder-name').fill(folder);
-    await picker.getByTestId('picker-new-folder-name').press('Enter');
+    await pickerNewFolder(picker, folder);
     await picker.getByTestId('picker-ok').click();
     await untilExportEnds(dialog);
   };

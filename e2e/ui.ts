@@ -301,6 +301,13 @@ export async function pickerGoTo(picker: Locator, folder: string): Promise<void>
   }
 }
 
+/** Makes the folder `name` in the in-app picker's folder, as a user does (New folder, its name, Enter), and goes into it. */
+export async function pickerNewFolder(picker: Locator, name: string): Promise<void> {
+  await picker.getByTestId('picker-new-folder').click();
+  await picker.getByTestId('picker-new-folder-name').fill(name);
+  await picker.getByTestId('picker-new-folder-name').press('Enter');
+}
+
 /** Clicks the workspace file `relativePath` in the in-app picker, going to its folder first (pickerGoTo). */
 export async function clickPickerFile(picker: Locator, relativePath: string): Promise<void> {
   const slash = relativePath.lastIndexOf('/');
