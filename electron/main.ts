@@ -91,7 +91,7 @@ import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
 import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { BUILD_WORKER_KEEP_MS, workerLauncher } from './project/buildRunner';
-import { keptWorkers, stopOneShotThreads } from './oneShotWorker';
+import { keptWorkers } from './oneShotWorker';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
 import { appTopFrame, CONTENT_SECURITY_POLICY, pageScriptFiles, rendererContentType, rendererFileOf } from './security';
@@ -114,7 +114,7 @@ import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples 
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
 import { commitsInFlight, writesInFlight } from './writeTurns';
-import { createQuitGate, createWorkersStop, WORKERS_STOP_MS } from './quitWaits';
+import { appWorkerStops, createQuitGate, createWorkersStop, WORKERS_STOP_MS } from './quitWaits';
 import { besideBundleCheckers, type WorkerCheckers } from './project/textCheck';
 import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { profileFolderFromEnv } from './userDataFolder';
@@ -921,15 +921,8 @@ function listenToAppEnd({ compress, buildWorkers, checkers, keepAwake, quitGate 
   const workersStop = createWorkersStop({
     stops: () => {
       session.defaultSession.flushStorageData();
-      return [
-        // Each waits for every thread of its own, those of jobs ended or cancelled a moment before too (round 17): an
-        // MSH or glTF export's (the compression client's), a build's or an Export All's (the build bundle's threads),
-        // a File › Open's or an import's (the one-shot threads).
-        { name: 'the compression workers', stop: () => compress.dispose() },
-        { name: 'the build and Export All threads', stop: () => buildWorkers.dispose() },
-        ...(checkers ? [{ name: 'the text checker', stop: () => checkers.dispose() }] : []),
-        { name: 'the open and import threads', stop: stopOneShotThreads },
-      ];
+      // The same threads as the web server's stop (loopback/serve.ts), each waited for whole (quitWaits.ts).
+      return appWorkerStops({ compress, buildWorkers, checkers });
     },
     quit: () => app.quit(),
     stuck: endWithWorkersStuck,

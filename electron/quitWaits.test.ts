@@ -2,7 +2,13 @@
  * A quit waits (bounded) for the writes still running: a copy of unsaved work or a save is not cut off by Cmd+Q.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createQuitGate, createWorkersStop, waitForWritesBeforeQuit } from './quitWaits';
+import {
+  createQuitGate,
+  createStopSignals,
+  createWorkersStop,
+  stopWorkers,
+  waitForWritesBeforeQuit,
+} from './quitWaits';
 
 /** A write that ends when the test says, counted in `pending` (and in `commits`, given: a commit) until then. */
 function heldWrite(pending: Set<Promise<unknown>>, commits?: Set<Promise<unknown>>): () => void {
@@ -239,7 +245,7 @@ describe('quitting while writes run', () => {
     let stopped = false;
     const stopping = waitForWritesBeforeQuit(pending, (m) => said.push(m), 1, {
       inFlight: commits,
-      cutNow,
+      cutNow: () => cutNow,
       howToCut: 'press Ctrl+C again',
     }).then(() => (stopped = true));
     await until(() => said.length === 1);
@@ -258,7 +264,7 @@ describe('quitting while writes run', () => {
     let stopped2 = false;
     const stopping2 = waitForWritesBeforeQuit(pending2, (m) => said2.push(m), 1, {
       inFlight: commits2,
-      cutNow: new Promise(() => undefined),
+      cutNow: () => new Promise(() => undefined),
       howToCut: 'press Ctrl+C again',
     }).then(() => (stopped2 = true));
     await until(() => said2.length === 1);
@@ -267,6 +273,46 @@ describe('quitting while writes run', () => {
     end2();
     await stopping2;
     expect(said2).toHaveLength(1);
+  });
+
+  // Maintainer's read, round 18: one Ctrl+C of `npm run web` reaches the server three times (the terminal's to the
+  // process group, and the copies npm and scripts/web.mjs pass on). Mutation that fails: a signal while stopping cuts
+  // whenever it comes (the server's stop as it was: the copies cut the commit's wait before it began).
+  it("the web server's stop: copies of the Ctrl+C that began it do not cut the commit's wait; a Ctrl+C after the message does", async () => {
+    const pending = new Set<Promise<unknown>>();
+    const commits = new Set<Promise<unknown>>();
+    const endCommit = heldWrite(pending, commits);
+    const said: string[] = [];
+    let stopped = false;
+    let stops = 0;
+    let stopping: Promise<unknown> | undefined;
+    const signals = createStopSignals(() => {
+      stops++;
+      stopping = waitForWritesBeforeQuit(pending, (m) => said.push(m), 1, {
+        inFlight: commits,
+        cutNow: signals.cutNow,
+        howToCut: 'press Ctrl+C again',
+      }).then(() => (stopped = true));
+    });
+    // One Ctrl+C: three signals at once; stdin's close as well.
+    signals.signal();
+    signals.signal();
+    signals.signal();
+    signals.stop();
+    expect(stops).toBe(1);
+    await until(() => said.length === 1);
+    expect(said[0]).toMatch(/press Ctrl\+C again to stop now/);
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false);
+    // stdin's end is no answer to it either.
+    signals.stop();
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).toBe(false);
+    signals.signal();
+    await stopping;
+    expect(stopped).toBe(true);
+    expect(stops).toBe(1);
+    endCommit();
   });
 });
 
@@ -304,5 +350,22 @@ describe('the workers stopped at the quit', () => {
     expect(willQuit(again)).toBe(true);
     expect(again.preventDefault).not.toHaveBeenCalled();
     expect(stuck).not.toHaveBeenCalled();
+  });
+
+  // Maintainer's read, round 18 (the web server's stop uses it as it is). Mutations that fail: the bound not kept
+  // (the wait settles only once all have stopped: never here); a stop that ended still named.
+  it('stopWorkers settles at its bound with the names of those still stopping, none once all have', async () => {
+    const held = stopWorkers(
+      [
+        { name: 'the compression workers', stop: async () => undefined },
+        { name: 'the open and import threads', stop: () => new Promise(() => undefined) },
+      ],
+      () => undefined,
+      1,
+    );
+    expect(await held).toEqual(['the open and import threads']);
+    expect(
+      await stopWorkers([{ name: 'the text checker', stop: async () => undefined }], () => undefined, 60_000),
+    ).toEqual([]);
   });
 });

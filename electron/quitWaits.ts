@@ -6,6 +6,9 @@
  * temp file is swept later (by the next write of that file; a backup's when the store starts). A commit (a build's
  * or an export's files, put in place as one unit) still running when the wait runs out is not cut without asking.
  */
+import type { CompressClient } from './compressClient';
+import { stopOneShotThreads, type KeptWorkers } from './oneShotWorker';
+import type { WorkerCheckers } from './project/textCheck';
 import { settleWrites } from './writeTurns';
 
 /** The longest a quit waits for writes still running: a 44 MB copy of unsaved work takes well under a second. */
@@ -45,14 +48,14 @@ interface QuitGateOptions {
  * writes were still running when the wait ran out. Never rejects.
  *
  * `commits` (the loopback server's stop, which has a terminal and no window): the commits among them (writeTurns.ts
- * commitsInFlight) are not cut when the wait runs out; it says so through `warn`, and waits for them until they end
- * or `cutNow` settles (the server's second Ctrl+C).
+ * commitsInFlight) are not cut when the wait runs out; it says so through `warn`, then asks `cutNow` and waits for them
+ * until they end or what it gave settles (the server's Ctrl+C after that message: createStopSignals).
  */
 export async function waitForWritesBeforeQuit(
   pending: ReadonlySet<Promise<unknown>>,
   warn: (message: string) => void,
   timeoutMs = QUIT_WAIT_MS,
-  commits?: { inFlight: ReadonlySet<Promise<unknown>>; cutNow: Promise<unknown>; howToCut: string },
+  commits?: { inFlight: ReadonlySet<Promise<unknown>>; cutNow: () => Promise<unknown>; howToCut: string },
 ): Promise<void> {
   const left = await settleWrites(pending, timeoutMs);
   if (left > 0 && commits && commits.inFlight.size > 0) {
@@ -62,7 +65,9 @@ export async function waitForWritesBeforeQuit(
         `together or none): waiting for ${count > 1 ? 'them' : 'it'}; ${commits.howToCut} to stop now, leaving the ` +
         'files on disk as they were',
     );
-    await Promise.race([settleWrites(commits.inFlight, null), commits.cutNow]);
+    // Asked once the user has been told how to cut: a cut asked before (a copy of the signal that began the stop)
+    // is no answer to it (createStopSignals).
+    await Promise.race([settleWrites(commits.inFlight, null), commits.cutNow()]);
   }
   sayWritesLeft(pending.size, timeoutMs, warn);
 }
@@ -176,6 +181,58 @@ interface WorkerStop {
   stop(): Promise<unknown>;
 }
 
+/**
+ * What the app's quit and the web server's stop (loopback/serve.ts) stop, the same threads in both: each waits for
+ * every thread of its own, those of jobs ended or cancelled a moment before too (round 17): an MSH or glTF export's
+ * (the compression client's), a build's or an Export All's (the build bundle's threads), a File › Open's or an
+ * import's (the one-shot threads), and the text checker's.
+ */
+export function appWorkerStops(workers: {
+  compress: Pick<CompressClient, 'dispose'>;
+  buildWorkers: Pick<KeptWorkers, 'dispose'>;
+  checkers: Pick<WorkerCheckers, 'dispose'> | null;
+}): WorkerStop[] {
+  const { compress, buildWorkers, checkers } = workers;
+  return [
+    { name: 'the compression workers', stop: () => compress.dispose() },
+    { name: 'the build and Export All threads', stop: () => buildWorkers.dispose() },
+    ...(checkers ? [{ name: 'the text checker', stop: () => checkers.dispose() }] : []),
+    { name: 'the open and import threads', stop: stopOneShotThreads },
+  ];
+}
+
+/**
+ * Asks every stop and waits for them, `timeoutMs` (WORKERS_STOP_MS) at most: settles with the names of those still
+ * running then, none once all have stopped. A stop that fails (rejects, or throws as it is asked) is said through
+ * `warn` and counts as ended. Never rejects.
+ */
+export function stopWorkers(
+  stops: readonly WorkerStop[],
+  warn: (message: string) => void,
+  timeoutMs = WORKERS_STOP_MS,
+): Promise<string[]> {
+  const running = new Set<string>();
+  const ends = stops.map(({ name, stop }) => {
+    running.add(name);
+    let stopping: Promise<unknown>;
+    try {
+      stopping = stop();
+    } catch (e) {
+      stopping = Promise.reject(e);
+    }
+    return stopping
+      .catch((e: unknown) => warn(`${name} did not stop cleanly: ${String(e)}`))
+      .finally(() => running.delete(name));
+  });
+  return new Promise((settle) => {
+    const timer = setTimeout(() => settle([...running]), timeoutMs);
+    void Promise.all(ends).then(() => {
+      clearTimeout(timer);
+      settle([]);
+    });
+  });
+}
+
 interface WorkersStopOptions {
   /** The stops, asked at the first will-quit past the quit gate. */
   stops(): readonly WorkerStop[];
@@ -190,9 +247,9 @@ interface WorkersStopOptions {
 
 /**
  * The app's will-quit step after the quit gate: true when this will-quit goes ahead. The first will-quit is prevented
- * while the workers stop, and the quit comes again once they all have; a will-quit meanwhile is prevented too. Past
- * WORKERS_STOP_MS with one still running, `stuck` is told which, once, and the quit is not asked again: the process's
- * own end would wait for that thread, so main ends it (main.ts).
+ * while the workers stop (stopWorkers), and the quit comes again once they all have; a will-quit meanwhile is
+ * prevented too. Past WORKERS_STOP_MS with one still running, `stuck` is told which, once, and the quit is not asked
+ * again: the process's own end would wait for that thread, so main ends it (main.ts).
  */
 export function createWorkersStop(options: WorkersStopOptions): (event: { preventDefault(): void }) => boolean {
   let state: 'open' | 'stopping' | 'stopped' | 'stuck' = 'open';
@@ -201,30 +258,48 @@ export function createWorkersStop(options: WorkersStopOptions): (event: { preven
     event.preventDefault();
     if (state !== 'open') return false;
     state = 'stopping';
-    const running = new Set<string>();
-    const ends = options.stops().map(({ name, stop }) => {
-      running.add(name);
-      let stopping: Promise<unknown>;
-      try {
-        stopping = stop();
-      } catch (e) {
-        stopping = Promise.reject(e);
+    void stopWorkers(options.stops(), options.warn, options.timeoutMs).then((stuck) => {
+      if (stuck.length > 0) {
+        state = 'stuck';
+        options.stuck(stuck);
+        return;
       }
-      return stopping
-        .catch((e: unknown) => options.warn(`${name} did not stop cleanly: ${String(e)}`))
-        .finally(() => running.delete(name));
-    });
-    const timer = setTimeout(() => {
-      if (state !== 'stopping') return;
-      state = 'stuck';
-      options.stuck([...running]);
-    }, options.timeoutMs ?? WORKERS_STOP_MS);
-    void Promise.all(ends).then(() => {
-      if (state !== 'stopping') return;
-      clearTimeout(timer);
       state = 'stopped';
       options.quit();
     });
     return false;
+  };
+}
+
+/**
+ * The web server's signals (SIGINT, SIGTERM; loopback/serve.ts): the first stops it; one that comes once the stop has
+ * said how to cut the wait for the commits ("press Ctrl+C again": waitForWritesBeforeQuit asks `cutNow` then) cuts
+ * that wait; any other does nothing. One Ctrl+C in a terminal reaches the server more than once: the terminal sends it
+ * to the whole process group (the server, scripts/web.mjs, npm), and npm and web.mjs each pass theirs on to their
+ * child, so the server got three at once; counted as a second, the copies cut the commits' wait before it began,
+ * which a stop must not do unasked.
+ */
+export function createStopSignals(stop: () => void): {
+  /** A signal: the stop, or the cut once asked for, or nothing. */
+  signal(): void;
+  /** The stop, once (stdin's end and close with --exit-with-stdin): never a cut. */
+  stop(): void;
+  /** For waitForWritesBeforeQuit: settles at the first signal after it is asked. */
+  cutNow(): Promise<void>;
+} {
+  let stopping = false;
+  let cut: (() => void) | undefined;
+  const once = (): boolean => {
+    if (stopping) return false;
+    stopping = true;
+    stop();
+    return true;
+  };
+  return {
+    signal: () => {
+      if (!once()) cut?.();
+    },
+    stop: () => void once(),
+    cutNow: () => new Promise<void>((resolve) => (cut = resolve)),
   };
 }

@@ -4,6 +4,7 @@ export function webArgs(
   args: string[],
   where: { root: string; cwd: string; exists: (path: string) => boolean },
 ): string[];
+export function relayChild(child: import('node:child_process').ChildProcess): void;
 export const USERNS_RESTRICTION: string;
 export interface SandboxProbe {
   platform: string;

@@ -54,6 +54,18 @@ export function webArgs(args, { root, cwd, exists }) {
   return out;
 }
 
+/**
+ * Ends this script as its child (Electron for `npm start`, the web server for `npm run web`) ended, and passes SIGINT
+ * and SIGTERM on to it: the child's exit code, or 1 when a signal ended it. The web server kills itself when a thread
+ * does not stop within its stop's bound (electron/loopback/serve.ts); `npm run web` used to end with 0 then, as if all
+ * had gone well.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export function relayChild(child) {
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+}
+
 /** The sysctl Ubuntu 23.10+ / 24.04 set to 1: unprivileged user namespaces only for programs an AppArmor profile allows. */
 export const USERNS_RESTRICTION = '/proc/sys/kernel/apparmor_restrict_unprivileged_userns';
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildApp, root } from './app-build.mjs';
-import { electronArgs, probeSandbox, sandboxProblem } from './start-support.mjs';
+import { electronArgs, probeSandbox, relayChild, sandboxProblem } from './start-support.mjs';
 
 const MISSING =
   'ActGuy: the Electron binary is not installed (its download was blocked); run `npm run web` to use ActGuy in a browser.';
@@ -47,5 +47,4 @@ try {
   process.exit(1);
 }
 const child = spawn(binary, args, { stdio: 'inherit' });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+relayChild(child);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { electronArgs, probeSandbox, sandboxProblem, WEB_PORT, webArgs } from './start-support.mjs';
 
@@ -94,6 +95,30 @@ describe('npm run web arguments', () => {
       join(root, 'assets'),
       '--keep-state',
     ]);
+  });
+});
+
+// Maintainer's read, round 18: the web server kills itself when a thread does not stop within its stop's bound, and
+// `npm run web` ended with status 0 then. Mutation that fails: the exit status `code ?? 0`, as web.mjs had it.
+describe('npm start and npm run web end as their child did', () => {
+  const support = pathToFileURL(resolve(__dirname, 'start-support.mjs')).href;
+  /** The status of a node that relays a child running `childCode`. */
+  const relayed = (childCode: string): number | null =>
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { spawn } from 'node:child_process';
+import { relayChild } from ${JSON.stringify(support)};
+relayChild(spawn(process.execPath, ['-e', ${JSON.stringify(childCode)}], { stdio: 'inherit' }));`,
+      ],
+      { encoding: 'utf8' },
+    ).status;
+  it("the child's exit code; 1 when a signal ended it", () => {
+    expect(relayed('process.exit(0)')).toBe(0);
+    expect(relayed('process.exit(3)')).toBe(3);
+    expect(relayed("process.kill(process.pid, 'SIGKILL')")).toBe(1);
   });
 });
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp, root } from './app-build.mjs';
-import { webArgs } from './start-support.mjs';
+import { relayChild, webArgs } from './start-support.mjs';
 
 try {
   if (!(await buildApp())) console.log('ActGuy: nothing changed since the last build: starting at once.');
@@ -19,5 +19,4 @@ try {
 // scripts/start-support.mjs webArgs.
 const args = webArgs(process.argv.slice(2), { root, cwd: process.env.INIT_CWD || process.cwd(), exists: existsSync });
 const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), ...args], { stdio: 'inherit' });
-child.on('exit', (code) => process.exit(code ?? 0));
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+relayChild(child);

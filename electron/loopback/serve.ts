@@ -31,7 +31,11 @@ import { startLoopbackServer } from './server';
 import { portHolders, portTakenMessage } from './portHolder';
 import { commitsInFlight, writesInFlight } from '../writeTurns';
 import { userDataFolder } from '../userDataFolder';
-import { waitForWritesBeforeQuit } from '../quitWaits';
+import { appWorkerStops, createStopSignals, stopWorkers, waitForWritesBeforeQuit, WORKERS_STOP_MS } from '../quitWaits';
+import { keptWorkers } from '../oneShotWorker';
+import { besideBundleCheckers } from '../project/textCheck';
+import { defaultBuildWorkerPath } from '../project/projectHandlers';
+import { BUILD_WORKER_KEEP_MS } from '../project/buildRunner';
 
 /** The repository root: this bundle lives in dist/electron. */
 const repoRoot = resolve(__dirname, '..', '..');
@@ -170,7 +174,12 @@ async function main(): Promise<void> {
   );
   // In memory until the server holds its port (backupsDirOf).
   const backups = deferredBackupStore(createBackupStore(null));
+  // Made here, not left to createHandlers' defaults, so that the stop ends them (below), as the app's quit does.
+  const buildWorkers = keptWorkers(defaultBuildWorkerPath(), BUILD_WORKER_KEEP_MS);
+  const checkers = besideBundleCheckers();
   const handlers = createHandlers({
+    buildWorkers,
+    checkers,
     backups: backups.store,
     userChoseProject: (canon) => chosenProjects.has(canon) || (foundProjects.has(canon) && 'found'),
     appInfo: {
@@ -209,38 +218,44 @@ async function main(): Promise<void> {
     );
   process.stdout.write(`ActGuy web: ${server.url}\n`);
 
-  let stopping = false;
-  /** A second Ctrl+C (or SIGTERM) while stopping: the wait for a commit ends. */
-  let cut = (): void => undefined;
-  const cutNow = new Promise<void>((resolve) => (cut = resolve));
+  const say = (m: string): void => void process.stderr.write(`actguy web: ${m}\n`);
   const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
     await server.close();
     // As the app's quit: a copy of unsaved work or a save still being written is waited for, a few seconds at most
     // (electron/quitWaits.ts); the server takes no new request meanwhile. A commit (a build's or an export's files)
-    // is not cut unasked: waited for until it ends, or until the user stops again.
-    await waitForWritesBeforeQuit(writesInFlight, (m) => process.stderr.write(`actguy web: ${m}\n`), undefined, {
+    // is not cut unasked: waited for until it ends, or until the user stops again once told how.
+    await waitForWritesBeforeQuit(writesInFlight, say, undefined, {
       inFlight: commitsInFlight,
-      cutNow,
+      cutNow: signals.cutNow,
       howToCut: 'press Ctrl+C again',
     });
-    await compress.dispose();
+    // Then the threads, as the app's quit stops them (maintainer's read, round 18): each waited for, WORKERS_STOP_MS
+    // at most. The process's end waits for every thread (Node joins them at process.exit too), so one held in native
+    // code (an open's or an import's read of a network folder that stopped answering) kept the server from ending,
+    // and every Ctrl+C after the first did nothing. Past the bound the process is killed, the one end that does not
+    // join them: its writes have ended (above), and the server keeps nothing else.
+    const stuck = await stopWorkers(appWorkerStops({ compress, buildWorkers, checkers }), say);
+    if (stuck.length > 0) {
+      say(`${stuck.join(', ')} did not stop within ${WORKERS_STOP_MS / 1000} s of the stop: ending the process`);
+      process.kill(process.pid, 'SIGKILL');
+    }
     process.exit(0);
   };
   const stopNow = (): void => {
     stop().catch((e: unknown) => {
-      process.stderr.write(`actguy web: stopping failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      say(`stopping failed: ${e instanceof Error ? e.message : String(e)}`);
       process.exit(1);
     });
   };
-  // A signal while stopping cuts the wait for a commit (stdin's end and close below both come once it closes: no cut).
-  const onSignal = (): void => (stopping ? cut() : stopNow());
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // The first signal stops; one after the stop said "press Ctrl+C again" cuts the wait for a commit; the copies of a
+  // terminal's Ctrl+C that npm and scripts/web.mjs pass on do neither (quitWaits.ts createStopSignals). stdin's end
+  // and close both come once it closes: a stop, never a cut.
+  const signals = createStopSignals(stopNow);
+  process.on('SIGINT', signals.signal);
+  process.on('SIGTERM', signals.signal);
   if (args['exit-with-stdin']) {
-    process.stdin.on('end', stopNow);
-    process.stdin.on('close', stopNow);
+    process.stdin.on('end', signals.stop);
+    process.stdin.on('close', signals.stop);
     process.stdin.resume();
   }
 }

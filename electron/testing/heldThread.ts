@@ -5,7 +5,7 @@
  * Not on Windows (no FIFO): the tests that use it skip there.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface HeldThread {
@@ -18,6 +18,11 @@ interface HeldThread {
   reached(): boolean;
   /** Opens the FIFO for writing: the held open returns. */
   release(): void;
+  /**
+   * As `release`, without waiting for a reader: for a thread that may have gone with its process (a killed server),
+   * where `release` would wait for good.
+   */
+  releaseIfHeld(): void;
 }
 
 /** A FIFO named `name` in `dir` and the statements that hold a worker in its open. */
@@ -31,6 +36,14 @@ export function heldThread(dir: string, name: string): HeldThread {
       `require('node:fs').openSync(${JSON.stringify(fifo)}, 'r');`,
     reached: () => existsSync(note),
     release: () => closeSync(openSync(fifo, 'w')),
+    releaseIfHeld: () => {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch (e) {
+        // No reader (ENXIO): nothing is held.
+        if ((e as NodeJS.ErrnoException).code !== 'ENXIO') throw e;
+      }
+    },
   };
 }
 
