@@ -126,4 +126,3 @@ describe("a build check's warnings in the project panel (round 54)", () => {
     expect(html).toContain(`data-testid="project-warning">${PROBLEM_SHOWN}</li>`);
   });
 });
-
