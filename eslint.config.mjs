@@ -5,7 +5,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Fields and variables that hold a path, a file's name or main's words (eslint rule below, docs/security.md, round 53). */
-const NAMED = '/^(path|paths|folder|root|relativePath|filePath|fileName|file|message|reason|error|warnings|mtn|sev)$/';
+const NAMED =
+  '/^(path|paths|folder|root|motionName|sourceMotion|relativePath|filePath|fileName|file|message|reason|error|warnings|mtn|sev)$/';
 /**
  * Lists whose items are such names or words: an item is shown under another name (`warnings.map((w) => …{w}…)`, a
  * picker's `subfolders.map((f) => …)`), so each bare name shown in their callback is checked (round 54).
