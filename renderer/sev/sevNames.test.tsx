@@ -101,4 +101,3 @@ describe("a motion's name taken from a received file, in the SEV editor (round 5
     expect(pasting).toContain(`copied events of ${MOTION_SHOWN} with the first at the playhead`);
   });
 });
-
