@@ -5,7 +5,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Fields and variables that hold a path, a file's name or main's words (eslint rule below, docs/security.md, round 53). */
-const NAMED = '/^(path|paths|folder|relativePath|filePath|fileName|file|message|reason|error|warnings|mtn|sev)$/';
+const NAMED =
+  '/^(path|paths|folder|root|motionName|sourceMotion|relativePath|filePath|fileName|file|message|reason|error|warnings|mtn|sev)$/';
+/**
+ * Lists whose items are such names or words: an item is shown under another name (`warnings.map((w) => …{w}…)`, a
+ * picker's `subfolders.map((f) => …)`), so each bare name shown in their callback is checked (round 54).
+ */
+const LISTS = '/^(paths|warnings|errors|problems|details|written|files|subfolders|folders|lines)$/';
+const MAPPED = `CallExpression[callee.property.name=/^(map|flatMap)$/]:matches([callee.object.property.name=${LISTS}], [callee.object.name=${LISTS}], [callee.object.callee.object.property.name=${LISTS}], [callee.object.callee.object.name=${LISTS}])`;
 
 export default tseslint.config(
   {
@@ -67,7 +74,8 @@ export default tseslint.config(
     // A value that may hold a received folder's names (a path, a folder, a file, main's message or warnings, a project's
     // .mtn/.sev key) shown by the page goes through escapeControls or escapeControlsKeepingLines (shared/errors.ts),
     // so a bidi override, an ESC or a zero-width space in a name is shown as \uXXXX. Escaping where a value is shown
-    // is per place; this rule is what keeps a new dialog from forgetting it (docs/security.md, rounds 52 and 53).
+    // is per place; this rule is what keeps a new dialog from forgetting it (docs/security.md, rounds 52 to 54). It
+    // knows values by their names, and since round 54 the items of a list of names however the callback calls them.
     files: ['renderer/**/*.tsx'],
     ignores: ['renderer/**/*.test.tsx'],
     rules: {
@@ -81,7 +89,8 @@ export default tseslint.config(
           ]
             .map(
               (shown) =>
-                `${shown} :matches(MemberExpression[computed=false][property.name=${NAMED}], Identifier[name=${NAMED}]:not(MemberExpression > *):not(Property > .key):not(VariableDeclarator > .id):not(CallExpression > *))` +
+                `:matches(${shown} :matches(MemberExpression[computed=false][property.name=${NAMED}], Identifier[name=${NAMED}]), ${MAPPED} ${shown} > Identifier, ${MAPPED} ${shown} > TemplateLiteral > Identifier)` +
+                ':not(MemberExpression > *):not(Property > .key):not(VariableDeclarator > .id):not(CallExpression > *)' +
                 ':not(CallExpression[callee.name=/^escapeControls/] *)' +
                 // A key, a data- attribute or a handler shows nothing; nor does a list's length, a test of
                 // membership, a number or a constant of the page's own (PANEL.sev).

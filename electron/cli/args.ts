@@ -1,5 +1,5 @@
 /** Minimal argv parsing for the actguy CLI: positionals plus `--flag value` / `--switch`. */
-import { BIDI_CONTROL, quoteJson } from '../../shared/errors';
+import { HIDDEN_CHARACTERS, quoteJson } from '../../shared/errors';
 
 export class UsageError extends Error {}
 
@@ -157,12 +157,15 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
  * character (docs/security.md, round 11). No name, number or path the CLI takes needs one, and every message prints
  * the paths it was given, or paths beside them, as they are: a received folder `x<ESC>]0;…<BEL>` or a project file
  * named with a line break that a shell's completion typed drove the terminal, or forged a line of `actguy build`'s
- * output (`built 9 motions: …`); a U+202E made a path display as another.
+ * output (`built 9 motions: …`); a U+202E made a path display as another. Since round 54 also a character that
+ * displays as nothing or as a line break (HIDDEN_CHARACTERS), as a project's keys are refused.
  */
 export function refuseHiddenCharacters(argv: readonly string[], cwd: string | undefined = currentFolder()): void {
-  const bad = (text: string) => CONTROL.test(text) || BIDI_CONTROL.test(text);
+  // Beyond the controls and bidi characters, every character a message escapes (a zero-width space or joiner, a soft
+  // hyphen, U+2028): a project's keys refuse them (round 54), and a name that holds one reads as another.
+  const bad = (text: string) => CONTROL.test(text) || HIDDEN_CHARACTERS.test(text.replaceAll('\t', ' '));
   const what =
-    'a control character (a line break, a terminal escape) or a bidirectional formatting character, which messages would show as another text';
+    'a control character (a line break, a terminal escape), a bidirectional formatting character or one that displays as nothing (a zero-width space), which messages would show as another text';
   for (const a of argv)
     if (bad(a)) throw new UsageError(`argument ${quoteJson(a, 300)} holds ${what}; rename the file or folder`);
   if (cwd !== undefined && bad(cwd))

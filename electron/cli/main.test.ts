@@ -174,4 +174,15 @@ describe('arguments and current folder holding hidden characters', () => {
     );
     expect(() => refuseHiddenCharacters(['p.actguy.json', '--jobs', '2'], '/tmp/café')).not.toThrow();
   });
+
+  // Round 54: a project's keys refuse them (shared/project/validate.ts), and so does the command line. Mutation: the
+  // check of CONTROL and BIDI_CONTROL alone (round 11's): each argument below is taken.
+  it('refuses a zero-width space or joiner, a soft hyphen, U+2028 or a BOM in an argument, quoted escaped; a tab is taken', () => {
+    for (const c of ['\u200b', '\u200d', '\u00ad', '\u2028', '\ufeff'])
+      expect(() => refuseHiddenCharacters([`cm${c}u_01_01.sev`], '/tmp')).toThrow(
+        `argument "cm\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}u_01_01.sev" holds a control character`,
+      );
+    expect(() => refuseHiddenCharacters(['build'], '/tmp/a\u200bb')).toThrow(/the current folder "\/tmp\/a\\u200bb"/);
+    expect(() => refuseHiddenCharacters(['a\tb.sev', 'مشی.mtn', 'cafe\u0301.sev'], '/tmp')).not.toThrow();
+  });
 });

@@ -414,7 +414,7 @@ export function FilePicker() {
       }
     >
       <div className="dim small">
-        {req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
+        {req.root ? escapeControls(req.root) : 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
         {multiple ? ' · click to choose one or several files' : ''}
       </div>
       {req.mode === 'open' ? (
@@ -543,7 +543,7 @@ export function FilePicker() {
               aria-selected={false}
               className="picker-file picker-folder-row"
               data-testid="picker-folder-row"
-              title={`Go into ${f}`}
+              title={`Go into ${escapeControls(f)}`}
               onClick={() => {
                 goTo(f);
                 setFilter('');

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { escapeControlsKeepingLines } from '../../shared/errors';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageActionFor, messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
@@ -130,7 +131,7 @@ export function MessageBar() {
               // Its own scrolling box: a long list never pushes the other messages out of the list.
               <ol className="message-details" id={`message-details-${m.id}`} data-testid="message-details" tabIndex={0}>
                 {m.details.map((line, i) => (
-                  <li key={i}>{line}</li>
+                  <li key={i}>{escapeControlsKeepingLines(line)}</li>
                 ))}
               </ol>
             )}

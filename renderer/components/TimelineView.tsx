@@ -1,3 +1,4 @@
+import { escapeControls } from '../../shared/errors';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { TimelinePainter } from '../timeline/timelinePainter';
 import { useMemo } from 'react';
@@ -116,8 +117,8 @@ export function TimelineView() {
       {nothingShown && (
         <div className="timeline-empty timeline-none-shown" role="status" data-testid="timeline-none-shown">
           {filter.text.trim()
-            ? `No joint of ${motionName} has “${filter.text.trim()}” in its name${filter.chain ? ` among the ${filter.chain}` : ''}.`
-            : `No joint of ${motionName} is named as ${filter.chain} are (${filter.chain === 'legs' ? 'leg, knee, foot…' : filter.chain === 'arms' ? 'arm, elbow, hand…' : 'spine, chest, neck…'}).`}{' '}
+            ? `No joint of ${escapeControls(motionName)} has “${filter.text.trim()}” in its name${filter.chain ? ` among the ${filter.chain}` : ''}.`
+            : `No joint of ${escapeControls(motionName)} is named as ${filter.chain} are (${filter.chain === 'legs' ? 'leg, knee, foot…' : filter.chain === 'arms' ? 'arm, elbow, hand…' : 'spine, chest, neck…'}).`}{' '}
           <button
             type="button"
             className="tool small"

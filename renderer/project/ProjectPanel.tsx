@@ -465,7 +465,7 @@ export function ProjectPanel() {
                 <ul>
                   {warnings.map((w, k) => (
                     <li key={k} className="warn-inline small" data-testid="project-warning">
-                      {w}
+                      {escapeControlsKeepingLines(w)}
                     </li>
                   ))}
                 </ul>

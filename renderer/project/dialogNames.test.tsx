@@ -89,8 +89,8 @@ describe("a received folder's names in the Build and Export All dialogs", () => 
 
 describe("a received project's names in the project panel (round 53)", () => {
   it("its file's name and path, a motion row's .sev and the row's tooltip", () => {
-    // A project key refuses control and bidi characters (round 11) but may hold a zero-width space; the project's
-    // own file name is the received folder's.
+    // A project key refuses control and bidi characters (round 11), and a zero-width space since round 54, but the
+    // panel still lists the rows of a project its check refuses; the project's own file name is the received folder's.
     const text = JSON.stringify({
       version: 1,
       fps: 30,
@@ -104,5 +104,25 @@ describe("a received project's names in the project panel (round 53)", () => {
     expect(html).toContain(`title="${SHOWN}/p\\u202e.actguy.json" data-testid="project-name">p\\u202e</span>`);
     expect(html).toContain('wa\\u200blk.sev');
     expect(html).toContain('walk: wa\\u200blk.mtn + wa\\u200blk.sev');
+  });
+});
+
+// Round 54: the lint rule knew values by their names; a mapped list's item (`warnings.map((w) => …{w}…)`) slipped
+// through it. The project panel showed a build check's warnings raw: they name a received folder's paths, as the
+// Build dialog's do. Mutation: ProjectPanel showing `{w}`.
+describe("a build check's warnings in the project panel (round 54)", () => {
+  it('are shown escaped, their line breaks and tabs kept', () => {
+    const text = JSON.stringify({
+      version: 1,
+      fps: 30,
+      motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    });
+    projectStore.getState().adopt(`${DIR}/p.actguy.json`, text);
+    projectStore.getState().setStatus({ warnings: [PROBLEM] });
+    const html = renderToStaticMarkup(<ProjectPanel />);
+    projectStore.getState().close();
+    expect(hidden(html)).toBe(false);
+    expect(html).toContain(`data-testid="project-warning">${PROBLEM_SHOWN}</li>`);
   });
 });

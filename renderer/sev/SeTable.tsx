@@ -290,7 +290,7 @@ export function SeTable() {
         <ul className="warnings small">
           {tables.errors.map((e, i) => (
             <li key={i} className="bad">
-              {e}
+              {escapeControlsKeepingLines(e)}
             </li>
           ))}
         </ul>

@@ -226,8 +226,9 @@ export function SevEditor() {
       {file && !belongs && (
         <div className="sev-mismatch" data-testid="sev-mismatch" role="status">
           <span>
-            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{escapeControls(basenameOf(file.path))}</b>{' '}
-            holds the sound events of <b>{file.motionName}</b>
+            The tuner shows {motion ? <b>{escapeControls(motionName)}</b> : 'no motion'};{' '}
+            <b>{escapeControls(basenameOf(file.path))}</b> holds the sound events of{' '}
+            <b>{escapeControls(file.motionName)}</b>
             {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's
             joints and frames).
           </span>
@@ -237,7 +238,7 @@ export function SevEditor() {
             data-testid="sev-open-motion"
             onClick={() => void openSevMotion()}
           >
-            Open {file.motionName}
+            Open {escapeControls(file.motionName)}
           </button>
           {dirty && file.doc && (
             <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>
@@ -272,10 +273,10 @@ export function SevEditor() {
       {!file && motion && !unreadable && (
         <div className="sev-none" data-testid="sev-none">
           <span>
-            <b>{motionName}</b> has no .sev.
+            <b>{escapeControls(motionName)}</b> has no .sev.
           </span>
           <button type="button" className="tool" data-testid="sev-create" onClick={() => void createSevForTuner()}>
-            Create {motionName}.sev
+            Create {escapeControls(motionName)}.sev
           </button>
           <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>
             Open .sev…
@@ -338,7 +339,7 @@ export function SevEditor() {
                 className="tool"
                 data-testid="sev-paste"
                 onClick={() => void events.pasteAtPlayhead()}
-                title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${clipboard.sourceMotion} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
+                title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${escapeControls(clipboard.sourceMotion)} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
               >
                 Paste {clipboard.events.length}
               </button>
@@ -436,7 +437,7 @@ function saveSevTitle(file: SevFileState | null, dirty: boolean, shown: boolean)
   if (!dirty) return `${name} has no unsaved changes`;
   if (!shown)
     return file.doc
-      ? `${name} holds ${file.motionName}'s events, hidden while the tuner shows another motion: save it with "Save ${name}" above the list, or open ${file.motionName}`
+      ? `${name} holds ${escapeControls(file.motionName)}'s events, hidden while the tuner shows another motion: save it with "Save ${name}" above the list, or open ${escapeControls(file.motionName)}`
       : `${name} does not read: fix its text first`;
   return 'Write the .sev (your comments are kept)';
 }

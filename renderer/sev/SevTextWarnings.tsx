@@ -35,6 +35,7 @@ export function SevTextWarnings({
             <li key={i} data-testid="sev-text-warning" data-line={w.line} data-column={w.column}>
               {onGoTo ? (
                 <button type="button" className="link" onClick={() => onGoTo(w.line, w.column)}>
+                  {/* eslint-disable-next-line no-restricted-syntax -- the line's place and its message, escaped above */}
                   {body}
                 </button>
               ) : (

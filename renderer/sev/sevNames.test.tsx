@@ -60,3 +60,44 @@ describe("a received .sev's name in the SEV editor", () => {
     expect(html).toContain(`<b>${SHOWN}</b> is there but cannot be read`);
   });
 });
+
+// Round 54: a motion is named as its file is when no project names it (the tuner's document, `walk<U+202E>ves.mtn`
+// from a received folder), and a .sev opened beside it belongs to that name. The lint rule knew no such field: the
+// note of a .sev that belongs to another motion, its Open button, the "has no .sev" notice and the Paste tooltip said
+// it raw. Mutation: each of SevEditor's motionName, file.motionName and clipboard.sourceMotion shown raw.
+describe("a motion's name taken from a received file, in the SEV editor (round 54)", () => {
+  const MOTION = 'walk\u202eves\u001b[2J\u200b';
+  const MOTION_SHOWN = 'walk\\u202eves\\u001b[2J\\u200b';
+  const tuner = (name: string) =>
+    documentStore.getState().load({
+      documentId: 'd1',
+      kind: 'mtn',
+      readOnly: false,
+      name,
+      path: `/ws/${name}.mtn`,
+      motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }]),
+    });
+
+  it('the note of a .sev that belongs to another motion, and its Open button', () => {
+    tuner(`${MOTION}2`);
+    sevStore.getState().load('/ws/walk.sev', MOTION, WALK_SEV);
+    const html = renderToStaticMarkup(<SevEditor />);
+    expect(hidden(html)).toBe(false);
+    expect(html).toContain(`The tuner shows <b>${MOTION_SHOWN}2</b>`);
+    expect(html).toContain(`holds the sound events of <b>${MOTION_SHOWN}</b>`);
+    expect(html).toContain(`Open ${MOTION_SHOWN}</button>`);
+  });
+
+  it('the notice of a motion with no .sev, and the Paste tooltip', () => {
+    tuner(MOTION);
+    const html = renderToStaticMarkup(<SevEditor />);
+    expect(hidden(html)).toBe(false);
+    expect(html).toContain(`<b>${MOTION_SHOWN}</b> has no .sev.`);
+    expect(html).toContain(`Create ${MOTION_SHOWN}.sev`);
+    sevStore.getState().load(`/ws/${MOTION}.sev`, MOTION, WALK_SEV, { documentId: 'd1', path: `/ws/${MOTION}.mtn` });
+    sevStore.getState().setClipboard({ sourceMotion: MOTION, events: [] });
+    const pasting = renderToStaticMarkup(<SevEditor />);
+    expect(hidden(pasting)).toBe(false);
+    expect(pasting).toContain(`copied events of ${MOTION_SHOWN} with the first at the playhead`);
+  });
+});

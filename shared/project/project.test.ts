@@ -945,6 +945,29 @@ describe('paths a project names', () => {
     for (const e of errors) expect(e).not.toMatch(/[\u200f\u202e\u2066]/);
   });
 
+  // Round 54 (round 53's open item). Mutation: drop the HIDDEN_CHARACTERS check in validate.ts's path(): the project
+  // validates, and `cm\u200Bu_01_01.sev` is read and named as the sample's own `cmu_01_01.sev`.
+  it('refuse a character that displays as nothing or as a line break, quoted escaped: ZWSP, ZWJ, soft hyphen, U+2028, BOM', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'wa\u200dlk.mtn', sev: 'cm\u200Bu_01_01.sev' }],
+      seTables: { sls: 'de\u00adfault.sls', seDefine: '\ufeffse_define.h' },
+      outputs: { mar: 'out/s\u2028.mar', sar: 'out/s.sar', report: 'out/r\u2060.json' },
+    });
+    const why =
+      'must not hold a character that displays as nothing or as a line break (a zero-width space or joiner, a soft hyphen, U+2028): it makes a path read as another, found';
+    expect(errors).toEqual([
+      `p.json [PROJECT] (motions[0].mtn): ${why} "wa\\u200dlk.mtn"`,
+      `p.json [PROJECT] (motions[0].sev): ${why} "cm\\u200bu_01_01.sev"`,
+      `p.json [PROJECT] (seTables.sls): ${why} "de\\u00adfault.sls"`,
+      `p.json [PROJECT] (seTables.seDefine): ${why} "\\ufeffse_define.h"`,
+      `p.json [PROJECT] (outputs.mar): ${why} "out/s\\u2028.mar"`,
+      `p.json [PROJECT] (outputs.report): ${why} "out/r\\u2060.json"`,
+    ]);
+    // A letter of another script, a combining accent and a space are names.
+    expect(errorsOf({ ...GOOD, motions: [{ name: 'walk', mtn: '\u0645\u0634\u06cc a\u0301.mtn' }] })).toEqual([]);
+  });
+
   // Round 11. Mutation: drop the `folded` check in checkOutputPaths: the project validates, and builds on Linux two
   // sets of MSH files that are one set on macOS and Windows.
   it('refuse outputs that differ only in letter case (MSH files of motions walk and Walk), a project being shared', () => {
@@ -980,6 +1003,47 @@ describe('paths a project names', () => {
     expect(p.errors.map((e) => e.message)).toEqual([
       expect.stringMatching(/differ only in letter case and Unicode form: one file on macOS and Windows/),
     ]);
+  });
+
+  // Round 54. Mutation: drop the `inputTwin` check in checkOutputPaths: the report `Sample.actguy.json` validates
+  // (the CLI built it beside `sample.actguy.json`), and on macOS and Windows the build replaces the project with its
+  // report; an MSH folder `P.json`'s files are not the project, but a report `P.JSON` in NFD form is.
+  it('refuse an output that differs from an input only in letter case or Unicode form (the report over the project)', () => {
+    const report = (r: string, file = 'sample.actguy.json') =>
+      parseProject(
+        JSON.stringify({ ...GOOD, outputs: { mar: 'out/s.mar', sar: 'out/s.sar', report: r } }),
+        file,
+      ).errors.map((e) => e.message);
+    expect(report('Sample.actguy.json')).toEqual([
+      'sample.actguy.json [PROJECT] (outputs.report): Sample.actguy.json and sample.actguy.json (the project file) differ only in letter case: one file on macOS and Windows, where projects are shared and the build would overwrite its input; rename the output',
+    ]);
+    expect(report('cafe\u0301.JSON', 'caf\u00e9.json')).toEqual([
+      expect.stringMatching(
+        /^caf\u00e9\.json \[PROJECT\] \(outputs\.report\): .* differ only in letter case and Unicode form: one file on macOS and Windows, where projects are shared and the build would overwrite its input; rename the output$/,
+      ),
+    ]);
+    expect(report('sample.report.json')).toEqual([]);
+  });
+
+  // Round 54. Mutation: drop the `twin` check of checkOutputPaths's `input`: the project validates, builds on Linux
+  // from two .sev files and on macOS from one, and the app saves one motion's events over the other's there.
+  it('refuse two inputs that differ only in letter case or Unicode form (Walk.sev and walk.sev), naming both', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+        { name: 'walk2', mtn: 'Walk.mtn', sev: 'walk.sev' },
+        { name: 'idle', mtn: 'idle.mtn', sev: 'Walk.sev' },
+        { name: 'walk3', mtn: 'walk.mtn' },
+      ],
+      seTables: { sls: 'caf\u00e9.sls', seDefine: 'se_define.h' },
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[1].mtn): Walk.mtn (the .mtn of motion walk2) and walk.mtn (the .mtn of motion walk) differ only in letter case: one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+      'p.json [PROJECT] (motions[2].sev): Walk.sev (the .sev of motion idle) and walk.sev (the .sev of motion walk) differ only in letter case: one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+    ]);
+    // One file named the same way twice, and NFD alone in a name's own form, are one name: no error.
+    expect(errorsOf({ ...GOOD, seTables: { sls: 'cafe\u0301.sls', seDefine: 'se_define.h' } })).toEqual([]);
   });
 
   // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project

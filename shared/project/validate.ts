@@ -1,7 +1,7 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { lineColumnAt } from '../json/lineColumn';
 import { bidiWarnings } from '../bidiText';
-import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, notListed, quoteJson } from '../errors';
+import { BIDI_CONTROL, FormatError, HIDDEN_CHARACTERS, MAX_LISTED_PROBLEMS, notListed, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
@@ -9,7 +9,7 @@ import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { TUNING_SUFFIX } from '../tuning/sidecar';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
-import { foldedDifference, foldedTwins } from '../foldedNames';
+import { foldedDifference, foldedTwins, foldName } from '../foldedNames';
 import { ownFileNameOf } from '../ownFileNames';
 import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
 import { PATH_MAX } from '../fileSystemLimits';
@@ -189,6 +189,18 @@ function collectProjectProblems(
       fail(
         where,
         `must not hold a bidirectional formatting character (it makes a path display as another), found ${quoteJson(v)}`,
+      );
+      return undefined;
+    }
+    // A character that displays as nothing (a zero-width space or joiner, a soft hyphen, a word joiner, a BOM) or as
+    // a line break (U+2028, U+2029) makes a key read as another: `cm\u200Bu_01_01.sev` printed as the sample's own
+    // `cmu_01_01.sev`. A key is refused for every character a message escapes (HIDDEN_CHARACTERS), as the app's
+    // remembered paths are and the CLI's arguments (docs/security.md, round 54); ZWNJ and ZWJ, which some scripts
+    // spell names with, too: a name that shows as another is a file name no project needs.
+    if (HIDDEN_CHARACTERS.test(v)) {
+      fail(
+        where,
+        `must not hold a character that displays as nothing or as a line break (a zero-width space or joiner, a soft hyphen, U+2028): it makes a path read as another, found ${quoteJson(v)}`,
       );
       return undefined;
     }
@@ -576,30 +588,65 @@ export function defaultReportPath(marPath: string): string {
  * Outputs (the .mar, .sar, report and every MSH file of `outputs.msh`) must
  * be different files, none of them an input (a build must never overwrite the
  * project, an MTN, a SEV or a table). Paths compare after normalisation,
- * case-sensitively; two outputs that differ only in case are refused too (one file where case is ignored).
+ * case-sensitively; two outputs, an output and an input, or two inputs that differ only in case or Unicode form are
+ * refused too (one file where case is ignored, or where the forms are taken for one).
  */
 export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   const errors: FormatError[] = [];
   const inputs = new Map<string, string>([[p.projectFile, 'the project file']]);
+  // The first input at each folded path: on macOS and Windows `Sample.actguy.json` is the project file
+  // `sample.actguy.json`, and `Walk.sev` and `walk.sev` are one file (docs/security.md, round 54).
+  const foldedInputs = new Map<string, { path: string; role: string }>([
+    [foldName(p.projectFile), { path: p.projectFile, role: 'the project file' }],
+  ]);
+  const input = (path: string, role: string, where: string) => {
+    const twin = inputs.has(path) ? undefined : foldedInputs.get(foldName(path));
+    if (twin)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path} (${role}) and ${twin.path} (${twin.role}) differ only in ${foldedDifference(twin.path, path)}: ` +
+            'one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+          { where },
+          p.projectFile,
+        ),
+      );
+    if (inputs.has(path)) return;
+    inputs.set(path, role);
+    if (!twin) foldedInputs.set(foldName(path), { path, role });
+  };
   for (const m of p.motions) {
-    inputs.set(m.mtnPath, `the .mtn of motion ${m.name}`);
-    if (m.sevPath) inputs.set(m.sevPath, `the .sev of motion ${m.name}`);
+    input(m.mtnPath, `the .mtn of motion ${m.name}`, `motions[${m.index}].mtn`);
+    if (m.sevPath) input(m.sevPath, `the .sev of motion ${m.name}`, `motions[${m.index}].sev`);
   }
-  if (p.slsPath) inputs.set(p.slsPath, 'seTables.sls');
-  if (p.seDefinePath) inputs.set(p.seDefinePath, 'seTables.seDefine');
+  if (p.slsPath) input(p.slsPath, 'seTables.sls', 'seTables.sls');
+  if (p.seDefinePath) input(p.seDefinePath, 'seTables.seDefine', 'seTables.seDefine');
   const outs = projectOutputFiles(p);
   // The first output at each path, and at each folded path: one lookup an output.
   const firstAt = new Map<string, (typeof outs)[number]>();
   const twins = foldedTwins<(typeof outs)[number]>();
   outs.forEach((out) => {
     const { key, path, role } = out;
-    const input = inputs.get(path);
+    const overwritten = inputs.get(path);
     const who = role === key ? '' : ` (${role})`;
-    if (input)
+    if (overwritten)
       errors.push(
         new FormatError(
           'PROJECT',
-          `${path}${who} is ${input}; a build never overwrites its inputs`,
+          `${path}${who} is ${overwritten}; a build never overwrites its inputs`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
+    // An output whose path folds as an input's does (a report `Sample.actguy.json` beside the project
+    // `sample.actguy.json`) is a second file here and the input itself on macOS and Windows, where the build replaces it.
+    const inputTwin = overwritten ? undefined : foldedInputs.get(foldName(path));
+    if (inputTwin)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who} and ${inputTwin.path} (${inputTwin.role}) differ only in ${foldedDifference(inputTwin.path, path)}: ` +
+            'one file on macOS and Windows, where projects are shared and the build would overwrite its input; rename the output',
           { where: key },
           p.projectFile,
         ),
