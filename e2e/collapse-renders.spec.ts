@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { waitForCompression, waitForProjectFigures } from './ui';
+import { animationFrames, waitForCompression, waitForProjectFigures } from './ui';
 import { installRenderCounter, renders } from './renderCounter';
 
 /**
@@ -10,6 +10,8 @@ import { installRenderCounter, renders } from './renderCounter';
  * states and the work mode for its View menu while no menu was open (docs/architecture.md, "Renderer review, round
  * 5"). ./renderCounter.ts counts the renders of the component drawing each data-testid. Mutation: MenuBar.tsx
  * selecting them with no menu open (the menu bar 10 renders for the ten collapses and restores, 4 for the modes).
+ * Each state is given three animation frames before the next click (the rule of docs/testing.md, round 1): a panel
+ * that rendered for its new size would do so once laid out and told by its ResizeObserver, frames after the state.
  */
 const PANELS = ['viewport', 'curve-view', 'timeline', 'tuning-panel', 'project-panel', 'sev-editor', 'statusbar'];
 const BARS = ['menu-file', 'play-toggle'];
@@ -43,17 +45,21 @@ test('collapsing panels and switching work modes re-render no panel', async ({
       const area = page.getByTestId(`area-${id}`);
       await area.getByTestId(`panel-toggle-${id}`).first().click();
       await expect(area).toHaveAttribute('data-state', 'collapsed');
+      await animationFrames(page, 3);
       await area.getByTestId(`panel-toggle-${id}`).first().click();
       await expect(area).toHaveAttribute('data-state', 'open');
+      await animationFrames(page, 3);
     }
   });
   const modes = await counted(page, async () => {
     for (const mode of ['tuning', 'sev', 'project']) {
       await page.getByTestId(`mode-${mode}`).click();
       await expect(page.getByTestId(`mode-${mode}`)).toHaveAttribute('aria-pressed', 'true');
+      await animationFrames(page, 3);
     }
     await page.getByTestId('mode-project').click();
     await expect(page.getByTestId('mode-project')).toHaveAttribute('aria-pressed', 'false');
+    await animationFrames(page, 3);
   });
   expect(collapse).toEqual(none);
   expect(modes).toEqual(none);

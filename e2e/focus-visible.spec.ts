@@ -30,23 +30,20 @@ async function stopsWithoutFocusLook(page: Page, from: string): Promise<{ stops:
   let focused: string[] | null = null;
   for (let i = 0; i < 400; i++) {
     await page.keyboard.press('Tab');
-    // The stop left: how it looks now against how it looked focused.
-    if (focused) {
-      const after = await page.evaluate(() => {
-        const w = window as unknown as { __stops: Element[]; __looks: (el: Element | null) => string[] };
-        return w.__looks(w.__stops[w.__stops.length - 1]);
-      });
-      if (after.every((l, k) => l === focused![k])) unseen.push(stops[stops.length - 1]);
-    }
-    const now = await page.evaluate(() => {
+    // One read a stop: how the stop left looks now, and the stop that has the keyboard (two reads a stop before,
+    // a third of the walk's round trips; docs/testing.md, "Tests under load, round 10").
+    const { left, now } = await page.evaluate(() => {
       const w = window as unknown as { __stops: Element[]; __looks: (el: Element | null) => string[] };
+      const left = w.__stops.length ? w.__looks(w.__stops[w.__stops.length - 1]) : null;
       const el = document.activeElement;
-      if (!el || el === document.body || w.__stops.includes(el)) return null;
+      if (!el || el === document.body || w.__stops.includes(el)) return { left, now: null };
       w.__stops.push(el);
       const name =
         el.getAttribute('data-testid') ?? el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30);
-      return { key: `${el.tagName.toLowerCase()} ${name}`, looks: w.__looks(el) };
+      return { left, now: { key: `${el.tagName.toLowerCase()} ${name}`, looks: w.__looks(el) } };
     });
+    // The stop left: how it looks now against how it looked focused.
+    if (focused && left && left.every((l, k) => l === focused![k])) unseen.push(stops[stops.length - 1]);
     if (!now) break;
     stops.push(now.key);
     focused = now.looks;
