@@ -6,7 +6,8 @@ import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { useShownSevProblems } from '../sev/sevProblems';
-import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
+import { isProjectDirty, problemsByMotion, projectStore } from './projectStore';
+import type { BuildProblem } from '../../shared/ipc';
 import {
   addMotion,
   moveMotion,
@@ -36,6 +37,8 @@ export function listedMotions<M extends { name: string; mtn: string }>(
     ? all.filter(({ motion }) => motion.name.toLowerCase().includes(f) || motion.mtn.toLowerCase().includes(f))
     : all;
 }
+
+const NO_PROBLEMS: readonly BuildProblem[] = [];
 
 export function ProjectPanel() {
   const path = useProject((p) => p.path);
@@ -113,9 +116,12 @@ export function ProjectPanel() {
     return () => window.removeEventListener('beforeunload', onLeave);
   }, []);
 
-  const allProblems = [...errors, ...problems.filter((p) => !errors.some((e) => e.message === p.message))];
-  const state = projectStore.getState();
-  const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
+  const errorTexts = new Set(errors.map((e) => e.message));
+  const allProblems = [...errors, ...problems.filter((p) => !errorTexts.has(p.message))];
+  // Placed once a render, each motion's paths resolved once: each row filtered every problem, placing each by its
+  // file among every motion's paths (docs/architecture.md, "Renderer review, round 11").
+  const placed = problemsByMotion(projectStore.getState(), allProblems);
+  const problemsOf = (i: number) => placed.get(i) ?? NO_PROBLEMS;
   const title = path ? basenameOf(path) : null;
   const aliases = aliasRows(json?.aliases, status);
   // The check runs on open, on save and on Check; the .sev being edited is checked as it changes (its toolbar counts

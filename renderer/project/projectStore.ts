@@ -178,6 +178,7 @@ export function isProjectDirty(s: ProjectState): boolean {
 export function motionPaths(s: ProjectState, index: number): { mtn: string; sev: string | null } | null {
   const m = s.json?.motions[index];
   if (!s.path || !m || typeof m.mtn !== 'string') return null;
+  pathReads++;
   return {
     mtn: resolveFrom(s.path, m.mtn),
     sev: typeof m.sev === 'string' && m.sev ? resolveFrom(s.path, m.sev) : null,
@@ -196,6 +197,46 @@ export function motionOfProblem(s: ProjectState, p: BuildProblem): number | null
     if (i >= 0) return i;
   }
   return null;
+}
+
+let pathReads = 0;
+
+/** How many times a motion's paths were resolved (motionPaths; tests: the project panel's rows find their problems). */
+export function motionPathReads(): number {
+  return pathReads;
+}
+
+/**
+ * The problems of each motion (archive index), in their order: where motionOfProblem places each, the motions' paths
+ * resolved once for all. The project panel asked motionOfProblem of every problem for each row at each render, and
+ * it resolved every motion's paths for a problem placed by its file: rows x problems x motions paths
+ * (docs/architecture.md, "Renderer review, round 11").
+ */
+export function problemsByMotion(s: ProjectState, problems: readonly BuildProblem[]): Map<number, BuildProblem[]> {
+  const byFile = new Map<string, number>();
+  let indexed = false;
+  const byMotion = new Map<number, BuildProblem[]>();
+  for (const p of problems) {
+    const m = /motions\[(\d+)\]/.exec(p.where ?? p.message);
+    let index: number | undefined = m ? Number(m[1]) : undefined;
+    if (index === undefined && p.file && s.json) {
+      // The first motion naming the file, as motionOfProblem's search finds it.
+      if (!indexed)
+        for (let k = s.json.motions.length - 1; k >= 0; k--) {
+          const paths = motionPaths(s, k);
+          if (!paths) continue;
+          if (paths.sev !== null) byFile.set(paths.sev, k);
+          byFile.set(paths.mtn, k);
+        }
+      indexed = true;
+      index = byFile.get(p.file);
+    }
+    if (index === undefined) continue;
+    const list = byMotion.get(index);
+    if (list) list.push(p);
+    else byMotion.set(index, [p]);
+  }
+  return byMotion;
 }
 
 export function createProjectStore() {

@@ -1,5 +1,5 @@
 import { escapeControlsKeepingLines } from '../../shared/errors';
-import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Fragment, memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { SevEvent, SevSeDefinition } from '../../shared/sev/types';
 import type { SeNameTable } from '../../shared/se-tables/table';
 import type { MotionShape } from '../state/hooks';
@@ -17,7 +17,7 @@ import { NO_SE_DEFINED_YET } from './sevLabels';
 import { SePicker } from './SePicker';
 import { JointTreePicker } from '../components/JointTreePicker';
 import { FloorButton } from './FloorButton';
-import { eventsInFrameOrder, seDefinitionsOf } from './eventRows';
+import { eventsInFrameOrder, seDefinitionsOf, selectionSetOf } from './eventRows';
 import { applyFocusedField } from '../app/fieldUndo';
 
 /** How an event row's controls name their event: "event 1 (SE 0)", as the SEV's problems number events. */
@@ -28,6 +28,12 @@ function eventWho(index: number, se: number): string {
 /** The picker's value for an event without a joint. */
 const NO_JOINT = -1;
 const NO_JOINT_EXTRA = [{ value: NO_JOINT, label: '– (none)' }];
+/** The events whose floor previews are open, by index, in the SEV file of `path`. */
+interface FloorsOpen {
+  readonly path: string | null;
+  readonly open: ReadonlySet<number>;
+}
+const NO_FLOORS_OPEN: FloorsOpen = { path: null, open: new Set() };
 
 /**
  * The events as a list (frame, SE, joint, what plays on the selected floor), in frame order, in sync with the
@@ -35,41 +41,35 @@ const NO_JOINT_EXTRA = [{ value: NO_JOINT, label: '– (none)' }];
  * copies, pastes, deletes and nudges the selection (shared/shortcuts.ts EVENT_SHORTCUTS). An event whose SE has
  * floor variants opens a preview of what each of the 8 floors plays, each with a play button.
  */
-export function EventList() {
+export const EventList = memo(function EventList() {
   const doc = useSev((s) => s.file?.doc ?? null);
   const path = useSev((s) => s.file?.path ?? null);
-  const selected = useSev((s) => s.selectedEvent);
-  const selection = useSev((s) => s.selectedEvents);
-  const picking = useSev((s) => s.pickingJoint);
+  // The list reads no selection, and is a memo of no props: the editor around it renders at each click (its toolbar
+  // reads the selection). Each row asks the store for its own (EventRow), so a click renders the rows whose selection
+  // changed and not the list, which made every row's elements for `memo` to compare (docs/architecture.md, "Renderer
+  // review, round 11").
   const floor = useSev((s) => s.floor);
   const table = useProject((p) => p.tables?.table ?? null);
   const motion = useMotionShape();
   const motionLabel = useDocument((d) => d.name);
-  const body = useRef<HTMLTableSectionElement>(null);
   const wrap = useRef<HTMLDivElement>(null);
-  const [floorsOpen, setFloorsOpen] = useState<ReadonlySet<number>>(new Set());
-  useEffect(() => setFloorsOpen(new Set()), [path]);
+  // The open floor previews are those of one file: another file (a new path) shows none open. Held with their path
+  // and read for the path shown; those of another path are dropped in this render (React runs it again before it
+  // commits anything), where an effect at every new path, at the mount too, set an empty set and rendered the list a
+  // second time (docs/architecture.md, "Renderer review, round 11").
+  const [floors, setFloors] = useState<FloorsOpen>(NO_FLOORS_OPEN);
+  if (floors.path !== path && floors.open.size) setFloors(NO_FLOORS_OPEN);
+  const floorsOpen = floors.path === path ? floors.open : NO_FLOORS_OPEN.open;
   const toggleFloors = useCallback(
     (index: number) =>
-      setFloorsOpen((o) => {
-        const n = new Set(o);
+      setFloors((o) => {
+        const n = new Set(o.path === path ? o.open : undefined);
         if (n.has(index)) n.delete(index);
         else n.add(index);
-        return n;
+        return { path, open: n };
       }),
-    [],
+    [path],
   );
-  const inSelection = useMemo(() => new Set(selection), [selection]);
-
-  // The selected event's frame: a frame typed in its row moves the row to its place in frame order, out of view.
-  const selectedFrame = useSev((s) =>
-    s.selectedEvent === null ? null : (s.file?.doc?.events[s.selectedEvent]?.frame ?? null),
-  );
-
-  useEffect(() => {
-    if (selected === null) return;
-    body.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [selected, selectedFrame]);
 
   if (!doc) return null;
   // Read once for each array of events and of SE definitions (eventRows.ts), and each row a memo of its own event:
@@ -93,7 +93,7 @@ export function EventList() {
             <th style={{ width: 100 }} />
           </tr>
         </thead>
-        <tbody ref={body}>
+        <tbody>
           {order.map(({ event, index }) => (
             <EventRow
               key={index}
@@ -105,9 +105,6 @@ export function EventList() {
               table={table}
               motion={motion}
               motionLabel={motionLabel}
-              isSel={selected === index}
-              inSel={inSelection.has(index)}
-              picking={picking && selected === index}
               floorsOpen={floorsOpen.has(index)}
               onToggleFloors={toggleFloors}
               wrap={wrap}
@@ -126,7 +123,7 @@ export function EventList() {
       </table>
     </div>
   );
-}
+});
 
 /**
  * One event's row (and its floors' row when open). A memo: its props are the event's own (the event object is kept by
@@ -142,9 +139,6 @@ const EventRow = memo(function EventRow({
   table,
   motion,
   motionLabel,
-  isSel,
-  inSel,
-  picking,
   floorsOpen,
   onToggleFloors,
   wrap,
@@ -159,16 +153,21 @@ const EventRow = memo(function EventRow({
   table: SeNameTable | null;
   motion: MotionShape | null;
   motionLabel: string;
-  /** The event is the selected one (the current row). */
-  isSel: boolean;
-  /** The event is in the selection. */
-  inSel: boolean;
-  /** Its joint is being picked. */
-  picking: boolean;
   floorsOpen: boolean;
   onToggleFloors: (index: number) => void;
   wrap: RefObject<HTMLDivElement | null>;
 }) {
+  // Its own selection, read from the store: the event is the selected one (the current row), in the selection, and
+  // its joint is being picked (round 11: the list read the selection and rendered at each click).
+  const isSel = useSev((s) => s.selectedEvent === index);
+  const inSel = useSev((s) => selectionSetOf(s.selectedEvents).has(index));
+  const picking = useSev((s) => s.pickingJoint && s.selectedEvent === index);
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // The current row is scrolled into view when it becomes current and when its frame moves it in frame order (a
+  // frame typed in it: out of view), as the list did for the selected event and its frame.
+  useEffect(() => {
+    if (isSel) rowRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [isSel, ev.frame]);
   const name = def ? nameOnFloor(def, floor) : '';
   const r = resolveName(table, name);
   const pastEnd = motion && ev.frame > motion.frameCount;
@@ -180,6 +179,7 @@ const EventRow = memo(function EventRow({
   return (
     <Fragment>
       <tr
+        ref={rowRef}
         data-testid="sev-event-row"
         data-index={index}
         data-frame={ev.frame}

@@ -51,3 +51,14 @@ export function seDefinitionsOf(ses: readonly SevSeDefinition[]): SeDefinitionsV
   definitions.set(ses, view);
   return view;
 }
+
+// The selection as a set, made once for each array of selected indices (the store sets a new array at each change):
+// each event row asks it whether its event is selected, where `includes` would read the whole selection for each row.
+const selectionSets = new WeakMap<readonly number[], ReadonlySet<number>>();
+
+/** The selected event indices as a set: the same set for the same array. */
+export function selectionSetOf(selected: readonly number[]): ReadonlySet<number> {
+  let set = selectionSets.get(selected);
+  if (!set) selectionSets.set(selected, (set = new Set(selected)));
+  return set;
+}

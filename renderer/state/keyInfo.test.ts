@@ -7,6 +7,7 @@ import {
   lockRangesOf,
   locksInView,
   traceFramesOf,
+  userKeyListCopies,
   userKeyWalks,
   userKeysOf,
 } from './keyInfo';
@@ -355,5 +356,107 @@ describe('an edit of user keys or of one trace key', () => {
       expect({ locks: lockRangesOf(now), trace: traceFramesOf(now) }).toEqual(walked(now));
       expect(userKeys(now)).toEqual(userKeysWalked(now));
     }
+  });
+
+  /** A document store holding a motion of `J` joints and `frames` frames, a user key on each joint at frame j. */
+  function storeOfJoints(J: number, frames: number) {
+    const joints = Array.from({ length: J }, (_, i) => ({
+      parent: i - 1,
+      mirror: i,
+      part: 0,
+      reserved: 0,
+      name: `j${i}`,
+    }));
+    const s = createDocumentStore();
+    s.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'm',
+      path: 'm.mtn',
+      motion: emptyMotion(frames, joints),
+    });
+    for (let j = -1; j < J; j++) s.getState().keys.set(j, j + 1, true);
+    return s;
+  }
+  const everyJoint = (m: Motion) => Array.from({ length: m.joints.length + 1 }, (_, i) => userKeysOf(m, i - 1));
+
+  // Renderer review, round 11 (docs/architecture.md): a key edit copied the whole map of the words' user keys, every
+  // joint's list read (32 for a motion of 31 joints); the new words' lists now lie over the old ones'.
+  it("copies no joint's list at a key edit: the new words' lists lie over the old words'", () => {
+    const s = storeOfJoints(31, 400);
+    everyJoint(s.getState().motion!); // every list read
+    const walks = userKeyWalks();
+    // 330 key edits (a set, a clear, a move, a toggle) on joints read, each read after: the edited list patched, the
+    // others the old words'. The layers are folded into one every 33 edits (a list copied for each joint): at most
+    // one edit in 33 copies lists, 32 at most, where each edit copied the 32.
+    const copied: number[] = [];
+    const steps: { motion: Motion; lists: (readonly number[])[] }[] = [];
+    for (let i = 0; i < 330; i++) {
+      const joint = ((i * 7) % 32) - 1;
+      const copies = userKeyListCopies();
+      if (i % 4 === 0) s.getState().keys.set(joint, 200 + i, true);
+      else if (i % 4 === 1) s.getState().keys.remove(joint, [joint + 1]);
+      else if (i % 4 === 2) s.getState().keys.move(joint, [joint + 1], 3);
+      else s.getState().keys.toggle(joint, 300 + (i % 50));
+      copied.push(userKeyListCopies() - copies);
+      const m = s.getState().motion!;
+      expect(userKeysOf(m, joint)).toEqual(walkedJoint(m, joint));
+      if (i >= 300 && m !== steps[steps.length - 1]?.motion) steps.push({ motion: m, lists: everyJoint(m) });
+    }
+    // The walks of the copies alone: no list of the motion's own words read again, all 32 found after edit 300.
+    expect(userKeyWalks() - walks).toBe(330);
+    expect(copied.filter((n) => n > 0).length).toBeLessThanOrEqual(10);
+    expect(Math.max(...copied)).toBeLessThanOrEqual(32);
+    const m = s.getState().motion!;
+    expect(everyJoint(m)).toEqual(walkedEvery(m));
+    // Undone step by step past edit 300: each step's lists, the same objects, read from no word.
+    const undoWalks = userKeyWalks();
+    for (let k = steps.length - 2; k >= 0; k--) {
+      s.getState().history.undo();
+      everyJoint(s.getState().motion!).forEach((keys, i) => expect(keys).toBe(steps[k].lists[i]));
+    }
+    expect(userKeyWalks()).toBe(undoWalks);
+  });
+
+  /** A joint's user keys as a walk of a copy of the words reads them. */
+  const walkedJoint = (m: Motion, joint: number) =>
+    userKeysOf({ ...m, jointKeyInfo: m.jointKeyInfo.slice(), translationKeyInfo: m.translationKeyInfo.slice() }, joint);
+  const walkedEvery = (m: Motion) =>
+    everyJoint({ ...m, jointKeyInfo: m.jointKeyInfo.slice(), translationKeyInfo: m.translationKeyInfo.slice() });
+
+  it('keeps the user keys a walk reads through 400 random key edits, undos and redos, some joints read, some not', () => {
+    const s = storeOfJoints(9, 80);
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 400; i++) {
+      const m = s.getState().motion!;
+      // Some joints read before the edit, so the edit patches some lists and marks others unread.
+      for (let k = rand(4); k > 0; k--) userKeysOf(m, rand(10) - 1);
+      const what = rand(5);
+      if (what === 0) s.getState().history.undo();
+      else if (what === 1) s.getState().history.redo();
+      else if (what === 2) s.getState().keys.move(rand(9), [rand(81)], rand(5) - 2);
+      else s.getState().keys.toggle(rand(10) - 1, rand(81));
+      const now = s.getState().motion!;
+      const joint = rand(10) - 1;
+      expect(userKeysOf(now, joint), `edit ${i}, joint ${joint}`).toEqual(walkedJoint(now, joint));
+      if (i % 50 === 49) expect(everyJoint(now)).toEqual(walkedEvery(now));
+    }
+  });
+
+  it("reads a joint edited while unread anew for the new words, not the old words' list read afterwards", () => {
+    const s = storeOfJoints(3, 40);
+    userKeysOf(s.getState().motion!, 0);
+    // Joint 1 unread; its key set, undone, read for the old words, redone: the redone words' list holds the key.
+    s.getState().keys.set(1, 30, true);
+    s.getState().history.undo();
+    expect(userKeysOf(s.getState().motion!, 1)).toEqual([2]);
+    s.getState().history.redo();
+    expect(userKeysOf(s.getState().motion!, 1)).toEqual([2, 30]);
+    expect(userKeysOf(s.getState().motion!, 0)).toEqual([1]);
   });
 });

@@ -44,9 +44,25 @@ function slotOf<T>(slots: WeakMap<Uint32Array, Slot<T>>, words: Uint32Array): Sl
 }
 // The user keys, by joint (-1: the root translation, read from the translation words): the curve view's key band,
 // the timeline's rows, the menus and the key edits read them (docs/architecture.md, "Renderer review, round 5").
-const userKeyCache = new WeakMap<Uint32Array, Map<number, readonly number[]>>();
+// A key edit changes one joint's list: the new words' user keys are their own lists (the edited joint's, patched,
+// and those read for them since) over the old words' (`base`), not a copy of every joint's list, which a key edit
+// made (docs/architecture.md, "Renderer review, round 11"). A chain longer than USER_KEYS_DEPTH is folded into one
+// map, so a look-up walks a few layers, each found list then kept in the top one.
+const userKeyCache = new WeakMap<Uint32Array, UserKeys>();
+const USER_KEYS_DEPTH = 32;
 let walks = 0;
 let userWalks = 0;
+let userCopies = 0;
+
+/** The user keys read for one array of key words. */
+interface UserKeys {
+  /** The lists read or patched for these words; `null`: a joint whose keys differ from `base`'s, not read yet. */
+  readonly own: Map<number, readonly number[] | null>;
+  /** The user keys of the words these were edited from (a KEY bit apart): theirs for each joint not in `own`. */
+  readonly base: UserKeys | null;
+  /** The layers below (0: no base). */
+  readonly depth: number;
+}
 
 /** How many times a motion's key words were read whole for its locks or trace keys (tests). */
 export function keyInfoWalks(): number {
@@ -127,16 +143,32 @@ export function userKeyWalks(): number {
   return userWalks;
 }
 
-/** The map of user keys read for `words`, made empty where it has none. */
-function userKeysMapOf(words: Uint32Array): Map<number, readonly number[]> {
-  return entryOf(userKeyCache, words, () => new Map());
+/** How many lists of user keys were copied from one map into another (tests: a key edit copies none). */
+export function userKeyListCopies(): number {
+  return userCopies;
+}
+
+/** The user keys read for `words`, made empty where it has none. */
+function userKeysMapOf(words: Uint32Array): UserKeys {
+  return entryOf(userKeyCache, words, () => ({ own: new Map(), base: null, depth: 0 }));
+}
+
+/** The joint's list in `keys`, where it or a base below holds it (kept in `keys` then); undefined where none was read. */
+function userKeysFound(keys: UserKeys, joint: number): readonly number[] | undefined {
+  for (let layer: UserKeys | null = keys; layer; layer = layer.base) {
+    if (!layer.own.has(joint)) continue;
+    const found = layer.own.get(joint);
+    if (found && layer !== keys) keys.own.set(joint, found);
+    return found ?? undefined;
+  }
+  return undefined;
 }
 
 /** A joint's user keys (-1: the root translation), ascending; read once for each array of key words. Frozen. */
 export function userKeysOf(m: Motion, joint: number): readonly number[] {
   const words = joint < 0 ? m.translationKeyInfo : m.jointKeyInfo;
   const byJoint = userKeysMapOf(words);
-  let keys = byJoint.get(joint);
+  let keys = userKeysFound(byJoint, joint);
   if (keys) return keys;
   userWalks++;
   const out: number[] = [];
@@ -146,7 +178,7 @@ export function userKeysOf(m: Motion, joint: number): readonly number[] {
     if (w & KeyFlag.KEY) out.push(f);
   }
   keys = Object.freeze(out);
-  byJoint.set(joint, keys);
+  byJoint.own.set(joint, keys);
   return keys;
 }
 
@@ -159,7 +191,7 @@ export function userKeysOf(m: Motion, joint: number): readonly number[] {
 export interface KeyInfoViews {
   readonly locks: Slot<readonly LockRange[]>;
   readonly trace: Slot<readonly number[]>;
-  readonly userKeys: Map<number, readonly number[]>;
+  readonly userKeys: UserKeys;
 }
 
 /**
@@ -196,12 +228,25 @@ function userKeysKept(from: Uint32Array, to: Uint32Array): void {
 export function keyBitsEdited(from: Uint32Array, to: Uint32Array, joint: number, frame: number, on: boolean): void {
   lockCache.set(to, slotOf(lockCache, from));
   traceCache.set(to, slotOf(traceCache, from));
-  const byJoint = userKeyCache.get(from);
-  if (!byJoint) return;
-  const next = new Map(byJoint);
-  const old = byJoint.get(joint);
-  if (old) next.set(joint, framesWith(old, frame, on));
-  userKeyCache.set(to, next);
+  const base = userKeyCache.get(from);
+  if (!base) return;
+  // The joint's list patched, or marked unread (`from`'s, read later, would not be these words'); the rest `from`'s.
+  const old = userKeysFound(base, joint);
+  const own = new Map([[joint, old ? framesWith(old, frame, on) : null]]);
+  userKeyCache.set(to, base.depth < USER_KEYS_DEPTH ? { own, base, depth: base.depth + 1 } : folded(own, base));
+}
+
+/** `own` over `base`, as one layer: each joint's nearest list copied in (once every USER_KEYS_DEPTH key edits). */
+function folded(own: Map<number, readonly number[] | null>, base: UserKeys): UserKeys {
+  for (let layer: UserKeys | null = base; layer; layer = layer.base)
+    for (const [joint, keys] of layer.own)
+      if (!own.has(joint)) {
+        own.set(joint, keys);
+        userCopies++;
+      }
+  // A joint marked unread here has no list below that holds for these words: unread, it is read when asked.
+  for (const [joint, keys] of own) if (keys === null) own.delete(joint);
+  return { own, base: null, depth: 0 };
 }
 
 /**
@@ -210,7 +255,12 @@ export function keyBitsEdited(from: Uint32Array, to: Uint32Array, joint: number,
  */
 function framesWith(frames: readonly number[], frame: number, on?: boolean): readonly number[] {
   let at = 0;
-  while (at < frames.length && frames[at] < frame) at++;
+  let end = frames.length;
+  while (at < end) {
+    const mid = (at + end) >>> 1;
+    if (frames[mid] < frame) at = mid + 1;
+    else end = mid;
+  }
   const has = frames[at] === frame;
   if (has === (on ?? !has)) return frames;
   return Object.freeze(
