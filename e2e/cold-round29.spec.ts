@@ -101,3 +101,25 @@ test('an SE dragged from the SE table onto the event row adds an event where it 
   await expect.poll(() => markerFrames(page)).toEqual(before);
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * The project list's figures are from the last check; after a project edit a note says so (round 28) and sent the
+ * user to the toolbar's Check, a row above it and across the panel. Recomputing them at each edit would compress
+ * every motion again for each tolerance typed: the note keeps them as they were, and now holds its own Check.
+ * Mutation that fails: the note's Check doing nothing (the note stays).
+ */
+test('the note over old project figures has its own Check', async ({ page, workspace, electronApp, pageErrors }) => {
+  await openSampleProjectAt1280(page, workspace, electronApp);
+  await page.keyboard.press('Control+1');
+  const rotation = page.getByTestId('tol-rotation');
+  await rotation.fill('0.8');
+  await rotation.press('Enter');
+  await page.keyboard.press('Control+3');
+  await page.getByTestId('project-store-tolerances').click();
+  const old = page.getByTestId('project-figures-old');
+  await expect(old).toHaveText('The keys and sizes below are from before your last project edits: Check updates them.');
+  await old.getByTestId('project-figures-check').click();
+  await expect(old).toHaveCount(0);
+  await expect(page.getByTestId('project-motion-stats').first()).not.toContainText('602 keys');
+  expect(pageErrors).toEqual([]);
+});

@@ -230,6 +230,13 @@ export function EventTrack() {
     if (!motion || seDrag.se === null || !e.dataTransfer.types.includes(SE_DRAG_TYPE)) return null;
     return frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
   };
+  // A drag given up (Escape) or dropped elsewhere after leaving takes its line with it.
+  useEffect(() => {
+    if (!dropAt) return undefined;
+    const clear = () => setDropAt(null);
+    document.addEventListener('dragend', clear);
+    return () => document.removeEventListener('dragend', clear);
+  }, [dropAt]);
   const onSeDragOver = (e: ReactDragEvent<HTMLDivElement>) => {
     const f = seDragFrame(e);
     if (f === null || seDrag.se === null) return;
