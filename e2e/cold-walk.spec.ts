@@ -194,7 +194,7 @@ const cutFloorCells = (page: Page) =>
       .map((td) => (td as HTMLElement).innerText),
   );
 
-test('at 1280x800 in the full layout the floor columns show what differs between floors, whole, the full name in their title', async ({
+test('at 1280x800 in the full layout the floor columns show whole names, or what differs between floors, the full name in their title', async ({
   page,
   workspace,
   electronApp,
@@ -211,8 +211,9 @@ test('at 1280x800 in the full layout the floor columns show what differs between
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   const step = page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-event-resolved');
-  // "SE_FOOT…" on every floor before: the part after the SE's own name (SE_FOOT_L) is what each floor changes.
-  await expect(step).toHaveText('…_CONC', { useInnerText: true });
+  // The event list's column shows the whole name since round 29 (it read "…_CONC" with room for it); the SE table's
+  // shows the part after the SE's own name (SE_FOOT_L), what each floor changes.
+  await expect(step).toHaveText('SE_FOOT_L_CONC', { useInnerText: true });
   await expect(step).toHaveAttribute('title', 'plays SE_FOOT_L_CONC on floor 0 (concrete)');
   const se0 = page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-on-floor');
   await expect(se0).toHaveText('…_CONC', { useInnerText: true });
@@ -222,7 +223,7 @@ test('at 1280x800 in the full layout the floor columns show what differs between
   await expect(cloth).toHaveAttribute('title', 'SE 2 plays SE_CLOTH_SWISH on floor 0 (concrete)');
   await expect(se0).toHaveAttribute('title', 'SE 0 plays SE_FOOT_L_CONC on floor 0 (concrete)');
   await page.getByTestId('sev-floor-3').click();
-  await expect(step).toHaveText('…_METAL', { useInnerText: true });
+  await expect(step).toHaveText('SE_FOOT_L_METAL', { useInnerText: true });
   for (let floor = 0; floor < 8; floor++) {
     await page.getByTestId(`sev-floor-${floor}`).click();
     expect(await cutFloorCells(page), `floor ${floor}`).toEqual([]);

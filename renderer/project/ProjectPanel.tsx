@@ -259,7 +259,18 @@ export function ProjectPanel() {
           )}
           {figuresOld && (
             <div className="project-elsewhere dim small" data-testid="project-figures-old" role="status">
-              The keys and sizes below are from before your last project edits: <b>Check</b> updates them.
+              The keys and sizes below are from before your last project edits:{' '}
+              {/* The note's own Check: at 1280x800 the toolbar's was a row above and far to the right (round 29). */}
+              <button
+                type="button"
+                className="link"
+                onClick={() => void checkProject()}
+                disabled={checking}
+                data-testid="project-figures-check"
+              >
+                Check
+              </button>{' '}
+              updates them.
             </div>
           )}
           {/* The one part that scrolls: the header, the toolbar and the actions below stay in view, whatever is open. */}

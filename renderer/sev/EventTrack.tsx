@@ -4,6 +4,7 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  type DragEvent as ReactDragEvent,
   type MouseEvent as ReactMouseEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
@@ -15,7 +16,7 @@ import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
-import { events, revealEvent } from './sevActions';
+import { SE_DRAG_TYPE, events, revealEvent, seDrag } from './sevActions';
 import { nameOnFloor, placeEventLabels, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
@@ -222,6 +223,44 @@ export function EventTrack() {
     sessionStore.getState().setPlayhead(f);
     sevStore.getState().selectEvent(null);
   };
+  // An SE dragged from the SE table: the playhead (and the pose) follows the pointer, so the sound is dropped on the
+  // frame the motion is seen to need it; the drop adds it there (events.addAt, one undo step).
+  const [dropAt, setDropAt] = useState<{ frame: number; se: number } | null>(null);
+  const seDragFrame = (e: ReactDragEvent<HTMLDivElement>): number | null => {
+    if (!motion || seDrag.se === null || !e.dataTransfer.types.includes(SE_DRAG_TYPE)) return null;
+    return frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
+  };
+  // A drag given up (Escape) or dropped elsewhere after leaving takes its line with it.
+  useEffect(() => {
+    if (!dropAt) return undefined;
+    const clear = () => setDropAt(null);
+    document.addEventListener('dragend', clear);
+    return () => document.removeEventListener('dragend', clear);
+  }, [dropAt]);
+  const onSeDragOver = (e: ReactDragEvent<HTMLDivElement>) => {
+    const f = seDragFrame(e);
+    if (f === null || seDrag.se === null) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    if (dropAt?.frame === f && dropAt.se === seDrag.se) return;
+    setDropAt({ frame: f, se: seDrag.se });
+    sessionStore.getState().setPlaying(false);
+    sessionStore.getState().setPlayhead(f);
+  };
+  const onSeDragLeave = (e: ReactDragEvent<HTMLDivElement>) => {
+    if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDropAt(null);
+  };
+  const onSeDrop = (e: ReactDragEvent<HTMLDivElement>) => {
+    const f = seDragFrame(e);
+    const se = Number(e.dataTransfer.getData(SE_DRAG_TYPE));
+    setDropAt(null);
+    if (f === null || !Number.isInteger(se)) return;
+    e.preventDefault();
+    seDrag.se = null;
+    sevStore.getState().selectSe(se);
+    sessionStore.getState().setPlayhead(f);
+    events.addAt(se, f);
+  };
   const onTrackMove = (e: ReactPointerEvent<HTMLDivElement>) => {
     const b = box.current;
     const d = sevStore.getState().file?.doc;
@@ -317,6 +356,9 @@ export function EventTrack() {
       onPointerUp={onTrackUp}
       onPointerCancel={onTrackUp}
       onContextMenu={onTrackContext}
+      onDragOver={onSeDragOver}
+      onDragLeave={onSeDragLeave}
+      onDrop={onSeDrop}
       data-testid="sev-track"
       data-view-start={viewStart}
       data-view-end={viewEnd}
@@ -345,6 +387,17 @@ export function EventTrack() {
           data-testid="sev-box"
           style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }}
         />
+      )}
+      {dropAt && doc && (
+        <div className="sev-drop" data-testid="sev-drop" data-frame={dropAt.frame} style={{ left: toX(dropAt.frame) }}>
+          <span
+            className="sev-drop-label"
+            // Near the row's right end the words go to the line's left, whole.
+            style={toX(dropAt.frame) > axis.width - 160 ? { left: 'auto', right: 4 } : undefined}
+          >
+            {`${doc.ses.find((d) => d.index === dropAt.se)?.name ?? `SE ${dropAt.se}`} at ${dropAt.frame}`}
+          </span>
+        </div>
       )}
       {doc && (
         <div className="sev-waves" style={{ left: axis.left }} aria-hidden="true">

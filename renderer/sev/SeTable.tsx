@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useProject, useSev } from './hooks';
 import { revealScrollTop } from './reveal';
 import { sevStore } from './sevStore';
-import { ses } from './sevActions';
+import { SE_DRAG_TYPE, seDrag, ses } from './sevActions';
 import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
@@ -141,7 +141,22 @@ export function SeTable() {
                 className={selectedSe === d.index ? 'selected' : ''}
                 onMouseDown={() => sevStore.getState().selectSe(d.index)}
               >
-                <td>
+                <td
+                  className="sev-se-grip"
+                  data-testid="sev-se-grip"
+                  // A sound designer drags a sound onto the time line where it should play (tried cold, round 29);
+                  // the keyboard's way is the SE picker, the playhead and M.
+                  draggable
+                  title={`Drag ${d.name || `SE ${d.index}`} onto the event row to add it at the frame you drop it on (or select it, move the playhead and press M)`}
+                  onDragStart={(e) => {
+                    seDrag.se = d.index;
+                    e.dataTransfer.setData(SE_DRAG_TYPE, String(d.index));
+                    e.dataTransfer.effectAllowed = 'copy';
+                  }}
+                  onDragEnd={() => {
+                    seDrag.se = null;
+                  }}
+                >
                   <span className="sev-swatch" style={{ background: seColor(d.index) }} />
                   {d.index}
                 </td>

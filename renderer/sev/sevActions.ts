@@ -173,12 +173,18 @@ export const SEV_HIDDEN_ADD_MESSAGE =
   'M adds an event at the playhead in the Sound events panel, which this work mode hides: ' +
   'View › Maximize Sound Events (Ctrl+2) or Show All Panels brings it back.';
 
+/**
+ * An SE dragged from the SE table (its "#" cell) onto the event row: the drag's data type, and the SE while the drag
+ * lasts (a dragover cannot read the data; the row shows what a drop adds and where).
+ */
+export const SE_DRAG_TYPE = 'application/x-actguy-se';
+export const seDrag: { se: number | null } = { se: null };
+
 export const events = {
   /** Adds an event for the selected SE at the playhead, on that SE's last joint or else the selected one (addJointOf). */
   addAtPlayhead(): void {
     const s = sevStore.getState();
-    const doc = s.file?.doc;
-    if (!doc) return;
+    if (!s.file?.doc) return;
     // In a work mode that hides the Sound events panel (Tuning) M added an event no one could see: it says why, as
     // K does in Sound events mode (tried cold, round 8).
     if (panelStates(projectLayoutStore.getState()).sev === 'hidden') {
@@ -187,6 +193,16 @@ export const events = {
         session.notify('info', SEV_HIDDEN_ADD_MESSAGE);
       return;
     }
+    events.addAt(s.selectedSe, clampFrame(sessionStore.getState().playhead));
+  },
+  /**
+   * Adds an event for SE `se` at `frame` (M at the playhead, or an SE dropped from the SE table on the event row), on
+   * that SE's last joint or else the selected one (addJointOf): one undo step that names the SE, frame and joint.
+   */
+  addAt(se: number, frame: number): void {
+    const s = sevStore.getState();
+    const doc = s.file?.doc;
+    if (!doc) return;
     const tuner = documentStore.getState();
     if (!tuner.motion || !sevBelongsTo(s.file, tuner)) {
       sessionStore
@@ -197,26 +213,25 @@ export const events = {
         );
       return;
     }
-    if (!doc.ses.some((d) => d.index === s.selectedSe)) {
+    if (!doc.ses.some((d) => d.index === se)) {
       sessionStore
         .getState()
         .notify('warning', 'Define an SE first (SE definitions › Add SE), then add events for it.');
       return;
     }
-    const frame = clampFrame(sessionStore.getState().playhead);
     // The SE's own last joint, else the selection elsewhere (often Hips, selected in the curves): named in the toolbar,
     // the undo step and the message, so adding never silently puts the event on a joint the user did not look at.
-    const { joint } = addJointOf(doc, s.selectedSe, sessionStore.getState().selectedJoint, tuner.motion.joints.length);
+    const { joint } = addJointOf(doc, se, sessionStore.getState().selectedJoint, tuner.motion.joints.length);
     const on = addJointLabel(joint, joint === null ? undefined : tuner.motion.joints[joint]?.name);
-    const label = `Add ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}`;
-    if (apply(label, (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
+    const label = `Add ${seLabel(doc, se)} at frame ${frame} ${on}`;
+    if (apply(label, (d) => addEvent(d, { frame, se, joint }))) {
       sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
       const session = sessionStore.getState();
       if (lastAddMessage !== null) session.dismiss(lastAddMessage);
       // One short line: at 1280x800 the viewport is 360 px wide side by side, and the four-line message with the
       // why of the joint covered the figure (tried cold, round 10). The why is in the Add button's tooltip; the new
       // row, selected in the event list, shows the joint in its Joint column.
-      lastAddMessage = session.notify('info', `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}.`);
+      lastAddMessage = session.notify('info', `Added ${seLabel(doc, se)} at frame ${frame} ${on}.`);
       keyboardToEventRow();
       const file = sevStore.getState().file!;
       lastAddAt = { path: file.path, depth: file.past.length };
