@@ -1,5 +1,5 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
-// Targets: cli, bench, export-bench, fuzz, samples, heldout, cli-sweep, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
+// Targets: cli, bench, export-bench, fuzz, samples, heldout, held-runs, cli-sweep, digests, linear, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -38,6 +38,8 @@ const targets = {
   ],
   // Held-out captures through the importers and compressor (`npm run heldout`, scripts/heldout.ts).
   heldout: [['scripts/heldout.ts', 'dist/heldout/heldout.cjs', {}]],
+  // Keys inside held runs on the held-out captures, against the fewest (`npm run held-runs`, scripts/heldRuns.ts).
+  'held-runs': [['scripts/heldRuns.ts', 'dist/held-runs/heldRuns.cjs', {}]],
   // The seam cases and held-out captures through the built CLI and project builds (`npm run cli-sweep`).
   // Beside it, the app's compress worker and the pool's, for the app's compress path (round 13).
   'cli-sweep': [

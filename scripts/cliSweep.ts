@@ -9,8 +9,8 @@
  *
  *   npm run cli-sweep [-- --fps 30,120] [--levels 0.05,0.01,0.005,floor] [--modes refined,classic,skeleton]
  *     [--seeds N] [--first S] [--no-seams] [--no-captures] [--no-app] [--exports] [--no-project] [--rebuilds]
- *     [--no-project-exports] [--no-rebuild-changes] [--settings position,method,override] [--files sls,events]
- *     [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
+ *     [--no-project-exports] [--no-rebuild-changes] [--settings position,method,override,speed,resample,rate]
+ *     [--files sls,events] [--only SUBSTRING] [--skip SUBSTRING] [--max-frames N] [--keep DIR]
  *
  * Round 14 (docs/compression.md#round-14-2026-12-06-single-motion-exports-and-the-apps-export-dialogs): `--exports`
  * adds each motion's single-motion exports (`actguy export-msh`, `actguy export-gltf` of the source and of each MT3,
@@ -34,6 +34,10 @@
  * Round 18 (docs/compression.md#round-18-2026-12-07-positions-held-at-their-floor-and-the-tight-sweeps): after round
  * 16's .sev and SE-table changes, the .sls's code and an event added to a .sev (`--files` picks which; both by default
  * here, neither in the unit test).
+ *
+ * Round 19 (docs/compression.md#round-19-2026-12-07-held-runs-measured-on-the-held-out-clips-and-the-rebuild-sweeps):
+ * `--settings` also takes `speed` (the first run's playback speed), `resample` (the project's, at the motions' own
+ * rate) and `rate` (the project's doubled, every motion resampled to it; after the file changes); all six by default.
  *
  * Exit status 1 when anything broke.
  */

@@ -33,6 +33,7 @@ import { precisionFloor } from '../../shared/compress/unreachable';
 import { readMar } from '../../shared/mar/read';
 import { normalize4, rotationErrorDeg } from '../../shared/math/quat';
 import { decodeS12, encodeS12 } from '../../shared/math/s12';
+import { resampleMotion } from '../../shared/motion/resample';
 import { cloneMotion, emptyMotion, type Motion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
@@ -59,8 +60,11 @@ interface SweepLevel {
 export const MODES = ['refined', 'classic', 'skeleton'] as const;
 export type SweepMode = (typeof MODES)[number];
 export const LEVEL_LABELS = ['0.05', '0.01', '0.005', 'floor'] as const;
-/** Round 17: the settings rebuildChecks may change in a project (SweepOptions.settingChanges). */
-export const SETTING_CHANGES = ['position', 'method', 'override'] as const;
+/**
+ * Round 17: the settings rebuildChecks may change in a project (SweepOptions.settingChanges); round 19 adds a run's
+ * playback speed, the project's `resample` and its rate.
+ */
+export const SETTING_CHANGES = ['position', 'method', 'override', 'speed', 'resample', 'rate'] as const;
 export type SettingChange = (typeof SETTING_CHANGES)[number];
 /** Round 18: the SE files rebuildChecks may change after round 16's .sev and table (SweepOptions.fileChanges). */
 export const FILE_CHANGES = ['sls', 'events'] as const;
@@ -233,8 +237,9 @@ interface SweepOptions {
   /**
    * Round 17: which settings the rebuilds change, each in turn (rebuildChecks, with `rebuildChanges`): the first
    * run's position tolerance (round 16's), a run's method (classic to refined, or refined to classic) and a run's
-   * per-joint rotation override. Default `['position']` (round 16's; the unit test's run time does not grow); the
-   * script passes all three.
+   * per-joint rotation override; round 19's run's playback speed, the project's `resample` set (at the motions' own
+   * rate) and the project's rate (doubled, every motion resampled to it: last, after the file changes). Default
+   * `['position']` (round 16's; the unit test's run time does not grow); the script passes all six.
    */
   settingChanges?: readonly SettingChange[];
   /**
@@ -644,6 +649,7 @@ interface RebuildContext {
 interface ProjectEntry {
   tolerances: { position: number; method?: 'classic' };
   rotationOverridesDeg?: Record<number, number>;
+  speed?: number;
 }
 
 /** Round 16: the SE tables a sweep project lists with `rebuildChanges` (one name in each), and each case's .sev. */
@@ -774,7 +780,15 @@ function rebuildChecks(x: RebuildContext) {
     expect(`the rebuild after ${c.name}.mtn changed`, rebuilt, false, others, 0);
     expect(`the other rebuild after ${c.name}.mtn changed`, fromCache, false, others, changedRuns);
     expect('the rebuild after the rebuild', again, true, 0, 0);
-    const motionOf = (rc: SweepCase) => (rc === c ? changed : rc.motion);
+    // Round 19: after the rate change, every motion as the build resamples it (once a case).
+    let rateTo: number | undefined;
+    const resampled = new Map<SweepCase, Motion>();
+    const motionOf = (rc: SweepCase) => {
+      const m = rc === c ? changed : rc.motion;
+      if (rateTo === undefined) return m;
+      if (!resampled.has(rc)) resampled.set(rc, resampleMotion(m, rateTo));
+      return resampled.get(rc)!;
+    };
     const entriesOf = (built: Built, optsOf: (i: number) => CompressOptions, tag: string) => {
       const mar = readMar(built.mar);
       runs.forEach(({ c: rc, mode }, i) => {
@@ -818,17 +832,11 @@ function rebuildChecks(x: RebuildContext) {
     // run's options changed alike, the run compressed in-process at its new options and held to the guarantee.
     const ptext = readFileSync(join(dir, pfile), 'utf8');
     restore.push(() => saveOver(join(dir, pfile), new TextEncoder().encode(ptext)));
-    const pdoc = JSON.parse(ptext) as { motions: ProjectEntry[] };
+    const pdoc = JSON.parse(ptext) as { motions: ProjectEntry[]; fps: number; resample?: boolean };
     const current = runs.map((r) => r.opts);
     const optsOf = (i: number) => current[i];
-    const changeSetting = (
-      i: number,
-      what: string,
-      tag: string,
-      edit: (entry: ProjectEntry, opts: CompressOptions) => CompressOptions,
-    ) => {
-      const opts = edit(pdoc.motions[i], current[i]);
-      current[i] = opts;
+    /** Run i compressed in-process at `opts` on its motion as the project now has it, held to the guarantee. */
+    const compressRun = (i: number, opts: CompressOptions, what: string) => {
       const m = motionOf(runs[i].c);
       try {
         const got = compressMotion(m, opts);
@@ -844,7 +852,18 @@ function rebuildChecks(x: RebuildContext) {
         want.delete(opts.name);
         bad.push(`${runs[i].c.name} ${label} (${what}): in-process compression threw ${(e as Error).message}`);
       }
-      saveOver(join(dir, pfile), new TextEncoder().encode(JSON.stringify(pdoc)));
+    };
+    const saveProject = () => saveOver(join(dir, pfile), new TextEncoder().encode(JSON.stringify(pdoc)));
+    const changeSetting = (
+      i: number,
+      what: string,
+      tag: string,
+      edit: (entry: ProjectEntry, opts: CompressOptions) => CompressOptions,
+    ) => {
+      const opts = edit(pdoc.motions[i], current[i]);
+      current[i] = opts;
+      compressRun(i, opts, what);
+      saveProject();
       scenario(`${opts.name}'s ${what}`, tag, 1, optsOf, false);
     };
     // Round 16: the first run's position tolerance doubled.
@@ -881,6 +900,21 @@ function rebuildChecks(x: RebuildContext) {
         entry.rotationOverridesDeg = { ...entry.rotationOverridesDeg, 0: deg };
         return { ...o, rotationToleranceOverridesDeg: { ...o.rotationToleranceOverridesDeg, 0: deg } };
       });
+    // Round 19: the first run's playback speed (1 to 1.5): its entry is not carried (its report figures change),
+    // and both rebuilds find it in the cache (its motion and options are the last build's).
+    if (x.settings.includes('speed')) {
+      pdoc.motions[0].speed = 1.5;
+      saveProject();
+      scenario(`${runs[0].opts.name}'s speed changed`, 'speed', 1, optsOf, false, 1);
+    }
+    // Round 19: the project's `resample` set, every motion at the project's rate already: the motions and options
+    // are the last build's, so every run is found in the cache by both rebuilds; none is carried (the motion as
+    // the project resolves it changed).
+    if (x.settings.includes('resample')) {
+      pdoc.resample = true;
+      saveProject();
+      scenario("the project's resample set", 'resample', runs.length, optsOf, false, runs.length);
+    }
     // A .sev event: the first case's last event plays the other sound (the same slot and event counts).
     const c0 = x.cases[0];
     const sevPath = join(dir, `${c0.name}.sev`);
@@ -905,6 +939,17 @@ function rebuildChecks(x: RebuildContext) {
       const c0Runs = runs.filter((r) => r.c === c0).length;
       saveOver(sevPath, new TextEncoder().encode(sweepSev(c0.motion, 0, true)));
       scenario(`${c0.name}.sev's events counted one more`, 'events', c0Runs, optsOf, true, c0Runs);
+    }
+    // Round 19, last (every motion twice the frames after it): the project's rate doubled, every motion resampled to
+    // it (`resample` set, if the change above did not), so nothing carried, every run compressed again in-process
+    // at its options on the resampled motion.
+    if (x.settings.includes('rate')) {
+      rateTo = 2 * pdoc.fps;
+      pdoc.fps = rateTo;
+      pdoc.resample = true;
+      runs.forEach((_, i) => compressRun(i, current[i], `the rate changed to ${rateTo} fps`));
+      saveProject();
+      scenario(`the project's rate changed to ${rateTo} fps`, 'rate', runs.length, optsOf, false);
     }
   } finally {
     saveOver(path, original);
