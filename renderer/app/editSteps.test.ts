@@ -216,6 +216,12 @@ const CASES: EditCase[] = [
     run: () => events.addAtPlayhead(),
     label: 'Add SE_FOOT_L at frame 30 on joint 1 LeftFoot',
   },
+  // An SE dropped from the SE table on the event row (tried cold, round 29): its own last joint, the frame dropped on.
+  {
+    member: 'events.addAt',
+    run: () => events.addAt(1, 12),
+    label: 'Add SE_FOOT_R at frame 12 on joint 2 RightFoot',
+  },
   { member: 'events.remove', run: () => events.remove(1), label: 'Delete SE_FOOT_R at frame 21' },
   { member: 'events.setFrame', run: () => events.setFrame(0, 7), label: 'Move SE_FOOT_L from frame 5 to 7' },
   { member: 'events.setSe', run: () => events.setSe(0, 1), label: 'Change SE_FOOT_L at frame 5 to SE_FOOT_R' },
