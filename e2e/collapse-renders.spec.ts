@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { animationFrames, waitForCompression, waitForProjectFigures } from './ui';
-import { installRenderCounter, renders } from './renderCounter';
+import { reloadCountingRenders, renders } from './renderCounter';
 
 /**
  * Collapsing a panel and switching the work mode re-render the layout, the areas whose state changed and their
@@ -32,8 +32,7 @@ test('collapsing panels and switching work modes re-render no panel', async ({
   saveScreenshot,
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
-  await page.addInitScript(installRenderCounter, ALL);
-  await page.reload();
+  await reloadCountingRenders(page, ALL);
   await openSampleProject(page, workspace, electronApp);
   await expect(page.getByTestId('sev-event-list')).toBeVisible();
   await waitForProjectFigures(page);

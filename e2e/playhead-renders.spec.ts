@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { waitForCompression, waitForProjectFigures } from './ui';
-import { installRenderCounter, renders } from './renderCounter';
+import { reloadCountingRenders, renders } from './renderCounter';
 import { recordTexts, textsShown } from './textRecord';
 
 /**
@@ -18,8 +18,7 @@ test('playing the motion re-renders the frame readouts, not the SEV editor, its 
   pageErrors,
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
-  await page.addInitScript(installRenderCounter, WATCHED);
-  await page.reload();
+  await reloadCountingRenders(page, WATCHED);
   await openSampleProject(page, workspace, electronApp);
   // No sound is played as the playhead passes the events (a sound played is shown in the toolbar).
   const audition = page.getByTestId('sev-audition');

@@ -5,9 +5,9 @@ import type { Page } from '@playwright/test';
  * profiler: the page is given the hook React's developer tools use, which React calls after every commit, and counts
  * the renders of the component that draws an element of a given data-testid (its nearest function component). A
  * function component that rendered holds new hook objects; one skipped keeps the old ones, so a render is a first hook
- * not seen before. Give it to the page with `page.addInitScript(installRenderCounter, testids)` and reload.
+ * not seen before. `reloadCountingRenders(page, testids)` gives it to the page and reloads.
  */
-export function installRenderCounter(watched: string[]): void {
+function installRenderCounter(watched: string[]): void {
   interface Fiber {
     tag: number;
     child: Fiber | null;
@@ -51,6 +51,12 @@ export function installRenderCounter(watched: string[]): void {
       }
     },
   };
+}
+
+/** Gives the page the counter for `watched` and reloads it, so the counts start at the page's first render. */
+export async function reloadCountingRenders(page: Page, watched: string[]): Promise<void> {
+  await page.addInitScript(installRenderCounter, watched);
+  await page.reload();
 }
 
 export async function renders(page: Page): Promise<Record<string, number>> {

@@ -11,7 +11,7 @@
  */
 import { expect, test } from './fixtures';
 import { waitForDocument } from './ui';
-import { installRenderCounter, renders } from './renderCounter';
+import { reloadCountingRenders, renders } from './renderCounter';
 
 const FIELDS = ['sev-event-frame', 'sev-event-se', 'sev-event-joint'];
 const WATCHED = [...FIELDS, 'sev-event-list'];
@@ -23,8 +23,7 @@ test('a click, a Ctrl+click and a Shift+click on event rows render the rows whos
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
   await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.addInitScript(installRenderCounter, WATCHED);
-  await page.reload();
+  await reloadCountingRenders(page, WATCHED);
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   const rows = page.getByTestId('sev-event-row');

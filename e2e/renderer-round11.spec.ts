@@ -13,7 +13,7 @@
  */
 import { expect, test } from './fixtures';
 import { waitForDocument } from './ui';
-import { installRenderCounter, renders } from './renderCounter';
+import { reloadCountingRenders, renders } from './renderCounter';
 import { openSampleProject } from './sev-ui';
 
 const WATCHED = ['sev-event-frame', 'sev-event-se', 'sev-event-joint', 'sev-event-list'];
@@ -25,8 +25,7 @@ test('clicks on rows, on markers and on the pick button render the rows they cha
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.addInitScript(installRenderCounter, WATCHED);
-  await page.reload();
+  await reloadCountingRenders(page, WATCHED);
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   const rows = page.getByTestId('sev-event-row');
@@ -98,8 +97,7 @@ test('the floors open for walk.sev are closed when it is opened again, and an op
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
   await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.addInitScript(installRenderCounter, WATCHED);
-  await page.reload();
+  await reloadCountingRenders(page, WATCHED);
   await openSampleProject(page, workspace, electronApp);
   const toggle = page.getByRole('button', { name: '8 floor variants of event 1 (SE 0)', exact: true });
   await toggle.click();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { animationFrames, waitForCompression, waitForProjectFigures } from './ui';
-import { installRenderCounter, renders } from './renderCounter';
+import { reloadCountingRenders, renders } from './renderCounter';
 
 /**
  * A splitter drag re-renders the window's layout and the splitters, not the panels (docs/architecture.md,
@@ -34,8 +34,7 @@ test('dragging a splitter re-renders no panel, bar nor the menu bar', async ({
   pageErrors,
 }) => {
   test.skip(!!electronApp, 'the render counter is given to the browser page before it loads');
-  await page.addInitScript(installRenderCounter, [...PANELS, ...BARS]);
-  await page.reload();
+  await reloadCountingRenders(page, [...PANELS, ...BARS]);
   await openSampleProject(page, workspace, electronApp);
   await expect(page.getByTestId('sev-event-list')).toBeVisible();
   // The project's first figures and the motion's compression are in: nothing else is on its way to the panels.
