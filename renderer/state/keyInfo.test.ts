@@ -13,9 +13,9 @@ import {
 } from './keyInfo';
 import { KeyFlag, emptyMotion, type Motion } from '../../shared/motion/types';
 
-/** A document store holding a motion of three joints and `frames` frames, no key info set. */
-function storeWithMotion(frames: number) {
-  const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
+/** A document store holding a motion of `names.length` joints (a chain) and `frames` frames, no key info set. */
+function storeWithMotion(frames: number, names: readonly string[] = ['a', 'b', 'c']) {
+  const joints = names.map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
   const s = createDocumentStore();
   s.getState().load({
     documentId: 'd',
@@ -360,22 +360,10 @@ describe('an edit of user keys or of one trace key', () => {
 
   /** A document store holding a motion of `J` joints and `frames` frames, a user key on each joint at frame j. */
   function storeOfJoints(J: number, frames: number) {
-    const joints = Array.from({ length: J }, (_, i) => ({
-      parent: i - 1,
-      mirror: i,
-      part: 0,
-      reserved: 0,
-      name: `j${i}`,
-    }));
-    const s = createDocumentStore();
-    s.getState().load({
-      documentId: 'd',
-      kind: 'mtn',
-      readOnly: false,
-      name: 'm',
-      path: 'm.mtn',
-      motion: emptyMotion(frames, joints),
-    });
+    const s = storeWithMotion(
+      frames,
+      Array.from({ length: J }, (_, i) => `j${i}`),
+    );
     for (let j = -1; j < J; j++) s.getState().keys.set(j, j + 1, true);
     return s;
   }
