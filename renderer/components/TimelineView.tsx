@@ -6,6 +6,12 @@ import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { chainGroupWord, JOINT_CHAINS, shownJointRows, timelineRows } from '../timeline/jointFilter';
+import { useStore } from 'zustand';
+import type { DragEvent as ReactDragEvent } from 'react';
+import { frameUnder } from '../canvas/timeGestures';
+import { documentStore } from '../state/documentStore';
+import { seDragLeave, seDragOver, seDragStore, seDropHere } from '../sev/seDrop';
+import { useSev } from '../sev/hooks';
 
 /** Timeline panel: rows per joint, lock row, trace row (canvas in TimelinePainter). */
 export function TimelineView() {
@@ -34,6 +40,7 @@ export function TimelineView() {
     [grouped, joints, filter, folded],
   );
   const motionName = useDocument((d) => d.name);
+  const drop = useTimelineSeDrop(host);
   // The filter outlives the motion it was typed for: on another skeleton (an imported BVH names its joints
   // otherwise) it may leave no row at all, an empty timeline that said only "0 of 22 rows" in small print.
   const nothingShown =
@@ -113,7 +120,15 @@ export function TimelineView() {
           No motion open: its joints&apos; keys, error, locks and trace keys show here. File › Open… (Ctrl+O)
         </div>
       )}
-      <div className="timeline-scroll" ref={host} />
+      <div
+        className="timeline-scroll"
+        ref={host}
+        onDragEnter={drop.onDragOver}
+        onDragOver={drop.onDragOver}
+        onDragLeave={drop.onDragLeave}
+        onDrop={drop.onDrop}
+      />
+      {drop.tip}
       {nothingShown && (
         <div className="timeline-empty timeline-none-shown" role="status" data-testid="timeline-none-shown">
           {filter.text.trim()
@@ -136,6 +151,46 @@ export function TimelineView() {
       <TimelineHint />
     </section>
   );
+}
+
+/**
+ * An SE dragged from the SE table onto the timeline (seDrop.ts): the frame under the pointer in the rows' time span
+ * (not over the joint names), which the playhead follows; a tip at its line names what a drop adds. A sound designer
+ * drops a sound on the time line where the keys are, as on the event row under it (tried cold, round 30).
+ */
+function useTimelineSeDrop(host: React.RefObject<HTMLDivElement | null>) {
+  const se = useStore(seDragStore, (d) => d.se);
+  const frame = useStore(seDragStore, (d) => (d.at?.place === 'timeline' ? d.at.frame : null));
+  const name = useSev((s) => s.file?.doc?.ses.find((d) => d.index === se)?.name ?? `SE ${se}`);
+  const [tipAt, setTipAt] = useState<{ x: number; y: number } | null>(null);
+  const frameAt = (e: ReactDragEvent<HTMLDivElement>): number | null => {
+    const canvas = host.current?.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
+    const motion = documentStore.getState().motion;
+    if (!canvas || !motion || !canvas.dataset.plotLeft || !canvas.dataset.plotRight) return null;
+    const r = canvas.getBoundingClientRect();
+    const left = Number(canvas.dataset.plotLeft);
+    const right = Number(canvas.dataset.plotRight);
+    const x = e.clientX - r.left;
+    if (x < left - 2) return null;
+    const { viewStart, viewEnd } = sessionStore.getState();
+    const f = frameUnder({ viewStart, viewEnd, left, right }, x, motion.frameCount);
+    const lineX = r.left + left + ((f - viewStart) / Math.max(1e-6, viewEnd - viewStart)) * (right - left);
+    const top = host.current!.getBoundingClientRect().top;
+    setTipAt((t) => (t?.x === lineX && t.y === top ? t : { x: lineX, y: top }));
+    return f;
+  };
+  const tip =
+    frame !== null && se !== null && tipAt ? (
+      <div className="timeline-se-drop" data-testid="timeline-se-drop" style={{ left: tipAt.x, top: tipAt.y }}>
+        {`${name} at ${frame}`}
+      </div>
+    ) : null;
+  return {
+    onDragOver: (e: ReactDragEvent<HTMLDivElement>) => seDragOver(e, 'timeline', frameAt(e)),
+    onDragLeave: (e: ReactDragEvent<HTMLDivElement>) => seDragLeave(e, 'timeline'),
+    onDrop: (e: ReactDragEvent<HTMLDivElement>) => seDropHere(e, 'timeline', frameAt(e)),
+    tip,
+  };
 }
 
 const HINT_FULL =

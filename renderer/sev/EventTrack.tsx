@@ -16,7 +16,8 @@ import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
-import { SE_DRAG_TYPE, events, revealEvent, seDrag } from './sevActions';
+import { events, revealEvent } from './sevActions';
+import { seDragLeave, seDragOver, seDragStore, seDropHere } from './seDrop';
 import { nameOnFloor, placeEventLabels, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
@@ -223,44 +224,18 @@ export function EventTrack() {
     sessionStore.getState().setPlayhead(f);
     sevStore.getState().selectEvent(null);
   };
-  // An SE dragged from the SE table: the playhead (and the pose) follows the pointer, so the sound is dropped on the
-  // frame the motion is seen to need it; the drop adds it there (events.addAt, one undo step).
-  const [dropAt, setDropAt] = useState<{ frame: number; se: number } | null>(null);
-  const seDragFrame = (e: ReactDragEvent<HTMLDivElement>): number | null => {
-    if (!motion || seDrag.se === null || !e.dataTransfer.types.includes(SE_DRAG_TYPE)) return null;
-    return frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
-  };
-  // A drag given up (Escape) or dropped elsewhere after leaving takes its line with it.
-  useEffect(() => {
-    if (!dropAt) return undefined;
-    const clear = () => setDropAt(null);
-    document.addEventListener('dragend', clear);
-    return () => document.removeEventListener('dragend', clear);
-  }, [dropAt]);
-  const onSeDragOver = (e: ReactDragEvent<HTMLDivElement>) => {
-    const f = seDragFrame(e);
-    if (f === null || seDrag.se === null) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-    if (dropAt?.frame === f && dropAt.se === seDrag.se) return;
-    setDropAt({ frame: f, se: seDrag.se });
-    sessionStore.getState().setPlaying(false);
-    sessionStore.getState().setPlayhead(f);
-  };
-  const onSeDragLeave = (e: ReactDragEvent<HTMLDivElement>) => {
-    if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDropAt(null);
-  };
-  const onSeDrop = (e: ReactDragEvent<HTMLDivElement>) => {
-    const f = seDragFrame(e);
-    const se = Number(e.dataTransfer.getData(SE_DRAG_TYPE));
-    setDropAt(null);
-    if (f === null || !Number.isInteger(se)) return;
-    e.preventDefault();
-    seDrag.se = null;
-    sevStore.getState().selectSe(se);
-    sessionStore.getState().setPlayhead(f);
-    events.addAt(se, f);
-  };
+  // An SE dragged from the SE table (seDrop.ts): the playhead (and the pose) follows the pointer, so the sound is
+  // dropped on the frame the motion is seen to need it; the drop adds it there (events.addAt, one undo step). The line
+  // shows where a drop on the timeline above or the event list adds it too.
+  const dragSe = useStore(seDragStore, (d) => d.se);
+  const dropAt = useStore(seDragStore, (d) => d.at);
+  const seDragFrame = (e: ReactDragEvent<HTMLDivElement>): number | null =>
+    motion
+      ? frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount)
+      : null;
+  const onSeDragOver = (e: ReactDragEvent<HTMLDivElement>) => seDragOver(e, 'row', seDragFrame(e));
+  const onSeDragLeave = (e: ReactDragEvent<HTMLDivElement>) => seDragLeave(e, 'row');
+  const onSeDrop = (e: ReactDragEvent<HTMLDivElement>) => seDropHere(e, 'row', seDragFrame(e));
   const onTrackMove = (e: ReactPointerEvent<HTMLDivElement>) => {
     const b = box.current;
     const d = sevStore.getState().file?.doc;
@@ -356,6 +331,7 @@ export function EventTrack() {
       onPointerUp={onTrackUp}
       onPointerCancel={onTrackUp}
       onContextMenu={onTrackContext}
+      onDragEnter={onSeDragOver}
       onDragOver={onSeDragOver}
       onDragLeave={onSeDragLeave}
       onDrop={onSeDrop}
@@ -388,14 +364,20 @@ export function EventTrack() {
           style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }}
         />
       )}
-      {dropAt && doc && (
-        <div className="sev-drop" data-testid="sev-drop" data-frame={dropAt.frame} style={{ left: toX(dropAt.frame) }}>
+      {dropAt && dragSe !== null && doc && (
+        <div
+          className="sev-drop"
+          data-testid="sev-drop"
+          data-frame={dropAt.frame}
+          data-place={dropAt.place}
+          style={{ left: toX(dropAt.frame) }}
+        >
           <span
             className="sev-drop-label"
             // Near the row's right end the words go to the line's left, whole.
             style={toX(dropAt.frame) > axis.width - 160 ? { left: 'auto', right: 4 } : undefined}
           >
-            {`${doc.ses.find((d) => d.index === dropAt.se)?.name ?? `SE ${dropAt.se}`} at ${dropAt.frame}`}
+            {`${doc.ses.find((d) => d.index === dragSe)?.name ?? `SE ${dragSe}`} at ${dropAt.frame}`}
           </span>
         </div>
       )}

@@ -3,7 +3,8 @@ import { useLayoutEffect, useRef } from 'react';
 import { useProject, useSev } from './hooks';
 import { revealScrollTop } from './reveal';
 import { sevStore } from './sevStore';
-import { SE_DRAG_TYPE, seDrag, ses } from './sevActions';
+import { ses } from './sevActions';
+import { beginSeDrag, endSeDrag } from './seDrop';
 import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
@@ -147,15 +148,9 @@ export function SeTable() {
                   // A sound designer drags a sound onto the time line where it should play (tried cold, round 29);
                   // the keyboard's way is the SE picker, the playhead and M.
                   draggable
-                  title={`Drag ${d.name || `SE ${d.index}`} onto the event row to add it at the frame you drop it on (or select it, move the playhead and press M)`}
-                  onDragStart={(e) => {
-                    seDrag.se = d.index;
-                    e.dataTransfer.setData(SE_DRAG_TYPE, String(d.index));
-                    e.dataTransfer.effectAllowed = 'copy';
-                  }}
-                  onDragEnd={() => {
-                    seDrag.se = null;
-                  }}
+                  title={`Drag ${d.name || `SE ${d.index}`} onto the event row or the timeline to add it at the frame you drop it on, or onto the event list to add it at the playhead (or select it, move the playhead and press M)`}
+                  onDragStart={(e) => beginSeDrag(e, d.index)}
+                  onDragEnd={endSeDrag}
                 >
                   <span className="sev-swatch" style={{ background: seColor(d.index) }} />
                   {d.index}

@@ -3,6 +3,8 @@ import { useStore } from 'zustand';
 import { Splitter } from '../components/Splitter';
 import { SEV_LIST_SHARE, projectLayoutStore } from '../project/layout';
 import { useRowRestAfterUserScroll } from './rowRest';
+import { seDragLeave, seDragOver, seDragStore, seDropHere } from './seDrop';
+import { useSev } from './hooks';
 
 /** Least widths (px) a drag of the divider leaves the event list (frame, SE, joint, row tools) and the SE table. */
 export const SEV_LIST_MIN = 280;
@@ -24,6 +26,11 @@ export function SevBody(props: { list: ReactNode; table: ReactNode; tableFoot?: 
   useRowRestAfterUserScroll(list);
   useRowRestAfterUserScroll(defs);
   const [widths, setWidths] = useState({ body: 0, list: 0 });
+  // An SE dragged from the SE table onto the event list (its rows and the room under them) adds it at the playhead
+  // (seDrop.ts): the list has no frame between its rows, and the playhead is where M adds (tried cold, round 30).
+  const dropFrame = useStore(seDragStore, (d) => (d.at?.place === 'list' ? d.at.frame : null));
+  const dropSe = useStore(seDragStore, (d) => d.se);
+  const dropName = useSev((s) => s.file?.doc?.ses.find((d) => d.index === dropSe)?.name ?? `SE ${dropSe}`);
   useLayoutEffect(() => {
     const el = body.current;
     const col = list.current;
@@ -59,8 +66,20 @@ export function SevBody(props: { list: ReactNode; table: ReactNode; tableFoot?: 
           : { gridTemplateColumns: `minmax(0, ${shown}fr) ${DIVIDER}px minmax(0, ${1 - shown}fr)` }
       }
     >
-      <div className="sev-col events" ref={list}>
+      <div
+        className={`sev-col events${dropFrame !== null ? ' sev-drop-target' : ''}`}
+        ref={list}
+        onDragEnter={(e) => seDragOver(e, 'list', null)}
+        onDragOver={(e) => seDragOver(e, 'list', null)}
+        onDragLeave={(e) => seDragLeave(e, 'list')}
+        onDrop={(e) => seDropHere(e, 'list', null)}
+      >
         {props.list}
+        {dropFrame !== null && (
+          <div className="sev-list-drop" data-testid="sev-list-drop">
+            {`Drop to add ${dropName} at frame ${dropFrame} (the playhead)`}
+          </div>
+        )}
       </div>
       <Splitter
         orientation="vertical"

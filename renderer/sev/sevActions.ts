@@ -173,13 +173,6 @@ export const SEV_HIDDEN_ADD_MESSAGE =
   'M adds an event at the playhead in the Sound events panel, which this work mode hides: ' +
   'View › Maximize Sound Events (Ctrl+2) or Show All Panels brings it back.';
 
-/**
- * An SE dragged from the SE table (its "#" cell) onto the event row: the drag's data type, and the SE while the drag
- * lasts (a dragover cannot read the data; the row shows what a drop adds and where).
- */
-export const SE_DRAG_TYPE = 'application/x-actguy-se';
-export const seDrag: { se: number | null } = { se: null };
-
 export const events = {
   /** Adds an event for the selected SE at the playhead, on that SE's last joint or else the selected one (addJointOf). */
   addAtPlayhead(): void {
