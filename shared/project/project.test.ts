@@ -1195,4 +1195,23 @@ describe('a project names no file by a name ActGuy keeps for its own files (roun
     expect(at('seTables.seDefine')).toContain('is a name ActGuy keeps for its temp files');
     expect(at('motions[0].sev')).toContain('rename the file');
   });
+
+  // Round 55. Mutation that fails: ownFileNameOf testing the name as given with its `/i` (round 13's): the Kelvin sign
+  // is no `k` to JavaScript and is one to macOS's folding, so the input was taken, one file with the build's lock there.
+  it('refuses a lock or temp name spelled with a letter a disk folds to its own (the Kelvin sign)', () => {
+    const r = parseProject(
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'out/stage.mar.actguy-loc\u212a' }],
+        seTables: { sls: 'out/stage.mar.actguy-new.box.4242.\u212a1.tmp', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+      'p.actguy.json',
+    );
+    const at = (where: string) => r.errors.find((e) => e.place.where === where)?.message ?? '';
+    expect(at('motions[0].sev')).toContain(
+      '(motions[0].sev): stage.mar.actguy-loc\u212a is a name ActGuy keeps for the lock of an output',
+    );
+    expect(at('seTables.sls')).toContain('is a name ActGuy keeps for its temp files');
+  });
 });
