@@ -75,7 +75,8 @@ export default tseslint.config(
     // .mtn/.sev key) shown by the page goes through escapeControls or escapeControlsKeepingLines (shared/errors.ts),
     // so a bidi override, an ESC or a zero-width space in a name is shown as \uXXXX. Escaping where a value is shown
     // is per place; this rule is what keeps a new dialog from forgetting it (docs/security.md, rounds 52 to 54). It
-    // knows values by their names, and since round 54 the items of a list of names however the callback calls them.
+    // knows values by their names, since round 54 the items of a list of names however the callback calls them, and
+    // since round 55 refuses holding such a value under another name.
     files: ['renderer/**/*.tsx'],
     ignores: ['renderer/**/*.test.tsx'],
     rules: {
@@ -105,6 +106,15 @@ export default tseslint.config(
             .join(', '),
           message:
             'A name from main or a file is shown raw here: pass it through escapeControls (a name) or escapeControlsKeepingLines (a message), shared/errors.ts.',
+        },
+        {
+          // Round 55: a name held under another name (`const t = f.path`, `const { path: p } = f`) was not checked
+          // where shown; it keeps its name (so the selector above follows it) or is escaped where it is taken.
+          selector:
+            `VariableDeclarator[id.type="Identifier"]:not([id.name=${NAMED}]) > MemberExpression.init[computed=false][property.name=${NAMED}], ` +
+            `ObjectPattern > Property[key.name=${NAMED}][value.type="Identifier"]:not([value.name=${NAMED}])`,
+          message:
+            'A name from main or a file is held under another name, where the names rule cannot follow it: keep its name (path, folder, message, …) or take it through escapeControls here, shared/errors.ts.',
         },
       ],
     },

@@ -4,7 +4,16 @@
  * workspace is listed, and how untrusted arguments are checked and trimmed.
  * A fake compress client stands in for the worker (handlers.test.ts runs the real one).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -785,6 +794,13 @@ describe('workspace listing', () => {
     await expect(refused('', 'a/b')).rejects.toThrow('New folder "a/b": a name holds no "/" or "\\"');
     await expect(refused('', '..\\evil')).rejects.toThrow('a name holds no "/" or "\\"');
     await expect(refused('', 'x\u202Eevil')).rejects.toThrow('holds a control or direction character');
+    // Round 55: one that displays as nothing, as a project key and a CLI argument are refused (it made the folder);
+    // quoted escaped. Mutation that fails: makeFolder's round-11 check (control and direction characters alone).
+    for (const hidden of ['\u200b', '\u200d', '\u00ad', '\u2060', '\ufeff', '\u2028'])
+      await expect(refused('', `ex${hidden}ports`), hidden).rejects.toThrow(
+        `New folder "ex\\u${hidden.charCodeAt(0).toString(16).padStart(4, '0')}ports": the name holds a control or direction character, or one that displays as nothing`,
+      );
+    expect(readdirSync(ws).filter((n) => n.startsWith('ex'))).toEqual([]);
     await expect(refused('', 'x'.repeat(256))).rejects.toThrow(
       'the name is 256 bytes long in UTF-8 (256 characters); at most 255 bytes.',
     );

@@ -132,6 +132,18 @@ describe('findOutputClashes', () => {
         ],
       ),
     ).toEqual([]);
+    // Round 55. Mutation that fails: the fold as NFC and lower case (the dotless i and I were two names).
+    expect(
+      findOutputClashes(
+        [],
+        [
+          { path: join(fresh, 'idle.json'), role: 'report' },
+          { path: join(fresh, '\u0131dle.json'), role: 'msh' },
+        ],
+      ),
+    ).toEqual([
+      `msh ${join(fresh, '\u0131dle.json')} and report ${join(fresh, 'idle.json')} differ only in letter case, and their folder does not exist yet (where it ignores case they are one file); give the outputs names that differ in more than case`,
+    ]);
   });
 });
 

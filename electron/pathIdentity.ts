@@ -9,6 +9,7 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { quotePath } from './pathPolicy';
 import { outputNameLengthProblem } from './tempFiles';
+import { foldName } from '../shared/foldedNames';
 
 /** A path the user gave, with what it is for ("the input", "-o", "--report"). */
 export interface RolePath {
@@ -101,8 +102,9 @@ function identityOf(path: string, caseFolders = new Map<string, boolean | null>(
     }
     caseFolders.set(parent, ignoresCase);
   }
-  // Such a folder (macOS) also takes a name's Unicode forms for one (`é` as one code point or two): NFC first.
-  if (ignoresCase) key = join(parent, basename(canon).normalize('NFC').toLowerCase());
+  // Such a folder (macOS) also takes a name's Unicode forms for one (`é` as one code point or two), and letters
+  // that share an upper case (`ı`, `i`): the projects' fold (shared/foldedNames.ts).
+  if (ignoresCase) key = join(parent, foldName(basename(canon)));
   return { inode, key, caseUnknown: ignoresCase === null };
 }
 
@@ -177,10 +179,9 @@ export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly
       return;
     }
     // Where the folder is yet to be made, it may ignore case (macOS, Windows): two names differing only in case are one file there.
-    const fold = (key: string) => key.normalize('NFC').toLowerCase();
     const unlike = outIds
       .slice(0, k)
-      .find((p) => (p.id.caseUnknown || o.id.caseUnknown) && fold(p.id.key) === fold(o.id.key));
+      .find((p) => (p.id.caseUnknown || o.id.caseUnknown) && foldName(p.id.key) === foldName(o.id.key));
     if (unlike)
       problems.push(
         `${o.role} ${o.path} and ${unlike.role} ${unlike.path} differ only in letter case, and their folder does not exist yet ` +

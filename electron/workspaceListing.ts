@@ -6,6 +6,7 @@ import { lstatSync, mkdirSync, opendirSync, statSync, type Dir, type Dirent } fr
 import { extname, join, relative, sep } from 'node:path';
 import type { MadeWorkspaceFolder, WorkspaceFile } from '../shared/ipc/documents';
 import { FILE_NAME_MAX_BYTES } from '../shared/fileSystemLimits';
+import { escapeControls, HIDDEN_CHARACTERS } from '../shared/errors';
 import { openPinnedFolders, pinFolder } from './fsutil';
 import { canonicalPath, isInside } from './pathPolicy';
 
@@ -157,9 +158,12 @@ export function makeFolder(
   if (name === '.' || name === '..') throw new Error(`New folder ${shown}: "." and ".." are not folder names.`);
   if (/[/\\]/.test(name))
     throw new Error(`New folder ${shown}: a name holds no "/" or "\\"; go into the folder first, then make it there.`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(name))
-    throw new Error(`New folder ${shown}: the name holds a control or direction character.`);
+  // Every character a message escapes (HIDDEN_CHARACTERS), as a project's keys and the CLI's arguments are refused:
+  // a zero-width space, a joiner or a soft hyphen made a folder that reads as another (docs/security.md, round 55).
+  if (HIDDEN_CHARACTERS.test(name))
+    throw new Error(
+      `New folder ${escapeControls(shown)}: the name holds a control or direction character, or one that displays as nothing (a zero-width space or joiner, a soft hyphen), which would make it read as another name.`,
+    );
   // Counted as the disk counts it: 200 characters of three bytes each are 600 bytes, which mkdir refused with its own
   // words and the whole path (round 43).
   const bytes = Buffer.byteLength(name, 'utf8');

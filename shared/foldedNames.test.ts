@@ -11,6 +11,25 @@ describe('names that fold alike', () => {
     expect(foldName('walk')).not.toBe(foldName('walk_'));
   });
 
+  // Round 55. Mutation that fails: foldName as NFC and toLowerCase() (round 54's), each pair two names; the second
+  // half fails with the whole name upper-cased first (`STRASSE`) or lower-cased whole (a final `ς`).
+  it('folds letters that share an upper case, one letter at a time, and keeps a letter whose upper case is two', () => {
+    for (const [a, b] of [
+      ['\u0131.mtn', 'I.mtn'], // dotless i
+      ['\u03b1\u03c2.mtn', '\u0391\u03a3.MTN'], // final sigma, and a capital sigma before a dot and letters
+      ['\u03b1\u03c2', '\u03b1\u03c3'],
+      ['\u017f', 'S'], // long s
+      ['\u00b5', '\u03bc'], // micro sign, mu
+      ['\u03d0', '\u03b2'], // curled beta
+      ['\u1e9e', '\u00df'], // capital sharp s
+      ['\u01c5', '\u01c4'], // title case dz
+    ])
+      expect(foldName(a), `${a} ${b}`).toBe(foldName(b));
+    expect(foldName('stra\u00dfe')).not.toBe(foldName('strasse'));
+    expect(foldName('\u0130')).not.toBe(foldName('i'));
+    expect(foldedDifference('\u0131dle', 'IDLE')).toBe('letter case');
+  });
+
   // Mutations that fail: earlierTwin keeping the latest item instead of the first; earlierTwin keeping none.
   it('answers the first item whose name folds alike, and keeps the first', () => {
     const twins = foldedTwins<number>();

@@ -7,14 +7,36 @@
  * is never what decides. Pure (shared/ has no Node).
  */
 
-/** A name as those systems compare it: NFC, then lower case. */
+/**
+ * A name as those systems compare it: NFC, then each character's simple upper case in lower case. Windows and exFAT
+ * compare names by their upper case, macOS by Unicode's case folding; JavaScript's lower case alone misses letters
+ * whose upper case is another's (round 55): the dotless `ı` and `i` are both `I`, the final `ς` and `σ` both `Σ`, the
+ * long `ſ` and `s` both `S`, the micro sign and `μ` both `Μ`. One character at a time, so the lower case of a `Σ`
+ * does not depend on the letters around it, and `ß` (whose upper case is two letters, `SS`) stays itself: `straße`
+ * and `strasse` are two files everywhere.
+ */
 export function foldName(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  return foldCase(name.normalize('NFC'));
+}
+
+// ASCII folds as its lower case (most names: one call, no walk).
+const ASCII = /^[\0-\x7f]*$/;
+
+function foldCase(name: string): string {
+  if (ASCII.test(name)) return name.toLowerCase();
+  let out = '';
+  for (const ch of name) {
+    const upper = ch.toUpperCase();
+    const lower = (upper.length === ch.length ? upper : ch).toLowerCase();
+    // A letter whose lower case is longer (`İ`, `i` + U+0307) folds as its upper case, which Windows keeps.
+    out += lower.length === ch.length ? lower : upper.length === ch.length ? upper : ch;
+  }
+  return out;
 }
 
 /** How two names that fold alike differ: in letter case alone, or in their Unicode form as well. */
 export function foldedDifference(a: string, b: string): 'letter case' | 'letter case and Unicode form' {
-  return a.toLowerCase() === b.toLowerCase() ? 'letter case' : 'letter case and Unicode form';
+  return foldCase(a) === foldCase(b) ? 'letter case' : 'letter case and Unicode form';
 }
 
 /**

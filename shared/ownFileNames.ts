@@ -7,18 +7,23 @@
  * main process.
  */
 
+import { foldName } from './foldedNames';
+
 /** Temp files of ActGuy's naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
 export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
 const OWN_TEMP_ANY_CASE = new RegExp(OWN_TEMP.source, 'i');
 
 /**
  * Why the file name `name` (no folder) is ActGuy's own: `walk.mtn.actguy-lock is a name ActGuy keeps for the lock of
- * an output`; undefined for any other name. Letter case is ignored, as a disk may ignore it.
+ * an output`; undefined for any other name. Letter case is ignored as a disk may ignore it: the name folded as
+ * macOS and Windows fold it (foldName), so the Kelvin sign in `.actguy-loc\u212a`, one file with the lock on macOS,
+ * is the lock's name too (a JavaScript `/i` never takes a non-ASCII letter for an ASCII one; round 55).
  */
 export function ownFileNameOf(name: string): string | undefined {
-  const own = /\.actguy-(lock|commit)$/i.exec(name);
+  const folded = foldName(name);
+  const own = /\.actguy-(lock|commit)$/.exec(folded);
   if (own)
-    return `${name} is a name ActGuy keeps for the ${own[1].toLowerCase() === 'lock' ? 'lock' : 'commit journal'} of an output`;
-  if (OWN_TEMP_ANY_CASE.test(name)) return `${name} is a name ActGuy keeps for its temp files`;
+    return `${name} is a name ActGuy keeps for the ${own[1] === 'lock' ? 'lock' : 'commit journal'} of an output`;
+  if (OWN_TEMP_ANY_CASE.test(folded)) return `${name} is a name ActGuy keeps for its temp files`;
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { escapeControls } from '../../shared/errors';
+import { escapeControls, HIDDEN_CHARACTERS } from '../../shared/errors';
 import { WillWrite } from './WillWrite';
 import { FILE_NAME_MAX_BYTES } from '../../shared/fileSystemLimits';
 import { joinPath } from '../../shared/project/paths';
@@ -119,7 +119,7 @@ export function ConfirmDialog() {
  * `.` and empty parts dropped ("./out//walk.res8" is "out/walk.res8"), so that the question before replacing a file
  * finds the file it is (docs/security.md, round 42: "out/../walk.mtn" replaced walk.mtn without it). A name that
  * could only land outside the workspace or not at all is refused in words: a full path, `..`, a control character
- * (NUL among them), a part longer than a file name can be.
+ * (NUL among them) or one that hides or reorders text, a part longer than a file name can be.
  */
 export function savePickerName(typed: string): { name: string } | { problem: string } {
   const parts = typed.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
@@ -128,6 +128,13 @@ export function savePickerName(typed: string): { name: string } | { problem: str
     return { problem: 'Type a name in the workspace folder (a folder of it before the name), not a full path.' };
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(typed)) return { problem: 'A file name cannot hold a control character.' };
+  // What a project's key and the CLI's arguments refuse, and main's New Folder (docs/security.md, round 55): the file
+  // made would read as another (`wa\u200blk.mtn` beside `walk.mtn`, `walk\u202egpj.mtn`).
+  if (HIDDEN_CHARACTERS.test(typed))
+    return {
+      problem:
+        'A file name cannot hold a character that displays as nothing or reorders the line (a zero-width space or joiner, a soft hyphen, a direction mark): the file would read as another.',
+    };
   if (parts.includes('..'))
     return { problem: '".." would leave the workspace folder: type a folder of the workspace before the name.' };
   if (parts.some((p) => new TextEncoder().encode(p).length > FILE_NAME_MAX_BYTES))

@@ -34,6 +34,12 @@ describe('the save picker: a typed name with folders', () => {
     expect(problem('C:\\walk.mtn')).toMatch(/not a full path\.$/);
     expect(problem('walk\u0000.mtn')).toBe('A file name cannot hold a control character.');
     expect(problem('out/\u001b[31mred.mtn')).toBe('A file name cannot hold a control character.');
+    // Round 55. Mutation that fails: savePickerName without its HIDDEN_CHARACTERS check (the name was saved as typed).
+    for (const hidden of ['\u200b', '\u200d', '\u00ad', '\u202e', '\u200f', '\u2028', '\ufeff'])
+      expect(problem(`out/wa${hidden}lk.mtn`), hidden).toBe(
+        'A file name cannot hold a character that displays as nothing or reorders the line (a zero-width space or joiner, a soft hyphen, a direction mark): the file would read as another.',
+      );
+    expect(problem('\u0645\u0634\u06cc a\u0301.mtn')).toBeUndefined();
     expect(problem(`${'é'.repeat(128)}.mtn`)).toBe('A file or folder name can be at most 255 bytes long.');
     expect(problem(`${'a'.repeat(251)}.mtn`)).toBeUndefined();
     expect(problem('./')).toBe('Type a file name first.');

@@ -89,9 +89,9 @@ export function SevEditor() {
       if (sessionStore.getState().confirm || sessionStore.getState().picker) return;
       if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
         // Only the .sev of the motion being saved: a parked .sev of another motion is saved with its own button.
-        const sevFile = sevStore.getState().file;
-        const own = sevBelongsTo(sevFile, documentStore.getState());
-        if ((own && isSevDirty(sevFile)) || isProjectDirty(projectStore.getState()))
+        const file = sevStore.getState().file;
+        const own = sevBelongsTo(file, documentStore.getState());
+        if ((own && isSevDirty(file)) || isProjectDirty(projectStore.getState()))
           void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
@@ -449,8 +449,7 @@ async function saveProjectOnly(): Promise<void> {
 
 /** Drops the parked .sev's edits (after asking) and shows the tuner motion's own .sev. */
 async function discardParked(): Promise<void> {
-  const f = sevStore.getState().file;
-  if (!f) return;
+  if (!sevStore.getState().file) return;
   if (!(await confirmUnsaved(`show ${documentStore.getState().name}'s sound events instead`, ['sev']))) return;
   sevStore.getState().close();
   await followTuner();

@@ -1046,6 +1046,35 @@ describe('paths a project names', () => {
     expect(errorsOf({ ...GOOD, seTables: { sls: 'cafe\u0301.sls', seDefine: 'se_define.h' } })).toEqual([]);
   });
 
+  // Round 55. Mutation: foldName as NFC and JavaScript's lower case (round 54's): `ı` and `i`, `ς` and `σ`, `ſ` and
+  // `s` each stay two names, and the project builds here what is one file on Windows (upper case) or macOS (folding).
+  it('refuse two inputs whose letters share an upper case (the dotless i, the final sigma, the long s)', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn', sev: 'idle.sev' },
+        { name: 'walk2', mtn: 'walk.mtn', sev: '\u0131dle.sev' },
+        { name: 'idle', mtn: '\u03c4\u03bf\u03c3.mtn', sev: 'runs.sev' },
+        { name: 'run', mtn: '\u03c4\u03bf\u03c2.mtn', sev: 'run\u017f.sev' },
+      ],
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[1].sev): \u0131dle.sev (the .sev of motion walk2) and idle.sev (the .sev of motion walk) differ only in letter case: one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+      'p.json [PROJECT] (motions[3].mtn): \u03c4\u03bf\u03c2.mtn (the .mtn of motion run) and \u03c4\u03bf\u03c3.mtn (the .mtn of motion idle) differ only in letter case: one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+      'p.json [PROJECT] (motions[3].sev): run\u017f.sev (the .sev of motion run) and runs.sev (the .sev of motion idle) differ only in letter case: one file on macOS and Windows, where projects are shared, and two here; name one file the same way, or rename one',
+    ]);
+    // `ß` is itself (its upper case is two letters), and a `.sev` beside its `.mtn` is another extension: no error.
+    expect(
+      errorsOf({
+        ...GOOD,
+        motions: [
+          { name: 'a', mtn: 'stra\u00dfe.mtn' },
+          { name: 'b', mtn: 'strasse.mtn' },
+        ],
+      }),
+    ).toEqual([]);
+  });
+
   // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project
   // validates, and the build fails at its commit, after compressing every motion, with an 8 KB message.
   it('refuse a path past 4096 bytes, an output past 4096 less room for its suffix, each clipped at its key', () => {
@@ -1165,5 +1194,24 @@ describe('a project names no file by a name ActGuy keeps for its own files (roun
     expect(at('seTables.sls')).toContain('is a name ActGuy keeps for the commit journal of an output');
     expect(at('seTables.seDefine')).toContain('is a name ActGuy keeps for its temp files');
     expect(at('motions[0].sev')).toContain('rename the file');
+  });
+
+  // Round 55. Mutation that fails: ownFileNameOf testing the name as given with its `/i` (round 13's): the Kelvin sign
+  // is no `k` to JavaScript and is one to macOS's folding, so the input was taken, one file with the build's lock there.
+  it('refuses a lock or temp name spelled with a letter a disk folds to its own (the Kelvin sign)', () => {
+    const r = parseProject(
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'out/stage.mar.actguy-loc\u212a' }],
+        seTables: { sls: 'out/stage.mar.actguy-new.box.4242.\u212a1.tmp', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+      'p.actguy.json',
+    );
+    const at = (where: string) => r.errors.find((e) => e.place.where === where)?.message ?? '';
+    expect(at('motions[0].sev')).toContain(
+      '(motions[0].sev): stage.mar.actguy-loc\u212a is a name ActGuy keeps for the lock of an output',
+    );
+    expect(at('seTables.sls')).toContain('is a name ActGuy keeps for its temp files');
   });
 });
