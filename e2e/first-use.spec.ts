@@ -320,8 +320,9 @@ test('at 1280x800 with every panel and an event selected, the sound-event toolba
   await waitForDocument(page);
   // A longer motion's joint name and a selected event (its note field shows) made the toolbar run out of room.
   await page.getByTestId('sev-event-resolved').nth(1).click();
-  await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
+  // The click taken (the event selected, its note shown) before the tree's absence is judged.
   await expect(page.getByTestId('sev-event-note')).toBeVisible();
+  await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
   const toolbar = page.locator('.sev-toolbar');
   const cut = await toolbar.evaluate((bar) => {
     const edge = bar.getBoundingClientRect().right - parseFloat(getComputedStyle(bar).paddingRight) + 0.5;

@@ -13,6 +13,7 @@ import { openSampleProject } from './sev-ui';
 import { readMtn } from '../shared/mtn/read';
 import { KeyFlag } from '../shared/motion/types';
 import { parseSevStrict } from '../shared/sev/parse';
+import { decodeIpcFrame } from '../shared/ipc/codec';
 import { waitForDocument } from './ui';
 
 /** Frames whose root translation key has the TRACE flag. */
@@ -108,9 +109,20 @@ test('unsaved motion, SEV and project edits come back after the page dies, as un
   expect(trace(traceFrames(readFileSync(mtnPath)), traceFrames(mtnBefore))).toHaveLength(1);
   expect(parseSevStrict(readFileSync(sevPath, 'utf8'), sevPath).events).toHaveLength(eventsBefore + 1);
 
-  // Saved: main dropped the copies, so another page restores nothing.
+  // Saved: main dropped the copies (each save's handler drops its part's before it answers), so another page restores
+  // nothing. Its start asks main for them after its first document, and shows what it restored after the answer: the
+  // answer is the presence check the message's absence follows, which alone could pass before the restore had run.
   const third = await next.context().newPage();
+  const asked = third.waitForResponse((r) => r.url().includes('/rpc/restoreBackups') && r.ok());
   await third.goto(server!.url);
+  const answer = decodeIpcFrame(new Uint8Array(await (await asked).body())) as {
+    value: { backups: { part: string }[]; setAside: string[] };
+  };
+  expect(
+    answer.value.backups.map((b) => b.part),
+    'the copies main still held',
+  ).toEqual([]);
+  expect(answer.value.setAside).toEqual([]);
   await waitForDocument(third);
   await expect(third.getByTestId('dirty-marker')).toHaveText('saved');
   await expect(third.getByTestId('message-warning').filter({ hasText: 'Restored' })).toHaveCount(0);
