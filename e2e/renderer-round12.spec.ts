@@ -6,7 +6,8 @@
  * (unknown SE names, events outside the motion) are not run again at each click. ./renderCounter.ts counts them.
  * Mutations that fail: the editor reading `selectedEvent` again (1 editor render a click); NoteField setting its text
  * in an effect again (2 note renders at a click on another event); the store's selection a new array at each select
- * (1 track render at the pick button's click).
+ * (1 track render at the pick button's click). The pick's status is a live region (role="status", there before the pick
+ * is armed); mutation: the role taken out.
  *
  * The file picker's up-a-folder key in its filter field: ⌘↑ (Meta) is the field's (the caret to its start on macOS)
  * and goes up no folder from it; Alt+↑ still does (cold-round18). Mutation: the key listener not asking
@@ -86,7 +87,12 @@ test('clicks on rows and on the pick button render the rows, the note, the track
       () => expect(pick).toHaveAttribute('aria-pressed', 'true'),
     ),
   ).toEqual(only({ 'sev-track': 0, 'sev-se-table': 0, 'sev-event-se': 1 }));
-  await expect(page.getByTestId('sev-picking')).toHaveText('Pick a joint for event 6… (Esc: stop)');
+  // Said by a screen reader: a live region, there (empty) before the pick was armed.
+  await expect(page.getByRole('status').filter({ hasText: 'Pick a joint for event 6… (Esc: stop)' })).toBeVisible();
+  await pick.click();
+  await expect(page.getByTestId('sev-picking')).toHaveCount(0);
+  await expect(page.getByTestId('sev-picking-status')).toHaveAttribute('role', 'status');
+  await expect(page.getByTestId('sev-picking-status')).toBeEmpty();
   expect(pageErrors).toEqual([]);
 });
 

@@ -417,13 +417,21 @@ function PasteButton() {
   );
 }
 
+/**
+ * What an armed pick waits for, and how to stop it. A live region there before the pick is armed, so that a screen
+ * reader says it when it appears (it was a plain span: the pick button's pressed state was said, not what to do next
+ * nor Esc); out of the toolbar's flow while empty (sev.css).
+ */
 function PickingStatus() {
   const picking = useSev((s) => s.pickingJoint);
   const selectedEvent = useSev((s) => s.selectedEvent);
-  if (!picking || selectedEvent === null) return null;
   return (
-    <span className="sev-picking" data-testid="sev-picking">
-      Pick a joint for event {selectedEvent}… (Esc: stop)
+    <span role="status" className="sev-picking-status" data-testid="sev-picking-status">
+      {picking && selectedEvent !== null && (
+        <span className="sev-picking" data-testid="sev-picking">
+          Pick a joint for event {selectedEvent}… (Esc: stop)
+        </span>
+      )}
     </span>
   );
 }
