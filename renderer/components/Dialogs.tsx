@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
 import { Modal } from './Modal';
+import { isTypingTarget } from '../app/commands';
 import { exactBytes, sizeText } from '../project/byteSize';
 
 /** Choices a list shows before it offers a filter. */
@@ -15,6 +16,25 @@ export const LIST_FILTER_FROM = 8;
 export function filterChoices<T extends { label: string }>(choices: readonly T[], filter: string): T[] {
   const f = filter.trim().toLowerCase();
   return f ? choices.filter((c) => c.label.toLowerCase().includes(f)) : [...choices];
+}
+
+/** macOS, where ⌘↑ and ⌥↑ move a text field's caret to its start. */
+const ON_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+/**
+ * Whether a key goes up a folder in the file picker: Alt+↑ (Windows, Linux) or ⌘↑ (macOS), as system file dialogs do.
+ * In a text field (the filter, the file name) only where the field has no use for it, so that the key does not act
+ * twice while typing: ⌘↑, and ⌥↑ on macOS, move the caret to the field's start and stay the field's; Alt+↑ off
+ * macOS means nothing to a field and goes up from it, as in Windows' own dialog (docs/architecture.md, "Renderer
+ * review, round 12").
+ */
+export function upFolderKey(
+  e: Pick<KeyboardEvent, 'key' | 'altKey' | 'metaKey' | 'ctrlKey' | 'shiftKey'>,
+  inField: boolean,
+  mac: boolean,
+): boolean {
+  if (e.key !== 'ArrowUp' || !(e.altKey || e.metaKey) || e.ctrlKey || e.shiftKey) return false;
+  return !inField || (e.altKey && !e.metaKey && !mac);
 }
 
 /**
@@ -305,11 +325,12 @@ export function FilePicker() {
     setNewFolder(null);
     setFolderError(null);
   };
-  // Alt+↑ (Windows, Linux) or ⌘↑ (macOS) goes up a folder, as system file dialogs do, from the list or a field.
+  // Alt+↑ (Windows, Linux) or ⌘↑ (macOS) goes up a folder, as system file dialogs do; from a field only where the
+  // field has no use for the key (upFolderKey).
   useEffect(() => {
     if (!req || !browsing || !folder) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'ArrowUp' || !(e.altKey || e.metaKey) || e.ctrlKey || e.shiftKey) return;
+      if (!upFolderKey(e, isTypingTarget(e.target), ON_MAC)) return;
       e.preventDefault();
       goTo(folderOf(folder));
       setFilter('');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSev } from './hooks';
 import { events } from './sevActions';
 
@@ -8,9 +8,16 @@ export function NoteField() {
   const ev = useSev((s) => (s.selectedEvent === null ? null : (s.file?.doc?.events[s.selectedEvent] ?? null)));
   const saved = (ev?.comments.trailing ?? '').trim();
   const [text, setText] = useState(saved);
+  // Another event, or its note edited (an undo): the field shows the new note in the render that brings it. An effect
+  // that set it ran after, at the mount too, and rendered the field a second time at each click on another event
+  // (docs/architecture.md, "Renderer review, round 12"; NumberField's of round 10).
+  const [shown, setShown] = useState({ saved, index });
+  if (shown.saved !== saved || shown.index !== index) {
+    setShown({ saved, index });
+    setText(saved);
+  }
   // Escape reverts; the blur it causes must not commit the text typed before it.
   const reverting = useRef(false);
-  useEffect(() => setText(saved), [saved, index]);
   if (index === null || !ev) return null;
   const commit = () => {
     if (reverting.current) {

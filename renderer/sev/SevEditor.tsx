@@ -1,7 +1,7 @@
 import { escapeControls, escapeControlsKeepingLines } from '../../shared/errors';
 import { basenameOf } from '../../shared/project/paths';
-import { useEffect } from 'react';
-import { useDocument, useSession, useMotionShape } from '../state/hooks';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { useDocument, useSession, useMotionShape, type MotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { useAudition, useProject, useSev } from './hooks';
@@ -31,6 +31,7 @@ import { sevBelongsTo } from './sevBinding';
 import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, addJointOf, seLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
+import type { SevDocument } from '../../shared/sev/types';
 import './sev.css';
 
 /** Why the sound-folder button is disabled outside a project (docs/sound-events.md). */
@@ -41,11 +42,6 @@ const SOUND_FOLDER_NEEDS_PROJECT =
 export function SevEditor() {
   const file = useSev((s) => s.file);
   const floor = useSev((s) => s.floor);
-  const selectedSe = useSev((s) => s.selectedSe);
-  const selectedEvent = useSev((s) => s.selectedEvent);
-  const picking = useSev((s) => s.pickingJoint);
-  const selectionCount = useSev((s) => s.selectedEvents.length);
-  const clipboard = useSev((s) => s.clipboard);
   const projectPath = useProject((p) => p.path);
   const soundFolder = useProject((p) => p.soundFolder);
   const soundCount = useProject((p) => Object.keys(p.sounds).length);
@@ -59,7 +55,6 @@ export function SevEditor() {
   const unreadable = useSev((s) => s.unreadable);
   const documentId = useDocument((d) => d.documentId);
   const motionPath = useDocument((d) => d.path);
-  const selectedJoint = useSession((s) => s.selectedJoint);
   const textWarnings = useSevTextWarnings();
 
   useEffect(() => startAudition(), []);
@@ -113,11 +108,6 @@ export function SevEditor() {
   const dirty = isSevDirty(file);
   // The same count the project panel's Build button takes until a check lists this file.
   const { unknown, outside } = useShownSevProblems();
-  const defs = doc ? doc.ses.slice().sort((a, b) => a.index - b.index) : [];
-  // The joint M and "+ Add event at playhead" will use: the SE's last joint, else the selection (addJointOf).
-  const addAt = doc ? addJointOf(doc, selectedSe, selectedJoint, motion?.joints.length ?? 0) : null;
-  const addJoint = addAt?.joint ?? null;
-  const jointLabel = addJoint !== null ? `${addJoint} ${motion?.joints[addJoint]?.name ?? ''}` : 'no joint';
 
   return (
     <section className="panel sev-panel" aria-label="Sound events" data-testid="sev-editor">
@@ -286,89 +276,7 @@ export function SevEditor() {
       {file && belongs && !file.doc && <BrokenSevView />}
       {doc && (
         <>
-          <div className="sev-toolbar">
-            <AddAtPlayhead
-              disabled={!motion || !defs.length}
-              frameCount={motion?.frameCount ?? 65535}
-              what={
-                defs.length
-                  ? doc.ses.some((d) => d.index === selectedSe)
-                    ? seLabel(doc, selectedSe)
-                    : 'an event'
-                  : null
-              }
-              joint={addJointLabel(addJoint, addJoint === null ? undefined : motion?.joints[addJoint]?.name)}
-              fromSe={addAt?.fromSe}
-            />
-            <span className="dim sev-add-se-field">
-              SE{' '}
-              <SePicker
-                defs={defs}
-                value={selectedSe}
-                label="SE to add"
-                testId="sev-add-se"
-                onPick={(se) => sevStore.getState().selectSe(se)}
-              />
-              <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
-            </span>
-            <span
-              className="dim"
-              title={
-                addAt?.fromSe
-                  ? "The joint of this SE's last event: M puts the next one there too (change a row's Joint for another)"
-                  : 'Select a joint in the viewport, curve view or timeline'
-              }
-            >
-              joint <b data-testid="sev-add-joint">{jointLabel}</b>
-              {addAt?.fromSe && <span data-testid="sev-add-joint-from-se"> as before</span>}
-            </span>
-            {selectionCount > 1 ? (
-              <span
-                className="sev-selection"
-                data-testid="sev-selection"
-                title="Ctrl+C copy · Ctrl+X cut · Delete remove · Alt+←/→ nudge by a frame · drag one of them to move them all"
-              >
-                {selectionCount} events selected
-              </span>
-            ) : (
-              <NoteField />
-            )}
-            {clipboard && (
-              <button
-                type="button"
-                className="tool"
-                data-testid="sev-paste"
-                onClick={() => void events.pasteAtPlayhead()}
-                title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${escapeControls(clipboard.sourceMotion)} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
-              >
-                Paste {clipboard.events.length}
-              </button>
-            )}
-            {picking && selectedEvent !== null && (
-              <span className="sev-picking" data-testid="sev-picking">
-                Pick a joint for event {selectedEvent}… (Esc: stop)
-              </span>
-            )}
-            <button
-              type="button"
-              className="tool"
-              data-testid="sev-suggest-footsteps"
-              disabled={!motion}
-              onClick={() => footsteps.suggest()}
-              title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them"
-            >
-              Suggest footsteps
-            </button>
-            <span className="spacer" />
-            <button
-              type="button"
-              className="tool"
-              onClick={ses.add}
-              data-testid="sev-add-se-def"
-              title="Define an SE at the next free index"
-            >
-              + Add SE
-            </button>
+          <SevToolbar doc={doc} motion={motion}>
             {(unknown.length > 0 || outside.length > 0) && (
               <span
                 className="sev-issues bad"
@@ -381,7 +289,7 @@ export function SevEditor() {
                 will refuse this SEV
               </span>
             )}
-          </div>
+          </SevToolbar>
           <SevTextWarnings warnings={textWarnings} />
           <FootstepPanel />
           <EventTrack />
@@ -390,6 +298,141 @@ export function SevEditor() {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * The editor's toolbar. What in it shows the selection reads it itself (the SE and joint the add uses, the selection's
+ * count or the current event's note, the pick's status, Paste), so a click on an event renders those and not the
+ * editor, its body, its track's host and its checks of the .sev (docs/architecture.md, "Renderer review, round 12").
+ * `children`: the problems' badge, from the editor's checks.
+ */
+function SevToolbar({ doc, motion, children }: { doc: SevDocument; motion: MotionShape | null; children: ReactNode }) {
+  return (
+    <div className="sev-toolbar">
+      <AddControls doc={doc} motion={motion} />
+      <SelectionOrNote />
+      <PasteButton />
+      <PickingStatus />
+      <button
+        type="button"
+        className="tool"
+        data-testid="sev-suggest-footsteps"
+        disabled={!motion}
+        onClick={() => footsteps.suggest()}
+        title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them"
+      >
+        Suggest footsteps
+      </button>
+      <span className="spacer" />
+      <button
+        type="button"
+        className="tool"
+        onClick={ses.add}
+        data-testid="sev-add-se-def"
+        title="Define an SE at the next free index"
+      >
+        + Add SE
+      </button>
+      {children}
+    </div>
+  );
+}
+
+/** "+ Add event at playhead", the SE it puts down and the joint: they follow the selected SE and joint. */
+function AddControls({ doc, motion }: { doc: SevDocument; motion: MotionShape | null }) {
+  const selectedSe = useSev((s) => s.selectedSe);
+  const selectedJoint = useSession((s) => s.selectedJoint);
+  const defs = useMemo(() => doc.ses.slice().sort((a, b) => a.index - b.index), [doc.ses]);
+  // The joint M and "+ Add event at playhead" will use: the SE's last joint, else the selection (addJointOf).
+  const addAt = addJointOf(doc, selectedSe, selectedJoint, motion?.joints.length ?? 0);
+  const addJoint = addAt?.joint ?? null;
+  const jointLabel = addJoint !== null ? `${addJoint} ${motion?.joints[addJoint]?.name ?? ''}` : 'no joint';
+  return (
+    <>
+      <AddAtPlayhead
+        disabled={!motion || !defs.length}
+        frameCount={motion?.frameCount ?? 65535}
+        what={
+          defs.length ? (doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event') : null
+        }
+        joint={addJointLabel(addJoint, addJoint === null ? undefined : motion?.joints[addJoint]?.name)}
+        fromSe={addAt?.fromSe}
+      />
+      <span className="dim sev-add-se-field">
+        SE{' '}
+        <SePicker
+          defs={defs}
+          value={selectedSe}
+          label="SE to add"
+          testId="sev-add-se"
+          onPick={(se) => sevStore.getState().selectSe(se)}
+        />
+        <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
+      </span>
+      <span
+        className="dim"
+        title={
+          addAt?.fromSe
+            ? "The joint of this SE's last event: M puts the next one there too (change a row's Joint for another)"
+            : 'Select a joint in the viewport, curve view or timeline'
+        }
+      >
+        joint <b data-testid="sev-add-joint">{jointLabel}</b>
+        {addAt?.fromSe && <span data-testid="sev-add-joint-from-se"> as before</span>}
+      </span>
+    </>
+  );
+}
+
+/** Several events selected: their count and what to do with them; else the current event's note. */
+function SelectionOrNote() {
+  const selectionCount = useSev((s) => s.selectedEvents.length);
+  return selectionCount > 1 ? (
+    <span
+      className="sev-selection"
+      data-testid="sev-selection"
+      title="Ctrl+C copy · Ctrl+X cut · Delete remove · Alt+←/→ nudge by a frame · drag one of them to move them all"
+    >
+      {selectionCount} events selected
+    </span>
+  ) : (
+    <NoteField />
+  );
+}
+
+function PasteButton() {
+  const clipboard = useSev((s) => s.clipboard);
+  if (!clipboard) return null;
+  return (
+    <button
+      type="button"
+      className="tool"
+      data-testid="sev-paste"
+      onClick={() => void events.pasteAtPlayhead()}
+      title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${escapeControls(clipboard.sourceMotion)} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
+    >
+      Paste {clipboard.events.length}
+    </button>
+  );
+}
+
+/**
+ * What an armed pick waits for, and how to stop it. A live region there before the pick is armed, so that a screen
+ * reader says it when it appears (it was a plain span: the pick button's pressed state was said, not what to do next
+ * nor Esc); out of the toolbar's flow while empty (sev.css).
+ */
+function PickingStatus() {
+  const picking = useSev((s) => s.pickingJoint);
+  const selectedEvent = useSev((s) => s.selectedEvent);
+  return (
+    <span role="status" className="sev-picking-status" data-testid="sev-picking-status">
+      {picking && selectedEvent !== null && (
+        <span className="sev-picking" data-testid="sev-picking">
+          Pick a joint for event {selectedEvent}… (Esc: stop)
+        </span>
+      )}
+    </span>
   );
 }
 

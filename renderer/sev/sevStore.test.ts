@@ -85,6 +85,34 @@ describe('SEV store', () => {
   });
 });
 
+describe('SEV store: a selection of the same events keeps its array (renderer review, round 12)', () => {
+  it('selecting the selected event again, or the same set, hands the same array; another set a new one', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 10, se: 0, joint: null }));
+    s.getState().selectEvent(0);
+    const one = s.getState().selectedEvents;
+    expect(one).toEqual([0]);
+    // The pick button selects its own row again: what reads the selection (the event track) must see no change.
+    s.getState().selectEvent(0);
+    expect(s.getState().selectedEvents).toBe(one);
+    s.getState().selectEvents([1, 0], 1);
+    const two = s.getState().selectedEvents;
+    expect(two).toEqual([0, 1]);
+    expect(s.getState().selectedEvent).toBe(1);
+    s.getState().selectEvents([0, 1, 1], 0);
+    expect(s.getState().selectedEvents).toBe(two);
+    expect(s.getState().selectedEvent).toBe(0);
+    s.getState().selectEvent(1);
+    expect(s.getState().selectedEvents).toEqual([1]);
+    s.getState().selectEvent(null);
+    const none = s.getState().selectedEvents;
+    expect(none).toEqual([]);
+    s.getState().selectEvent(null);
+    expect(s.getState().selectedEvents).toBe(none);
+  });
+});
+
 describe('undo order: a new edit ends every redo', () => {
   it('undo a SEV edit, then edit keys: redo does not re-apply the SEV edit', () => {
     const m = emptyMotion(

@@ -470,7 +470,7 @@ export function createSevStore() {
         const pickingJoint = index !== null && index === get().selectedEvent && get().pickingJoint;
         set({
           selectedEvent: index,
-          selectedEvents: index === null ? [] : [index],
+          selectedEvents: sameSelection(get().selectedEvents, index === null ? [] : [index]),
           pickingJoint,
           ...(se === undefined ? {} : { selectedSe: se }),
         });
@@ -481,7 +481,12 @@ export function createSevStore() {
         const on = current !== undefined && current !== null && list.includes(current) ? current : (list[0] ?? null);
         const se = on === null ? undefined : get().file?.doc?.events[on]?.se;
         const pickingJoint = on !== null && on === get().selectedEvent && list.length === 1 && get().pickingJoint;
-        set({ selectedEvent: on, selectedEvents: list, pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+        set({
+          selectedEvent: on,
+          selectedEvents: sameSelection(get().selectedEvents, list),
+          pickingJoint,
+          ...(se === undefined ? {} : { selectedSe: se }),
+        });
       },
       toggleEventSelected(index) {
         const s = get();
@@ -545,3 +550,12 @@ registerSevParticipant({
   redo: () => sevStore.getState().redo(),
   busy: () => sevStore.getState().transaction !== null,
 });
+
+/**
+ * The selection as it was when `next` selects the same events: a new array of the same indices rendered everything
+ * that reads it (the event track at each click on the pick button, which selects its own row again; docs/
+ * architecture.md, "Renderer review, round 12").
+ */
+function sameSelection(prev: number[], next: number[]): number[] {
+  return prev.length === next.length && prev.every((k, i) => k === next[i]) ? prev : next;
+}

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import {
   createDocumentStore,
   HISTORY_LIMIT,
+  keyWordsRead,
   redoLabel,
   sameFileContent,
   toleranceLabel,
@@ -931,5 +932,83 @@ describe('document store: channels and clamps', () => {
       objectTolerance: 1,
       shell: 2,
     });
+  });
+});
+
+describe('document store: an edit of key words reads the words it writes, not all of them (renderer review, round 12)', () => {
+  it('300 key, lock and trace edits, undos and redos read no key words whole after the first edit; each step as it was', () => {
+    const J = 31;
+    const N = 200;
+    const joints = Array.from({ length: J }, (_, j) => ({
+      parent: j - 1,
+      mirror: j,
+      part: 0,
+      reserved: 0,
+      name: `j${j}`,
+    }));
+    const m = emptyMotion(N, joints);
+    for (let f = 0; f <= N; f += 3) m.jointKeyInfo[(f * J + (f % J)) * 4] |= KeyFlag.KEY;
+    for (let f = 0; f <= N; f += 17) m.translationKeyInfo[f * 4] |= KeyFlag.TRACE;
+    const s = createDocumentStore();
+    s.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: m });
+    // The words as one string of their non-zero entries (toEqual of 25,000-word arrays at each of 600 steps is slow).
+    const text = (a: Uint32Array) => {
+      const out: string[] = [];
+      for (let i = 0; i < a.length; i++) if (a[i]) out.push(`${i}:${a[i]}`);
+      return out.join(' ');
+    };
+    const words = () => `${text(s.getState().motion!.translationKeyInfo)} | ${text(s.getState().motion!.jointKeyInfo)}`;
+    const steps = [words()];
+    // The first edit reads the words the document opened with, once (they have no other source).
+    s.getState().keys.toggle(0, 1);
+    steps.push(words());
+    const read = keyWordsRead();
+    expect(read).toBeGreaterThanOrEqual((N + 1) * 4 * (J + 1));
+    let seed = 7;
+    // The high bits of a linear congruential generator (its low bits repeat every few draws).
+    const rnd = (n: number) => Math.floor((seed = (seed * 1103515245 + 12345) % 2147483648) / 65536) % n;
+    for (let i = 0; i < 300; i++) {
+      const before = s.getState().past.length;
+      const k = rnd(8);
+      const joint = rnd(J + 1) - 1;
+      const f = rnd(N + 1);
+      if (k === 0) s.getState().keys.toggle(joint, f);
+      else if (k === 1) s.getState().keys.set(joint, f, rnd(2) === 0);
+      else if (k === 2) s.getState().keys.move(joint, [f, rnd(N + 1)], rnd(9) - 4);
+      else if (k === 3) s.getState().keys.remove(joint, [f, (f + 3) % (N + 1)]);
+      else if (k === 4) s.getState().locks.setRange(Math.max(0, joint), f, f + rnd(5));
+      else if (k === 5) s.getState().locks.moveRange(Math.max(0, joint), f, f + rnd(5));
+      else if (k === 6) s.getState().locks.clearRange(Math.max(0, joint), f - rnd(5), f);
+      else s.getState().trace.toggle(f);
+      if (s.getState().past.length !== before) steps.push(words());
+    }
+    expect(steps.length).toBeGreaterThan(150);
+    const last = steps.length - 1;
+    // Each undo finds its step's words; the document is dirty until the first undone to the file.
+    for (let i = last - 1; i >= 0; i--) {
+      s.getState().history.undo();
+      expect(words(), `undo to step ${i}`).toBe(steps[i]);
+      expect(s.getState().dirty).toBe(i !== 0);
+    }
+    for (let i = 1; i <= last; i++) {
+      s.getState().history.redo();
+      expect(words(), `redo to step ${i}`).toBe(steps[i]);
+    }
+    // A key set and cleared again: the same words as before it, so the same file (compared by their non-zero words).
+    s.getState().keys.set(5, 100, !(s.getState().motion!.jointKeyInfo[(100 * J + 5) * 4] & KeyFlag.KEY));
+    s.getState().history.undo();
+    expect(words()).toBe(steps[last]);
+    expect(keyWordsRead()).toBe(read);
+  });
+
+  it('a key set where one is already records no step and keeps the words', () => {
+    const s = sample();
+    s.getState().keys.set(1, 4, true);
+    const w = s.getState().motion!.jointKeyInfo;
+    const before = keyWordsRead();
+    s.getState().keys.set(1, 4, true);
+    expect(s.getState().motion!.jointKeyInfo).toBe(w);
+    expect(s.getState().past).toHaveLength(1);
+    expect(keyWordsRead()).toBe(before);
   });
 });

@@ -57,7 +57,30 @@ interface SparseWords {
   views: KeyInfoViews;
 }
 
-function packWords(a: Uint32Array): SparseWords {
+/** The non-zero words of an array of key words, by ascending index (a SparseWords without its length and views). */
+interface Nonzero {
+  readonly index: Uint32Array;
+  readonly value: Uint32Array;
+}
+
+// The non-zero words of each array of key words the store holds: read whole once for the array a document opened
+// with, then made for each edit's new array from its old one's with the words the edit wrote (`wordsEdited`), and
+// for an undo's array from the history's. The history's packing and the comparisons of an edit (with the words before
+// it and with the revision saved) read these, not the whole arrays: a key edit read the (N+1) x J x 4 words three
+// times more after copying them (docs/architecture.md, "Renderer review, round 12"). Key words are never written in
+// place once the store holds them.
+const nonzeroCache = new WeakMap<Uint32Array, Nonzero>();
+let wordsRead = 0;
+
+/** How many key words the store has read whole for their non-zero words (tests). */
+export function keyWordsRead(): number {
+  return wordsRead;
+}
+
+function nonzeroOf(a: Uint32Array): Nonzero {
+  const known = nonzeroCache.get(a);
+  if (known) return known;
+  wordsRead += a.length;
   let n = 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== 0) n++;
   const index = new Uint32Array(n);
@@ -69,6 +92,42 @@ function packWords(a: Uint32Array): SparseWords {
       value[k++] = a[i];
     }
   }
+  const nz = { index, value };
+  nonzeroCache.set(a, nz);
+  return nz;
+}
+
+/**
+ * `to` is `from` with the words at `at` (ascending, no repeats) as `to` holds them, every other word the same: its
+ * non-zero words are `from`'s merged with those, without reading the rest of `to`.
+ */
+function wordsEdited(from: Uint32Array, to: Uint32Array, at: readonly number[]): void {
+  const old = nonzeroOf(from);
+  const index = new Uint32Array(old.index.length + at.length);
+  const value = new Uint32Array(old.index.length + at.length);
+  let n = 0;
+  let k = 0;
+  for (const w of at) {
+    // The old non-zero words before w, as they were (a run copied whole).
+    let e = k;
+    while (e < old.index.length && old.index[e] < w) e++;
+    index.set(old.index.subarray(k, e), n);
+    value.set(old.value.subarray(k, e), n);
+    n += e - k;
+    k = e < old.index.length && old.index[e] === w ? e + 1 : e;
+    if (to[w] !== 0) {
+      index[n] = w;
+      value[n++] = to[w];
+    }
+  }
+  index.set(old.index.subarray(k), n);
+  value.set(old.value.subarray(k), n);
+  n += old.index.length - k;
+  nonzeroCache.set(to, { index: index.slice(0, n), value: value.slice(0, n) });
+}
+
+function packWords(a: Uint32Array): SparseWords {
+  const { index, value } = nonzeroOf(a);
   return { length: a.length, index, value, views: keyInfoViewsOf(a) };
 }
 
@@ -77,6 +136,7 @@ function unpackWords(s: SparseWords): Uint32Array {
   // Stryker disable next-line EqualityOperator: the extra pass writes a[undefined], a named property, never a word
   for (let k = 0; k < s.index.length; k++) a[s.index[k]] = s.value[k];
   keyInfoViewsAdopted(a, s.views);
+  nonzeroCache.set(a, { index: s.index, value: s.value });
   return a;
 }
 
@@ -239,12 +299,25 @@ function editableOf(s: Pick<DocumentState, 'motion' | 'tolerances' | 'rotationOv
   };
 }
 
+/** The flag words of frames a..b of `joint` (null: every joint of the J), ascending: those a lock edit writes. */
+function lockWords(J: number, joint: number | null, a: number, b: number): number[] {
+  const at: number[] = [];
+  for (let f = a; f <= b; f++)
+    if (joint === null) for (let j = 0; j < J; j++) at.push((f * J + j) * 4);
+    else at.push((f * J + joint) * 4);
+  return at;
+}
+
+/** Whether two arrays of key words hold the same words: their non-zero words compared (`nonzeroOf`). */
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {
-  // Stryker disable next-line ConditionalExpression: a short cut; the loop below gives the same answer for the same array
+  // Stryker disable next-line ConditionalExpression: a short cut; the comparison below gives the same answer for the same array
   if (a === b) return true;
   if (a.length !== b.length) return false;
+  const x = nonzeroOf(a);
+  const y = nonzeroOf(b);
+  if (x.index.length !== y.index.length) return false;
   // Stryker disable next-line EqualityOperator: past the end both read undefined, which compare equal
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < x.index.length; i++) if (x.index[i] !== y.index[i] || x.value[i] !== y.value[i]) return false;
   return true;
 }
 
@@ -388,20 +461,17 @@ export function createDocumentStore(): StoreApi<DocumentState> {
     function setKey(cur: EditableState, joint: number, frame: number, on: boolean | 'toggle'): EditableState | null {
       const m = get().motion!;
       if (!inFrames(m, frame) || joint < -1 || joint >= m.joints.length) return null;
-      if (joint < 0) {
-        const arr = cur.translationKeyInfo.slice();
-        const w = frame * 4;
-        const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
-        arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-        keyBitsEdited(cur.translationKeyInfo, arr, joint, frame, want);
-        return { ...cur, translationKeyInfo: arr };
-      }
-      const arr = cur.jointKeyInfo.slice();
-      const w = jointWord(m, frame, joint);
-      const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
-      arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
-      keyBitsEdited(cur.jointKeyInfo, arr, joint, frame, want);
-      return { ...cur, jointKeyInfo: arr };
+      const from = joint < 0 ? cur.translationKeyInfo : cur.jointKeyInfo;
+      const w = joint < 0 ? frame * 4 : jointWord(m, frame, joint);
+      const want = on === 'toggle' ? !(from[w] & KeyFlag.KEY) : on;
+      const word = want ? from[w] | KeyFlag.KEY : from[w] & ~KeyFlag.KEY;
+      // Already so: the same words, no copy (the edit compares nothing and records no step).
+      if (word === from[w]) return cur;
+      const arr = from.slice();
+      arr[w] = word;
+      wordsEdited(from, arr, [w]);
+      keyBitsEdited(from, arr, joint, frame, want);
+      return joint < 0 ? { ...cur, translationKeyInfo: arr } : { ...cur, jointKeyInfo: arr };
     }
 
     function hasKey(cur: EditableState, m: Motion, joint: number, frame: number): boolean {
@@ -546,6 +616,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(`Lock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] |= KeyFlag.LOCK;
+            wordsEdited(cur.jointKeyInfo, arr, lockWords(J, joint, a, b));
             lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
@@ -563,6 +634,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
                 if (j === joint) arr[(f * J + j) * 4] |= KeyFlag.LOCK;
                 else arr[(f * J + j) * 4] &= ~KeyFlag.LOCK;
               }
+            wordsEdited(cur.jointKeyInfo, arr, lockWords(J, null, a, b));
             lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
@@ -575,6 +647,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(`Unlock ${m.joints[joint].name}, ${framesSpanLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] &= ~KeyFlag.LOCK;
+            wordsEdited(cur.jointKeyInfo, arr, lockWords(J, joint, a, b));
             lockFramesEdited(cur.jointKeyInfo, arr, J, a, b);
             return { ...cur, jointKeyInfo: arr };
           });
@@ -595,6 +668,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           edit(label, (cur) => {
             const arr = cur.translationKeyInfo.slice();
             arr[frame * 4] ^= KeyFlag.TRACE;
+            wordsEdited(cur.translationKeyInfo, arr, [frame * 4]);
             traceBitFlipped(cur.translationKeyInfo, arr, frame);
             return { ...cur, translationKeyInfo: arr };
           });
