@@ -217,7 +217,6 @@ async function main(): Promise<void> {
     process.stderr.write(
       `actguy web: copies of unsaved work are kept for this run only: they are kept on disk for a fixed --port\n`,
     );
-  process.stdout.write(`ActGuy web: ${server.url}\n`);
 
   const say = (m: string): void => void process.stderr.write(`actguy web: ${m}\n`);
   // The app's quit, step by step (webStop.ts): each step runs whatever the one before did, and the threads' stop is
@@ -252,11 +251,18 @@ async function main(): Promise<void> {
   // and close both come once it closes: a stop, never a cut.
   process.on('SIGINT', webStop.signal);
   process.on('SIGTERM', webStop.signal);
+  // A closed terminal (maintainer's read, round 19): its SIGHUP ended the server at once, Node's default, cutting the
+  // files a build was putting in place; now a stop as Ctrl+C's (what it says goes nowhere, and is not said again).
+  process.on('SIGHUP', webStop.signal);
   if (args['exit-with-stdin']) {
     process.stdin.on('end', webStop.stop);
     process.stdin.on('close', webStop.stop);
     process.stdin.resume();
   }
+  // Last, once every way to stop is listened to (maintainer's read, round 19): the line is the sign that the server is
+  // ready, and a test runner or a script that stopped it on seeing the line, before the listeners, ended it by the
+  // signal's default (a SIGHUP at once, unstopped), not by the stop.
+  process.stdout.write(`ActGuy web: ${server.url}\n`);
 }
 
 main().catch((e) => {

@@ -66,7 +66,8 @@ describe("npm run web's stop", () => {
     ]);
   });
 
-  // Mutation that fails: `uncaught` saying the error and not stopping (the server going on).
+  // Mutations that fail: `uncaught` saying the error and not stopping (the server going on); every error while
+  // stopping said (the EIO of a gone terminal's stderr would raise another for each).
   it('an error nothing caught is said with its stack and stops the server, status 1; another while stopping is said', async () => {
     const e = ends();
     let endWrites: (() => void) | undefined;
@@ -87,12 +88,13 @@ describe("npm run web's stop", () => {
       'said: stopping, as its state may now be wrong: the writes still running are waited for, then the threads; start it again with npm run web',
     );
     stop.uncaught('unhandledRejection', 'stand-in: a reason');
+    stop.uncaught('uncaughtException', new Error('stand-in: write EIO'));
     stop.stop();
     stop.signal();
     endWrites!();
     await stop.ended;
     expect(e.log.slice(2)).toEqual([
-      'said: a promise rejected with nothing to catch it while stopping: stand-in: a reason',
+      'said: a promise rejected with nothing to catch it while stopping (any more are not said): stand-in: a reason',
       'exit 1',
     ]);
   });

@@ -82,6 +82,7 @@ export function createWebStop(options: WebStopOptions): WebStop {
     options.exit(failed ? 1 : 0);
   };
   let stopping = false;
+  let saidWhileStopping = false;
   const signals = createStopSignals(() => {
     stopping = true;
     // run() catches each step; only kill or exit themselves throwing could reach here.
@@ -101,7 +102,10 @@ export function createWebStop(options: WebStopOptions): WebStop {
         kind === 'unhandledRejection' ? 'a promise rejected with nothing to catch it' : 'an error nothing caught';
       const detail = thrown instanceof Error ? (thrown.stack ?? thrown.message) : errorText(thrown);
       if (stopping) {
-        say(`${what} while stopping: ${detail}`);
+        // Said once: a write to a terminal that has gone (a closed terminal's SIGHUP) can fail with an error of its
+        // own, which saying it would raise again, for as long as the stop waits for a commit.
+        if (!saidWhileStopping) say(`${what} while stopping (any more are not said): ${detail}`);
+        saidWhileStopping = true;
         return;
       }
       say(`${what} (a bug in ActGuy; please report it with what follows): ${detail}`);
