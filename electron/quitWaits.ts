@@ -175,7 +175,7 @@ export function createQuitGate(options: QuitGateOptions): (event: { preventDefau
 export const WORKERS_STOP_MS = 5000;
 
 /** One worker (or set of workers) that the quit stops: `stop` settles once its threads have ended. */
-interface WorkerStop {
+export interface WorkerStop {
   /** What it is, in a record and in the terminal: `the compression workers`. */
   name: string;
   stop(): Promise<unknown>;

@@ -31,7 +31,8 @@ import { startLoopbackServer } from './server';
 import { portHolders, portTakenMessage } from './portHolder';
 import { commitsInFlight, writesInFlight } from '../writeTurns';
 import { userDataFolder } from '../userDataFolder';
-import { appWorkerStops, createStopSignals, stopWorkers, waitForWritesBeforeQuit, WORKERS_STOP_MS } from '../quitWaits';
+import { appWorkerStops, waitForWritesBeforeQuit } from '../quitWaits';
+import { createWebStop } from './webStop';
 import { keptWorkers } from '../oneShotWorker';
 import { besideBundleCheckers } from '../project/textCheck';
 import { defaultBuildWorkerPath } from '../project/projectHandlers';
@@ -216,48 +217,52 @@ async function main(): Promise<void> {
     process.stderr.write(
       `actguy web: copies of unsaved work are kept for this run only: they are kept on disk for a fixed --port\n`,
     );
-  process.stdout.write(`ActGuy web: ${server.url}\n`);
 
   const say = (m: string): void => void process.stderr.write(`actguy web: ${m}\n`);
-  const stop = async (): Promise<void> => {
-    await server.close();
+  // The app's quit, step by step (webStop.ts): each step runs whatever the one before did, and the threads' stop is
+  // bounded (maintainer's read, rounds 18 and 19).
+  const webStop = createWebStop({
+    closeServer: () => server.close(),
     // As the app's quit: a copy of unsaved work or a save still being written is waited for, a few seconds at most
     // (electron/quitWaits.ts); the server takes no new request meanwhile. A commit (a build's or an export's files)
     // is not cut unasked: waited for until it ends, or until the user stops again once told how.
-    await waitForWritesBeforeQuit(writesInFlight, say, undefined, {
-      inFlight: commitsInFlight,
-      cutNow: signals.cutNow,
-      howToCut: 'press Ctrl+C again',
-    });
+    waitForWrites: (cutNow) =>
+      waitForWritesBeforeQuit(writesInFlight, say, undefined, {
+        inFlight: commitsInFlight,
+        cutNow,
+        howToCut: 'press Ctrl+C again',
+      }),
     // Then the threads, as the app's quit stops them (maintainer's read, round 18): each waited for, WORKERS_STOP_MS
     // at most. The process's end waits for every thread (Node joins them at process.exit too), so one held in native
     // code (an open's or an import's read of a network folder that stopped answering) kept the server from ending,
     // and every Ctrl+C after the first did nothing. Past the bound the process is killed, the one end that does not
     // join them: its writes have ended (above), and the server keeps nothing else.
-    const stuck = await stopWorkers(appWorkerStops({ compress, buildWorkers, checkers }), say);
-    if (stuck.length > 0) {
-      say(`${stuck.join(', ')} did not stop within ${WORKERS_STOP_MS / 1000} s of the stop: ending the process`);
-      process.kill(process.pid, 'SIGKILL');
-    }
-    process.exit(0);
-  };
-  const stopNow = (): void => {
-    stop().catch((e: unknown) => {
-      say(`stopping failed: ${e instanceof Error ? e.message : String(e)}`);
-      process.exit(1);
-    });
-  };
+    stops: () => appWorkerStops({ compress, buildWorkers, checkers }),
+    say,
+    kill: () => process.kill(process.pid, 'SIGKILL'),
+    exit: (code) => process.exit(code),
+  });
+  // An error nothing caught stops the server as a Ctrl+C does, said and with status 1 (webStop.ts): Node's default
+  // ended it at once, cutting the files a build was putting in place.
+  process.on('uncaughtException', (thrown) => webStop.uncaught('uncaughtException', thrown));
+  process.on('unhandledRejection', (reason) => webStop.uncaught('unhandledRejection', reason));
   // The first signal stops; one after the stop said "press Ctrl+C again" cuts the wait for a commit; the copies of a
   // terminal's Ctrl+C that npm and scripts/web.mjs pass on do neither (quitWaits.ts createStopSignals). stdin's end
   // and close both come once it closes: a stop, never a cut.
-  const signals = createStopSignals(stopNow);
-  process.on('SIGINT', signals.signal);
-  process.on('SIGTERM', signals.signal);
+  process.on('SIGINT', webStop.signal);
+  process.on('SIGTERM', webStop.signal);
+  // A closed terminal (maintainer's read, round 19): its SIGHUP ended the server at once, Node's default, cutting the
+  // files a build was putting in place; now a stop as Ctrl+C's (what it says goes nowhere, and is not said again).
+  process.on('SIGHUP', webStop.signal);
   if (args['exit-with-stdin']) {
-    process.stdin.on('end', signals.stop);
-    process.stdin.on('close', signals.stop);
+    process.stdin.on('end', webStop.stop);
+    process.stdin.on('close', webStop.stop);
     process.stdin.resume();
   }
+  // Last, once every way to stop is listened to (maintainer's read, round 19): the line is the sign that the server is
+  // ready, and a test runner or a script that stopped it on seeing the line, before the listeners, ended it by the
+  // signal's default (a SIGHUP at once, unstopped), not by the stop.
+  process.stdout.write(`ActGuy web: ${server.url}\n`);
 }
 
 main().catch((e) => {
