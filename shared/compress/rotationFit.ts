@@ -103,8 +103,8 @@ export class RotationFit implements TrackFit {
    * @param source (N+1) x 4 unit quaternions, sign-continuous, float64.
    * @param tangents how the keys' tangents are bounded (TangentBound).
    * @param holds the classic method's fit (docs/compression.md#round-20-2026-12-07-classic-holds): an interior key
-   *   whose stored rotation is a neighbouring key's (the same s12 integers, either sign) takes t = 0, so a segment
-   *   between two equal keys decodes their rotation on every frame. The control point from the moving neighbour
+   *   whose source holds its rotation exactly up to a neighbouring key (holdsBetween) takes t = 0, so the segment
+   *   between them decodes their stored rotation on every frame. The control point from the moving neighbour
    *   bulges the segment into the hold, and the greedy loop then keys the hold frame by frame (simple_skin.gltf at
    *   30 fps: 45 keys, 15 of them inside its holds; 15 keys with this). The refined mode searches its inner
    *   quaternions and keeps the control point as its start.
@@ -198,8 +198,8 @@ export class RotationFit implements TrackFit {
         ty *= k;
         tz *= k;
       }
-    } else if (this.holds && (this.sameStored(f, prev) || this.sameStored(f, next))) {
-      // Beside a held run of the stored track: the Squad holds still there (see the constructor's `holds`).
+    } else if (this.holds && (this.holdsBetween(f, prev) || this.holdsBetween(f, next))) {
+      // Beside a held run of the source: the Squad holds still there (see the constructor's `holds`).
       tx = 0;
       ty = 0;
       tz = 0;
@@ -275,15 +275,19 @@ export class RotationFit implements TrackFit {
     out[2] = rz * k;
   }
 
-  /** Whether keys f and g store the same rotation: the same s12 integers, or all four of the other sign. */
-  private sameStored(f: number, g: number): boolean {
-    const a = f * 4,
-      b = g * 4,
-      q = this.qInt;
-    const sgn = this.intDot(f, g) < 0 ? -1 : 1;
-    return (
-      q[a] === sgn * q[b] && q[a + 1] === sgn * q[b + 1] && q[a + 2] === sgn * q[b + 2] && q[a + 3] === sgn * q[b + 3]
-    );
+  /**
+   * Whether the source holds key f's rotation exactly on every frame from f to key g (the same four floats), so that
+   * both keys store the same s12 integers and the segment between them is a hold.
+   */
+  private holdsBetween(f: number, g: number): boolean {
+    const src = this.source;
+    const lo = Math.min(f, g) * 4,
+      hi = Math.max(f, g) * 4,
+      k = f * 4;
+    for (let i = lo; i <= hi; i += 4)
+      if (src[i] !== src[k] || src[i + 1] !== src[k + 1] || src[i + 2] !== src[k + 2] || src[i + 3] !== src[k + 3])
+        return false;
+    return true;
   }
 
   /** +1 or -1: the sign the far key b takes in segment (a, b) (stored dot product >= 0). */
