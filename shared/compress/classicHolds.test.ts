@@ -3,8 +3,8 @@
  * inside a moving motion (as simple_skin.gltf's joint 1 does: an animation whose keys repeat a pose), compressed by
  * the classic method. Its control point at a key beside a hold came from the moving neighbour too, so the segment
  * into the hold bulged and the greedy loop keyed the hold frame by frame (round 19: simple_skin.gltf's 15 of 45 keys
- * inside its holds). A key whose stored rotation is a neighbouring key's now takes t = 0 (RotationFit's `holds`), so
- * a hold needs no key inside it, and the promise holds as before.
+ * inside its holds). A key whose source holds its rotation up to a neighbouring key now takes t = 0 (RotationFit's
+ * `holds`), so a hold needs no key inside it, and the promise holds as before.
  */
 import { describe, expect, it } from 'vitest';
 import type { Motion } from '../motion/types';
