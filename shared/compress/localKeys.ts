@@ -45,7 +45,8 @@ export class LocalKeys {
     private readonly refine = true,
     slerps?: KeySlerpCache,
   ) {
-    this.fit = new RotationFit(source, N);
+    // The classic method's fit holds still beside a held run, as its compression's did (RotationFit's `holds`).
+    this.fit = new RotationFit(source, N, 'free', !refine);
     this.search = new InnerSearch(this.fit, slerps);
     this.keys = KeyList.fromFrames(N, entry.keyFrames);
     this.errors = Float64Array.from(entry.outcome.errors);

@@ -51,7 +51,8 @@ export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: numb
       return { keys, outcome: loop(fit, keys, tolerance) };
     },
     rotationKeys(source, N, userKeys, tolerance, tangents) {
-      const fit = new RotationFit(source, N, tangents);
+      // Held runs of the stored track decode still (RotationFit's `holds`).
+      const fit = new RotationFit(source, N, tangents, true);
       // A constant channel keeps the even start with an inner quaternion pulled toward its source where one does
       // (the bounded tangents' retries keep theirs).
       if (fit.tangents === 'free') fit.fixedInner = constantRotationInner(source, N, userKeys, tolerance);

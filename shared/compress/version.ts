@@ -4,4 +4,4 @@
  * default, a fix): build caches key on it, so every cached result made by an
  * older compressor is recomputed. Assigned values never repeat.
  */
-export const COMPRESSOR_VERSION = 14;
+export const COMPRESSOR_VERSION = 15;
