@@ -11,7 +11,6 @@ import { foldName } from './foldedNames';
 
 /** Temp files of ActGuy's naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
 export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
-const OWN_TEMP_ANY_CASE = new RegExp(OWN_TEMP.source, 'i');
 
 /**
  * Why the file name `name` (no folder) is ActGuy's own: `walk.mtn.actguy-lock is a name ActGuy keeps for the lock of
@@ -24,6 +23,6 @@ export function ownFileNameOf(name: string): string | undefined {
   const own = /\.actguy-(lock|commit)$/.exec(folded);
   if (own)
     return `${name} is a name ActGuy keeps for the ${own[1] === 'lock' ? 'lock' : 'commit journal'} of an output`;
-  if (OWN_TEMP_ANY_CASE.test(folded)) return `${name} is a name ActGuy keeps for its temp files`;
+  if (OWN_TEMP.test(folded)) return `${name} is a name ActGuy keeps for its temp files`;
   return undefined;
 }
