@@ -9,6 +9,7 @@ import { chainGroupWord, JOINT_CHAINS, shownJointRows, timelineRows } from '../t
 import { useStore } from 'zustand';
 import type { DragEvent as ReactDragEvent } from 'react';
 import { frameUnder } from '../canvas/timeGestures';
+import { frameToX } from '../canvas/timeAxis';
 import { documentStore } from '../state/documentStore';
 import { seDragLeave, seDragOver, seDragStore, seDropHere } from '../sev/seDrop';
 import { useSev } from '../sev/hooks';
@@ -173,8 +174,9 @@ function useTimelineSeDrop(host: React.RefObject<HTMLDivElement | null>) {
     const x = e.clientX - r.left;
     if (x < left - 2) return null;
     const { viewStart, viewEnd } = sessionStore.getState();
-    const f = frameUnder({ viewStart, viewEnd, left, right }, x, motion.frameCount);
-    const lineX = r.left + left + ((f - viewStart) / Math.max(1e-6, viewEnd - viewStart)) * (right - left);
+    const axis = { viewStart, viewEnd, left, right };
+    const f = frameUnder(axis, x, motion.frameCount);
+    const lineX = r.left + frameToX(axis, f);
     const top = host.current!.getBoundingClientRect().top;
     setTipAt((t) => (t?.x === lineX && t.y === top ? t : { x: lineX, y: top }));
     return f;
